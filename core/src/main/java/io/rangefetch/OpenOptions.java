@@ -1,0 +1,117 @@
+package io.rangefetch;
+
+import static java.util.Objects.requireNonNull;
+
+import io.rangefetch.client.SseCustomerKey;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * What the caller already knows about an object, and how it will read it. Knowing the length and the ETag
+ * (from a listing, a manifest or a table's metadata) saves the stream every request it would make to learn
+ * them. An ETag given here pins the stream: if the object no longer has it, reads fail with
+ * {@link ObjectChangedException} instead of moving to the new version.
+ */
+public final class OpenOptions {
+    private static final OpenOptions DEFAULTS = builder().build();
+
+    private final long length;
+    private final String etag;
+    private final String versionId;
+    private final ReadPolicy readPolicy;
+    private final SseCustomerKey sseCustomerKey;
+
+    private OpenOptions(Builder builder) {
+        this.length = builder.length;
+        this.etag = builder.etag;
+        this.versionId = builder.versionId;
+        this.readPolicy = builder.readPolicy;
+        this.sseCustomerKey = builder.sseCustomerKey;
+    }
+
+    public static OpenOptions defaults() {
+        return DEFAULTS;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public OptionalLong length() {
+        return length < 0 ? OptionalLong.empty() : OptionalLong.of(length);
+    }
+
+    public Optional<String> etag() {
+        return Optional.ofNullable(etag);
+    }
+
+    public Optional<String> versionId() {
+        return Optional.ofNullable(versionId);
+    }
+
+    public ReadPolicy readPolicy() {
+        return readPolicy;
+    }
+
+    public Optional<SseCustomerKey> sseCustomerKey() {
+        return Optional.ofNullable(sseCustomerKey);
+    }
+
+    @Override
+    public String toString() {
+        return "OpenOptions{length=" + length + ", etag=" + etag + ", versionId=" + versionId
+                + ", readPolicy=" + readPolicy + ", sse=" + (sseCustomerKey != null) + "}";
+    }
+
+    /** Not thread-safe. */
+    public static final class Builder {
+        private long length = -1;
+        private String etag;
+        private String versionId;
+        private ReadPolicy readPolicy = ReadPolicy.AUTO;
+        private SseCustomerKey sseCustomerKey;
+
+        private Builder() {}
+
+        /** The object's length in bytes, when known (a listing gives it). */
+        public Builder length(long length) {
+            if (length < 0) {
+                throw new IllegalArgumentException("Object length must not be negative, got " + length);
+            }
+            this.length = length;
+            return this;
+        }
+
+        /** The ETag of the version to read; reads fail if the object no longer has it. */
+        public Builder etag(String etag) {
+            requireNonNull(etag, "etag is null");
+            if (etag.isBlank()) {
+                throw new IllegalArgumentException("ETag is blank");
+            }
+            this.etag = etag;
+            return this;
+        }
+
+        /** The S3 version id to read, on a versioned bucket. */
+        public Builder versionId(String versionId) {
+            requireNonNull(versionId, "versionId is null");
+            this.versionId = versionId;
+            return this;
+        }
+
+        public Builder readPolicy(ReadPolicy readPolicy) {
+            this.readPolicy = requireNonNull(readPolicy, "readPolicy is null");
+            return this;
+        }
+
+        /** The SSE-C key the object was written with, as base64 of 32 bytes. */
+        public Builder sseCustomerKey(String base64Key) {
+            this.sseCustomerKey = SseCustomerKey.ofBase64(base64Key);
+            return this;
+        }
+
+        public OpenOptions build() {
+            return new OpenOptions(this);
+        }
+    }
+}

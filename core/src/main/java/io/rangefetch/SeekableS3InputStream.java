@@ -1,0 +1,189 @@
+package io.rangefetch;
+
+import static java.util.Objects.requireNonNull;
+
+import io.rangefetch.internal.read.ObjectReader;
+import io.rangefetch.internal.stats.StatisticsCounter;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A seekable stream over one S3 object, opened by a {@link StreamFactory}.
+ *
+ * <p>The streaming methods ({@code read}, {@code seek}, {@code skip}) act at the stream's position and are
+ * serialized on the stream. The positioned methods ({@link #readFully(long, byte[], int, int)},
+ * {@link #readTail}) leave the position alone and may be called from many threads at once; they fetch only the
+ * bytes asked for, grown to the minimum request size.
+ *
+ * <p>Never returns bytes of two versions of the object: see {@link ObjectChangedException}.
+ */
+public final class SeekableS3InputStream extends InputStream {
+    private final S3Location location;
+    private final ObjectReader reader;
+    private final StatisticsCounter statistics;
+    private final BooleanSupplier factoryClosed;
+    private long position;
+    private volatile boolean closed;
+
+    SeekableS3InputStream(S3Location location, ObjectReader reader, StatisticsCounter statistics,
+            BooleanSupplier factoryClosed) {
+        this.location = requireNonNull(location, "location is null");
+        this.reader = requireNonNull(reader, "reader is null");
+        this.statistics = requireNonNull(statistics, "statistics is null");
+        this.factoryClosed = requireNonNull(factoryClosed, "factoryClosed is null");
+    }
+
+    public S3Location location() {
+        return location;
+    }
+
+    @Override
+    public synchronized int read() throws IOException {
+        byte[] one = new byte[1];
+        int read = read(one, 0, 1);
+        return read < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public synchronized int read(byte[] buffer, int offset, int length) throws IOException {
+        Objects.checkFromIndexSize(offset, length, buffer.length);
+        checkOpen();
+        if (length == 0) {
+            return 0;
+        }
+        int read = reader.read(position, buffer, offset, length, true);
+        if (read < 0) {
+            checkNotPastEnd(position);
+            return -1;
+        }
+        position += read;
+        return read;
+    }
+
+    /**
+     * Moves the position. A negative position fails here; a position past the end fails here when the length
+     * is known, otherwise at the next read (no request is sent just to check a seek).
+     */
+    public synchronized void seek(long newPosition) throws IOException {
+        checkOpen();
+        if (newPosition < 0) {
+            throw new EOFException("Cannot seek to negative position " + newPosition + " in " + location);
+        }
+        checkNotPastEnd(newPosition);
+        position = newPosition;
+    }
+
+    public synchronized long getPos() {
+        return position;
+    }
+
+    /** Skips forward without reading; never past the end when the length is known. */
+    @Override
+    public synchronized long skip(long count) throws IOException {
+        checkOpen();
+        if (count <= 0) {
+            return 0;
+        }
+        long length = reader.knownLength();
+        long target = length >= 0 ? Math.min(length, position + count) : position + count;
+        long skipped = Math.max(0, target - position);
+        position += skipped;
+        return skipped;
+    }
+
+    /** The object's length; sends a HEAD only if nothing has told it yet. */
+    public long length() throws IOException {
+        checkOpen();
+        return reader.length();
+    }
+
+    /** Bytes left before the end, when the length is known without a request; else 0. */
+    @Override
+    public synchronized int available() throws IOException {
+        checkOpen();
+        long length = reader.knownLength();
+        return length < 0 ? 0 : (int) Math.min(Integer.MAX_VALUE, Math.max(0, length - position));
+    }
+
+    /**
+     * Reads exactly {@code length} bytes at {@code position} without moving the stream's position.
+     *
+     * @throws EOFException if the range is not wholly inside the object
+     */
+    public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
+        Objects.checkFromIndexSize(offset, length, buffer.length);
+        checkOpen();
+        if (position < 0) {
+            throw new EOFException("Cannot read at negative position " + position + " in " + location);
+        }
+        long known = reader.knownLength();
+        if (known >= 0 && position + length > known) {
+            throw pastEnd(position, length, known);
+        }
+        int copied = 0;
+        while (copied < length) {
+            int read = reader.read(position + copied, buffer, offset + copied, length - copied, false);
+            if (read < 0) {
+                throw pastEnd(position, length, reader.knownLength());
+            }
+            copied += read;
+        }
+    }
+
+    /** Reads the last {@code min(length, object length)} bytes into {@code buffer}; returns how many. */
+    public int readTail(byte[] buffer, int offset, int length) throws IOException {
+        Objects.checkFromIndexSize(offset, length, buffer.length);
+        checkOpen();
+        return reader.readTail(buffer, offset, length);
+    }
+
+    /** What this stream has cost and served so far. */
+    public StreamStatistics statistics() {
+        return snapshot(statistics);
+    }
+
+    /** Cancels this stream's queued prefetches. Bytes already fetched stay cached for other streams. */
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            reader.close();
+        }
+    }
+
+    static StreamStatistics snapshot(StatisticsCounter counter) {
+        return new StreamStatistics(
+                counter.getRequests(),
+                counter.headRequests(),
+                counter.bytesFetched(),
+                counter.bytesServed(),
+                counter.cacheHits(),
+                counter.cacheMisses(),
+                counter.prefetchedBytes(),
+                counter.prefetchedBytesUnread());
+    }
+
+    private void checkOpen() throws IOException {
+        if (closed) {
+            throw new IOException("Stream is closed: " + location);
+        }
+        if (factoryClosed.getAsBoolean()) {
+            throw new IOException("Stream factory is closed: cannot read " + location);
+        }
+    }
+
+    private void checkNotPastEnd(long target) throws EOFException {
+        long length = reader.knownLength();
+        if (length >= 0 && target > length) {
+            throw new EOFException("Cannot seek to " + target + ": past the end of " + location + " (length " + length + ")");
+        }
+    }
+
+    private EOFException pastEnd(long position, int length, long objectLength) {
+        return new EOFException("Cannot read " + length + " bytes at " + position + ": past the end of " + location
+                + " (length " + objectLength + ")");
+    }
+}

@@ -1,0 +1,323 @@
+package io.rangefetch;
+
+import static java.util.Objects.requireNonNull;
+
+import io.rangefetch.internal.config.ConfigValues;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
+
+/**
+ * The settings of a {@link StreamFactory}: immutable, built with {@link #builder()} or read from properties with
+ * {@link #fromProperties(Map, String)}. Every key, default and range is listed in docs/CONFIGURATION.md.
+ *
+ * <p>Like Caffeine's builder, the builder refuses a setting given twice (one of the two would be silently lost)
+ * and {@link Builder#build()} refuses settings that contradict each other, naming the values.
+ */
+public final class StreamConfig {
+    public static final String MIN_REQUEST_SIZE = "read.min-request-size";
+    public static final String MAX_REQUEST_SIZE = "read.max-request-size";
+    public static final String SMALL_OBJECT_SIZE = "read.small-object-size";
+    public static final String SEQUENTIAL_READS = "prefetch.sequential-reads";
+    public static final String PREFETCH_INITIAL_SIZE = "prefetch.initial-size";
+    public static final String PREFETCH_MAX_SIZE = "prefetch.max-size";
+    public static final String CACHE_MAX_MEMORY = "cache.max-memory";
+    public static final String METADATA_TTL = "metadata.ttl";
+    public static final String METADATA_MAX_ENTRIES = "metadata.max-entries";
+    public static final String FETCH_MAX_CONCURRENCY = "fetch.max-concurrency";
+
+    static final long DEFAULT_MIN_REQUEST_SIZE = 64L << 10;
+    static final long DEFAULT_MAX_REQUEST_SIZE = 8L << 20;
+    static final long DEFAULT_SMALL_OBJECT_SIZE = 8L << 20;
+    static final int DEFAULT_SEQUENTIAL_READS = 2;
+    static final long DEFAULT_PREFETCH_INITIAL_SIZE = 4L << 20;
+    static final long DEFAULT_PREFETCH_MAX_SIZE = 64L << 20;
+    static final String DEFAULT_CACHE_MAX_MEMORY = "10%";
+    static final Duration DEFAULT_METADATA_TTL = Duration.ofSeconds(60);
+    static final int DEFAULT_METADATA_MAX_ENTRIES = 10_000;
+    static final int DEFAULT_FETCH_MAX_CONCURRENCY = 16;
+
+    /** Largest single request: one request lands in one Java array. */
+    static final long MAX_ARRAY_REQUEST = 1L << 30;
+
+    private static final Map<String, BiConsumer<Builder, String>> PARSERS = parsers();
+
+    private final long minRequestSize;
+    private final long maxRequestSize;
+    private final long smallObjectSize;
+    private final int sequentialReads;
+    private final long prefetchInitialSize;
+    private final long prefetchMaxSize;
+    private final long cacheMaxMemory;
+    private final Duration metadataTtl;
+    private final int metadataMaxEntries;
+    private final int fetchMaxConcurrency;
+
+    private StreamConfig(Builder builder) {
+        this.minRequestSize = builder.minRequestSize;
+        this.maxRequestSize = builder.maxRequestSize;
+        this.smallObjectSize = builder.smallObjectSize;
+        this.sequentialReads = builder.sequentialReads;
+        this.prefetchInitialSize = builder.prefetchInitialSize;
+        this.prefetchMaxSize = builder.prefetchMaxSize;
+        this.cacheMaxMemory = builder.cacheMaxMemory;
+        this.metadataTtl = builder.metadataTtl;
+        this.metadataMaxEntries = builder.metadataMaxEntries;
+        this.fetchMaxConcurrency = builder.fetchMaxConcurrency;
+    }
+
+    public static Builder builder() {
+        return new Builder(Runtime.getRuntime().maxMemory());
+    }
+
+    /** The defaults, with the cache budget taken as 10% of this JVM's largest heap. */
+    public static StreamConfig defaults() {
+        return builder().build();
+    }
+
+    /**
+     * Reads every key that starts with {@code prefix} (for example {@code "rangefetch."}); other keys are
+     * ignored. A key under the prefix that Rangefetch does not know, or a value that does not parse or is out of
+     * range, fails here with the key and the value in the message.
+     */
+    public static StreamConfig fromProperties(Map<String, String> properties, String prefix) {
+        requireNonNull(properties, "properties is null");
+        requireNonNull(prefix, "prefix is null");
+        Builder builder = builder();
+        for (Map.Entry<String, String> entry : properties.entrySet()) {
+            String key = entry.getKey();
+            if (!key.startsWith(prefix)) {
+                continue;
+            }
+            String name = key.substring(prefix.length());
+            BiConsumer<Builder, String> parser = PARSERS.get(name);
+            if (parser == null) {
+                throw new IllegalArgumentException("Unknown setting '" + key + "'; settings under '" + prefix
+                        + "' are: " + String.join(", ", PARSERS.keySet()));
+            }
+            String value = requireNonNull(entry.getValue(), () -> "value of " + key + " is null");
+            try {
+                parser.accept(builder, value);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("Invalid setting " + key + "=" + value + ": " + e.getMessage(), e);
+            }
+        }
+        return builder.build();
+    }
+
+    /** The keys {@link #fromProperties} understands, without prefix, in documentation order. */
+    public static Set<String> keys() {
+        return Collections.unmodifiableSet(PARSERS.keySet());
+    }
+
+    private static Map<String, BiConsumer<Builder, String>> parsers() {
+        Map<String, BiConsumer<Builder, String>> parsers = new LinkedHashMap<>();
+        parsers.put(MIN_REQUEST_SIZE, (b, v) -> b.minRequestSize(ConfigValues.parseSize(MIN_REQUEST_SIZE, v)));
+        parsers.put(MAX_REQUEST_SIZE, (b, v) -> b.maxRequestSize(ConfigValues.parseSize(MAX_REQUEST_SIZE, v)));
+        parsers.put(SMALL_OBJECT_SIZE, (b, v) -> b.smallObjectSize(ConfigValues.parseSize(SMALL_OBJECT_SIZE, v)));
+        parsers.put(SEQUENTIAL_READS, (b, v) -> b.sequentialReads(ConfigValues.parseInt(SEQUENTIAL_READS, v)));
+        parsers.put(PREFETCH_INITIAL_SIZE,
+                (b, v) -> b.prefetchInitialSize(ConfigValues.parseSize(PREFETCH_INITIAL_SIZE, v)));
+        parsers.put(PREFETCH_MAX_SIZE, (b, v) -> b.prefetchMaxSize(ConfigValues.parseSize(PREFETCH_MAX_SIZE, v)));
+        parsers.put(CACHE_MAX_MEMORY,
+                (b, v) -> b.cacheMaxMemory(ConfigValues.parseMemory(CACHE_MAX_MEMORY, v, b.maxHeapBytes)));
+        parsers.put(METADATA_TTL, (b, v) -> b.metadataTtl(ConfigValues.parseDuration(METADATA_TTL, v)));
+        parsers.put(METADATA_MAX_ENTRIES,
+                (b, v) -> b.metadataMaxEntries(ConfigValues.parseInt(METADATA_MAX_ENTRIES, v)));
+        parsers.put(FETCH_MAX_CONCURRENCY,
+                (b, v) -> b.fetchMaxConcurrency(ConfigValues.parseInt(FETCH_MAX_CONCURRENCY, v)));
+        return parsers;
+    }
+
+    /** No request is smaller than this unless it reaches the object's end or fills a gap between cached bytes. */
+    public long minRequestSize() {
+        return minRequestSize;
+    }
+
+    /** No request is larger than this; larger reads are split into parts fetched in parallel. */
+    public long maxRequestSize() {
+        return maxRequestSize;
+    }
+
+    /** Objects of at most this many bytes are fetched whole on the first read; 0 turns this off. */
+    public long smallObjectSize() {
+        return smallObjectSize;
+    }
+
+    /** How many reads in a row, each starting where the last ended, make a stream sequential. */
+    public int sequentialReads() {
+        return sequentialReads;
+    }
+
+    /** The first prefetch window once a stream is sequential; it doubles with each prefetch. */
+    public long prefetchInitialSize() {
+        return prefetchInitialSize;
+    }
+
+    /** The largest prefetch window a sequential stream grows to. */
+    public long prefetchMaxSize() {
+        return prefetchMaxSize;
+    }
+
+    /** Bytes the factory's block cache may hold, requests in flight included. */
+    public long cacheMaxMemory() {
+        return cacheMaxMemory;
+    }
+
+    /** How long a learned length and ETag are trusted for new streams. */
+    public Duration metadataTtl() {
+        return metadataTtl;
+    }
+
+    public int metadataMaxEntries() {
+        return metadataMaxEntries;
+    }
+
+    /** Requests in flight at once, across all the factory's streams. */
+    public int fetchMaxConcurrency() {
+        return fetchMaxConcurrency;
+    }
+
+    @Override
+    public String toString() {
+        return "StreamConfig{" + MIN_REQUEST_SIZE + "=" + minRequestSize
+                + ", " + MAX_REQUEST_SIZE + "=" + maxRequestSize
+                + ", " + SMALL_OBJECT_SIZE + "=" + smallObjectSize
+                + ", " + SEQUENTIAL_READS + "=" + sequentialReads
+                + ", " + PREFETCH_INITIAL_SIZE + "=" + prefetchInitialSize
+                + ", " + PREFETCH_MAX_SIZE + "=" + prefetchMaxSize
+                + ", " + CACHE_MAX_MEMORY + "=" + cacheMaxMemory
+                + ", " + METADATA_TTL + "=" + metadataTtl
+                + ", " + METADATA_MAX_ENTRIES + "=" + metadataMaxEntries
+                + ", " + FETCH_MAX_CONCURRENCY + "=" + fetchMaxConcurrency + "}";
+    }
+
+    /** Not thread-safe. Each setting may be given once. */
+    public static final class Builder {
+        private final long maxHeapBytes;
+        private final Set<String> given = new HashSet<>();
+        private long minRequestSize = DEFAULT_MIN_REQUEST_SIZE;
+        private long maxRequestSize = DEFAULT_MAX_REQUEST_SIZE;
+        private long smallObjectSize = DEFAULT_SMALL_OBJECT_SIZE;
+        private int sequentialReads = DEFAULT_SEQUENTIAL_READS;
+        private long prefetchInitialSize = DEFAULT_PREFETCH_INITIAL_SIZE;
+        private long prefetchMaxSize = DEFAULT_PREFETCH_MAX_SIZE;
+        private long cacheMaxMemory;
+        private Duration metadataTtl = DEFAULT_METADATA_TTL;
+        private int metadataMaxEntries = DEFAULT_METADATA_MAX_ENTRIES;
+        private int fetchMaxConcurrency = DEFAULT_FETCH_MAX_CONCURRENCY;
+
+        private Builder(long maxHeapBytes) {
+            this.maxHeapBytes = maxHeapBytes;
+            this.cacheMaxMemory = ConfigValues.parseMemory(CACHE_MAX_MEMORY, DEFAULT_CACHE_MAX_MEMORY, maxHeapBytes);
+        }
+
+        public Builder minRequestSize(long bytes) {
+            once(MIN_REQUEST_SIZE);
+            this.minRequestSize = atLeast(MIN_REQUEST_SIZE, bytes, 1);
+            return this;
+        }
+
+        public Builder maxRequestSize(long bytes) {
+            once(MAX_REQUEST_SIZE);
+            this.maxRequestSize = atLeast(MAX_REQUEST_SIZE, bytes, 2);
+            return this;
+        }
+
+        public Builder smallObjectSize(long bytes) {
+            once(SMALL_OBJECT_SIZE);
+            this.smallObjectSize = atLeast(SMALL_OBJECT_SIZE, bytes, 0);
+            return this;
+        }
+
+        public Builder sequentialReads(int reads) {
+            once(SEQUENTIAL_READS);
+            this.sequentialReads = (int) atLeast(SEQUENTIAL_READS, reads, 1);
+            return this;
+        }
+
+        public Builder prefetchInitialSize(long bytes) {
+            once(PREFETCH_INITIAL_SIZE);
+            this.prefetchInitialSize = atLeast(PREFETCH_INITIAL_SIZE, bytes, 1);
+            return this;
+        }
+
+        public Builder prefetchMaxSize(long bytes) {
+            once(PREFETCH_MAX_SIZE);
+            this.prefetchMaxSize = atLeast(PREFETCH_MAX_SIZE, bytes, 0);
+            return this;
+        }
+
+        public Builder cacheMaxMemory(long bytes) {
+            once(CACHE_MAX_MEMORY);
+            this.cacheMaxMemory = atLeast(CACHE_MAX_MEMORY, bytes, 1);
+            return this;
+        }
+
+        public Builder metadataTtl(Duration ttl) {
+            once(METADATA_TTL);
+            requireNonNull(ttl, "ttl is null");
+            if (ttl.isNegative()) {
+                throw new IllegalArgumentException(METADATA_TTL + " must not be negative, got " + ttl);
+            }
+            this.metadataTtl = ttl;
+            return this;
+        }
+
+        public Builder metadataMaxEntries(int entries) {
+            once(METADATA_MAX_ENTRIES);
+            this.metadataMaxEntries = (int) atLeast(METADATA_MAX_ENTRIES, entries, 0);
+            return this;
+        }
+
+        public Builder fetchMaxConcurrency(int requests) {
+            once(FETCH_MAX_CONCURRENCY);
+            if (requests < 1 || requests > 1024) {
+                throw new IllegalArgumentException(FETCH_MAX_CONCURRENCY + " must be between 1 and 1024, got " + requests);
+            }
+            this.fetchMaxConcurrency = requests;
+            return this;
+        }
+
+        /** Checks the settings against each other. */
+        public StreamConfig build() {
+            if (maxRequestSize > MAX_ARRAY_REQUEST) {
+                throw new IllegalArgumentException(MAX_REQUEST_SIZE + " must be at most 1GiB (one request fills one "
+                        + "array), got " + maxRequestSize);
+            }
+            if (maxRequestSize < 2 * minRequestSize) {
+                throw new IllegalArgumentException(MAX_REQUEST_SIZE + " (" + maxRequestSize + ") must be at least twice "
+                        + MIN_REQUEST_SIZE + " (" + minRequestSize + ") so that split parts stay above the minimum");
+            }
+            if (smallObjectSize > MAX_ARRAY_REQUEST) {
+                throw new IllegalArgumentException(SMALL_OBJECT_SIZE + " must be at most 1GiB, got " + smallObjectSize);
+            }
+            if (prefetchInitialSize < minRequestSize) {
+                throw new IllegalArgumentException(PREFETCH_INITIAL_SIZE + " (" + prefetchInitialSize + ") must be at least "
+                        + MIN_REQUEST_SIZE + " (" + minRequestSize + ")");
+            }
+            if (prefetchMaxSize > 0 && prefetchMaxSize < prefetchInitialSize) {
+                throw new IllegalArgumentException(PREFETCH_MAX_SIZE + " (" + prefetchMaxSize + ") must be 0 (no prefetch) "
+                        + "or at least " + PREFETCH_INITIAL_SIZE + " (" + prefetchInitialSize + ")");
+            }
+            return new StreamConfig(this);
+        }
+
+        private void once(String key) {
+            if (!given.add(key)) {
+                throw new IllegalStateException(key + " was already set");
+            }
+        }
+
+        private static long atLeast(String key, long value, long minimum) {
+            if (value < minimum) {
+                throw new IllegalArgumentException(key + " must be at least " + minimum + ", got " + value);
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,217 @@
+package io.rangefetch;
+
+import static java.util.Objects.requireNonNull;
+
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.rangefetch.client.ObjectAddress;
+import io.rangefetch.client.ObjectClient;
+import io.rangefetch.client.ObjectMetadata;
+import io.rangefetch.client.SdkAsyncObjectClient;
+import io.rangefetch.client.SdkSyncObjectClient;
+import io.rangefetch.internal.cache.BlockCache;
+import io.rangefetch.internal.cache.MetadataCache;
+import io.rangefetch.internal.fetch.FetchScheduler;
+import io.rangefetch.internal.plan.AccessHint;
+import io.rangefetch.internal.plan.PlannerSettings;
+import io.rangefetch.internal.plan.ReadPlanner;
+import io.rangefetch.internal.read.ObjectReader;
+import io.rangefetch.internal.read.ReaderContext;
+import io.rangefetch.internal.stats.StatisticsCounter;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Opens {@link SeekableS3InputStream}s. One factory is meant to live as long as the application and serve all
+ * its streams: it holds the block cache (one memory budget for every stream), the learned lengths and ETags,
+ * and the threads that run GETs.
+ *
+ * <p>Thread-safe. {@link #close()} cancels queued fetches, interrupts running ones, stops every thread the
+ * factory started and drops the cache; streams still open then fail their next read that needs a request. An
+ * S3 client handed to a factory stays open: its owner closes it.
+ */
+public final class StreamFactory implements AutoCloseable {
+    private static final AtomicInteger FACTORY_IDS = new AtomicInteger();
+
+    private final StreamConfig config;
+    private final ObjectClient client;
+    private final ReaderContext context;
+    private final StatisticsCounter statistics = StatisticsCounter.root();
+    private volatile boolean closed;
+
+    private StreamFactory(Builder builder) {
+        this.config = builder.config;
+        this.client = builder.client;
+        ExecutorService ownedExecutor = null;
+        Executor executor = builder.executor;
+        if (executor == null) {
+            ownedExecutor = Executors.newCachedThreadPool(daemonThreads("rangefetch-fetch-" + FACTORY_IDS.incrementAndGet()));
+            executor = ownedExecutor;
+        }
+        Clock clock = builder.clock;
+        Ticker ticker = () -> {
+            Instant now = clock.instant();
+            return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        };
+        this.context = new ReaderContext(
+                client,
+                new BlockCache(config.cacheMaxMemory()),
+                new MetadataCache(config.metadataTtl(), config.metadataMaxEntries(), ticker),
+                new FetchScheduler(config.fetchMaxConcurrency(), executor, ownedExecutor),
+                new ReadPlanner(new PlannerSettings(
+                        config.minRequestSize(),
+                        config.maxRequestSize(),
+                        config.smallObjectSize(),
+                        config.sequentialReads(),
+                        config.prefetchInitialSize(),
+                        config.prefetchMaxSize())));
+    }
+
+    /** A factory over the SDK's async client (Netty or CRT), which stays the caller's. */
+    public static StreamFactory create(S3AsyncClient s3, StreamConfig config) {
+        return builder(new SdkAsyncObjectClient(s3)).config(config).build();
+    }
+
+    /** A factory over the SDK's sync client, which stays the caller's. */
+    public static StreamFactory create(S3Client s3, StreamConfig config) {
+        return builder(new SdkSyncObjectClient(s3)).config(config).build();
+    }
+
+    public static StreamFactory create(ObjectClient client, StreamConfig config) {
+        return builder(client).config(config).build();
+    }
+
+    /** For a caller-supplied executor or clock. */
+    public static Builder builder(ObjectClient client) {
+        return new Builder(client);
+    }
+
+    public SeekableS3InputStream open(S3Location location) {
+        return open(location, OpenOptions.defaults());
+    }
+
+    /**
+     * Opens a stream; sends no request. The length and ETag come from {@code options}, else from what this
+     * factory learned of the object recently, else from the stream's first GET.
+     */
+    public SeekableS3InputStream open(S3Location location, OpenOptions options) {
+        requireNonNull(location, "location is null");
+        requireNonNull(options, "options is null");
+        if (closed) {
+            throw new IllegalStateException("Stream factory is closed; cannot open " + location);
+        }
+        ObjectAddress address = new ObjectAddress(location.bucket(), location.key(),
+                options.versionId().orElse(null), options.sseCustomerKey().orElse(null));
+        long length = options.length().orElse(-1);
+        String etag = options.etag().orElse(null);
+        if (length < 0 || etag == null) {
+            Optional<ObjectMetadata> learned = context.metadata().get(location.bucket(), location.key(), address.versionId());
+            if (learned.isPresent() && (etag == null || etag.equals(learned.get().etag()))) {
+                length = learned.get().length();
+                etag = learned.get().etag();
+            }
+        }
+        StatisticsCounter streamStatistics = statistics.child();
+        ObjectReader reader = new ObjectReader(context, address, length, etag, options.etag().isPresent(),
+                hint(options.readPolicy()), streamStatistics);
+        return new SeekableS3InputStream(location, reader, streamStatistics, this::isClosed);
+    }
+
+    /** Totals over every stream this factory opened. */
+    public StreamStatistics statistics() {
+        return SeekableS3InputStream.snapshot(statistics);
+    }
+
+    public StreamConfig config() {
+        return config;
+    }
+
+    /** Bytes the block cache holds now, requests in flight included. */
+    public long cacheMemoryBytes() {
+        return context.cache().heldBytes();
+    }
+
+    /** The most bytes the block cache ever held at once; never above {@code cache.max-memory}. */
+    public long peakCacheMemoryBytes() {
+        return context.cache().peakHeldBytes();
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        context.scheduler().close();
+        context.cache().clear();
+        context.metadata().clear();
+        client.close();
+    }
+
+    private static AccessHint hint(ReadPolicy policy) {
+        return switch (policy) {
+            case SEQUENTIAL -> AccessHint.SEQUENTIAL;
+            case RANDOM -> AccessHint.RANDOM;
+            case AUTO, COLUMNAR -> AccessHint.DETECT;
+        };
+    }
+
+    private static ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger count = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    /** Not thread-safe. */
+    public static final class Builder {
+        private final ObjectClient client;
+        private StreamConfig config;
+        private Executor executor;
+        private Clock clock = Clock.systemUTC();
+
+        private Builder(ObjectClient client) {
+            this.client = requireNonNull(client, "client is null");
+        }
+
+        public Builder config(StreamConfig config) {
+            this.config = requireNonNull(config, "config is null");
+            return this;
+        }
+
+        /**
+         * Runs GETs on {@code executor} instead of threads the factory starts; the factory never shuts it down.
+         * It must not be the common pool's caller-runs kind: a fetch may block on the network.
+         */
+        public Builder executor(Executor executor) {
+            this.executor = requireNonNull(executor, "executor is null");
+            return this;
+        }
+
+        /** The clock metadata freshness is measured with (tests move it instead of sleeping). */
+        public Builder clock(Clock clock) {
+            this.clock = requireNonNull(clock, "clock is null");
+            return this;
+        }
+
+        public StreamFactory build() {
+            if (config == null) {
+                config = StreamConfig.defaults();
+            }
+            return new StreamFactory(this);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package io.rangefetch.client;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.core.async.AsyncResponseTransformer;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+
+/**
+ * An {@link ObjectClient} over the SDK's {@link S3AsyncClient}, built either with the Netty HTTP client
+ * ({@code S3AsyncClient.builder()}) or with the CRT ({@code S3AsyncClient.crtBuilder()}). The body is handed
+ * over as a blocking stream as soon as the response headers arrive, so the fetch thread copies bytes while the
+ * rest of the body is still on the wire. The S3 client stays the caller's.
+ */
+public final class SdkAsyncObjectClient implements ObjectClient {
+    private final S3AsyncClient s3;
+
+    public SdkAsyncObjectClient(S3AsyncClient s3) {
+        this.s3 = requireNonNull(s3, "s3 is null");
+    }
+
+    @Override
+    public ObjectContent get(RangeGetRequest request) throws IOException {
+        String what = "GET " + request.describe();
+        ResponseInputStream<GetObjectResponse> body = await(
+                s3.getObject(SdkRequests.getObject(request), AsyncResponseTransformer.toBlockingInputStream()), what);
+        return SdkRequests.content(request, body.response(), body);
+    }
+
+    @Override
+    public ObjectMetadata head(ObjectAddress object) throws IOException {
+        String what = "HEAD " + object;
+        return SdkRequests.metadata(object, await(s3.headObject(SdkRequests.headObject(object)), what));
+    }
+
+    private static <T> T await(CompletableFuture<T> future, String what) throws IOException {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            future.cancel(true);
+            Thread.currentThread().interrupt();
+            InterruptedIOException interrupted = new InterruptedIOException(what + " was interrupted");
+            interrupted.initCause(e);
+            throw interrupted;
+        } catch (ExecutionException e) {
+            throw SdkRequests.translate(e, what);
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package io.rangefetch.client;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import software.amazon.awssdk.core.exception.AbortedException;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * What the SDK-backed clients share: building SDK requests from ours, reading the answer's headers, and
+ * translating SDK errors into the exceptions {@link ObjectClient} promises. The sync and async clients differ
+ * only in how they send.
+ */
+final class SdkRequests {
+    private static final Pattern CONTENT_RANGE = Pattern.compile("bytes (\\d+)-(\\d+)/(\\d+)");
+
+    private SdkRequests() {}
+
+    static GetObjectRequest getObject(RangeGetRequest request) {
+        ObjectAddress object = request.object();
+        GetObjectRequest.Builder builder = GetObjectRequest.builder()
+                .bucket(object.bucket())
+                .key(object.key())
+                .range(request.httpRange());
+        if (request.ifMatch() != null) {
+            builder.ifMatch(request.ifMatch());
+        }
+        if (object.versionId() != null) {
+            builder.versionId(object.versionId());
+        }
+        SseCustomerKey sse = object.sseCustomerKey();
+        if (sse != null) {
+            builder.sseCustomerAlgorithm(sse.algorithm())
+                    .sseCustomerKey(sse.base64Key())
+                    .sseCustomerKeyMD5(sse.base64KeyMd5());
+        }
+        return builder.build();
+    }
+
+    static HeadObjectRequest headObject(ObjectAddress object) {
+        HeadObjectRequest.Builder builder = HeadObjectRequest.builder().bucket(object.bucket()).key(object.key());
+        if (object.versionId() != null) {
+            builder.versionId(object.versionId());
+        }
+        SseCustomerKey sse = object.sseCustomerKey();
+        if (sse != null) {
+            builder.sseCustomerAlgorithm(sse.algorithm())
+                    .sseCustomerKey(sse.base64Key())
+                    .sseCustomerKeyMD5(sse.base64KeyMd5());
+        }
+        return builder.build();
+    }
+
+    /** Reads range, total length and ETag off a GET answer; closes the body if they are missing. */
+    static ObjectContent content(RangeGetRequest request, GetObjectResponse response, InputStream body)
+            throws IOException {
+        try {
+            String etag = response.eTag();
+            if (etag == null) {
+                throw new IOException("GET " + request.describe() + " answered without an ETag");
+            }
+            String contentRange = response.contentRange();
+            if (contentRange != null) {
+                Matcher matcher = CONTENT_RANGE.matcher(contentRange.trim());
+                if (!matcher.matches()) {
+                    throw new IOException("GET " + request.describe() + " answered an unreadable Content-Range '"
+                            + contentRange + "'");
+                }
+                long first = Long.parseLong(matcher.group(1));
+                long last = Long.parseLong(matcher.group(2));
+                long total = Long.parseLong(matcher.group(3));
+                return new ObjectContent(body, new ByteRange(first, last + 1), new ObjectMetadata(total, etag));
+            }
+            // A 200 without Content-Range holds the whole object (a server that ignored the Range header).
+            Long contentLength = response.contentLength();
+            if (contentLength == null) {
+                throw new IOException("GET " + request.describe() + " answered neither Content-Range nor Content-Length");
+            }
+            if (contentLength == 0) {
+                throw new RangeNotSatisfiableException("GET " + request.describe() + ": the object is empty", null);
+            }
+            return new ObjectContent(body, new ByteRange(0, contentLength), new ObjectMetadata(contentLength, etag));
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(body, e);
+            throw e;
+        }
+    }
+
+    static ObjectMetadata metadata(ObjectAddress object, HeadObjectResponse response) throws IOException {
+        if (response.eTag() == null || response.contentLength() == null) {
+            throw new IOException("HEAD " + object + " answered without an ETag or a Content-Length");
+        }
+        return new ObjectMetadata(response.contentLength(), response.eTag());
+    }
+
+    /**
+     * Turns an SDK failure into the exception {@link ObjectClient} promises. {@code what} says which request
+     * failed ("GET s3://b/k range [0, 10)") so the message tells the user where to look.
+     */
+    static IOException translate(Throwable failure, String what) {
+        Throwable cause = unwrap(failure);
+        if (cause instanceof IOException io) {
+            return io;
+        }
+        if (cause instanceof InterruptedException || cause instanceof AbortedException) {
+            InterruptedIOException interrupted = new InterruptedIOException(what + " was interrupted");
+            interrupted.initCause(cause);
+            return interrupted;
+        }
+        if (cause instanceof NoSuchKeyException || cause instanceof NoSuchBucketException) {
+            return notFound(what, cause);
+        }
+        if (cause instanceof S3Exception s3) {
+            int status = s3.statusCode();
+            switch (status) {
+                case 404:
+                    return notFound(what, cause);
+                case 412:
+                    return new PreconditionFailedException(what + " failed: the object changed (412 Precondition Failed)", cause);
+                case 416:
+                    return new RangeNotSatisfiableException(what + " failed: the range starts past the end of the object (416)", cause);
+                default:
+                    return new IOException(what + " failed with HTTP " + status + ": " + s3.getMessage(), cause);
+            }
+        }
+        return new IOException(what + " failed: " + cause, cause);
+    }
+
+    private static IOException notFound(String what, Throwable cause) {
+        FileNotFoundException notFound = new FileNotFoundException(what + " failed: no such object (404)");
+        notFound.initCause(cause);
+        return notFound;
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        Throwable current = failure;
+        while ((current instanceof CompletionException || current instanceof ExecutionException)
+                && current.getCause() != null) {
+            current = current.getCause();
+        }
+        return current;
+    }
+
+    static void closeQuietly(InputStream body, Throwable primary) {
+        try {
+            body.close();
+        } catch (IOException | RuntimeException e) {
+            primary.addSuppressed(e);
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package io.rangefetch.client;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+
+/** An {@link ObjectClient} over the SDK's synchronous {@link S3Client}. The S3 client stays the caller's. */
+public final class SdkSyncObjectClient implements ObjectClient {
+    private final S3Client s3;
+
+    public SdkSyncObjectClient(S3Client s3) {
+        this.s3 = requireNonNull(s3, "s3 is null");
+    }
+
+    @Override
+    public ObjectContent get(RangeGetRequest request) throws IOException {
+        ResponseInputStream<GetObjectResponse> body;
+        try {
+            body = s3.getObject(SdkRequests.getObject(request));
+        } catch (SdkException e) {
+            throw SdkRequests.translate(e, "GET " + request.describe());
+        }
+        return SdkRequests.content(request, body.response(), body);
+    }
+
+    @Override
+    public ObjectMetadata head(ObjectAddress object) throws IOException {
+        try {
+            return SdkRequests.metadata(object, s3.headObject(SdkRequests.headObject(object)));
+        } catch (SdkException e) {
+            throw SdkRequests.translate(e, "HEAD " + object);
+        }
+    }
+}

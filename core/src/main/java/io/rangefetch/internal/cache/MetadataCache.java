@@ -1,0 +1,45 @@
+package io.rangefetch.internal.cache;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.rangefetch.client.ObjectMetadata;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Lengths and ETags learned from earlier requests, trusted for a limited time, so that a stream opened again on
+ * the same object needs no request to learn them and finds the cached bytes of that version. A stale entry
+ * costs at most one 412, after which the stream moves to the new version. Maintenance runs on the calling
+ * thread, never on the common pool; time comes from the injected ticker.
+ */
+public final class MetadataCache {
+    private final Cache<Key, ObjectMetadata> entries;
+
+    public MetadataCache(Duration ttl, int maxEntries, Ticker ticker) {
+        this.entries = Caffeine.newBuilder()
+                .expireAfterWrite(ttl)
+                .maximumSize(maxEntries)
+                .ticker(ticker)
+                .executor(Runnable::run)
+                .build();
+    }
+
+    public Optional<ObjectMetadata> get(String bucket, String key, String versionId) {
+        return Optional.ofNullable(entries.getIfPresent(new Key(bucket, key, versionId)));
+    }
+
+    public void put(String bucket, String key, String versionId, ObjectMetadata metadata) {
+        entries.put(new Key(bucket, key, versionId), metadata);
+    }
+
+    public void invalidate(String bucket, String key, String versionId) {
+        entries.invalidate(new Key(bucket, key, versionId));
+    }
+
+    public void clear() {
+        entries.invalidateAll();
+    }
+
+    private record Key(String bucket, String key, String versionId) {}
+}

@@ -1,0 +1,103 @@
+package io.rangefetch.internal.config;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Parses configuration values with units. Sizes accept a bare byte count or a number with a binary unit:
+ * {@code B}, {@code K}/{@code KB}/{@code KiB}, {@code M}/{@code MB}/{@code MiB}, {@code G}/{@code GB}/{@code GiB},
+ * {@code T}/{@code TB}/{@code TiB}, case-insensitive; every unit is a power of 1024, as storage tuning guides
+ * mean it ("8MB" is 8 MiB). Durations need a unit: {@code ns}, {@code us}, {@code ms}, {@code s}, {@code m} or
+ * {@code min}, {@code h}, {@code d}.
+ *
+ * <p>Not airlift's {@code DataSize}: it rejects the IEC spellings ({@code 64KiB}) our documented keys use, so
+ * every value would need rewriting before it could parse.
+ */
+public final class ConfigValues {
+    private static final Pattern NUMBER_AND_UNIT = Pattern.compile("\\s*(\\d+(?:\\.\\d+)?)\\s*([a-zA-Z%]*)\\s*");
+
+    private ConfigValues() {}
+
+    public static long parseSize(String key, String value) {
+        Matcher matcher = match(key, value, "a size such as 65536, 64KiB or 8MB");
+        String unit = matcher.group(2).toLowerCase(Locale.ROOT);
+        long multiplier = switch (unit) {
+            case "", "b" -> 1L;
+            case "k", "kb", "kib" -> 1L << 10;
+            case "m", "mb", "mib" -> 1L << 20;
+            case "g", "gb", "gib" -> 1L << 30;
+            case "t", "tb", "tib" -> 1L << 40;
+            default -> throw invalid(key, value, "a size such as 65536, 64KiB or 8MB (unknown unit '" + unit + "')");
+        };
+        double bytes = Double.parseDouble(matcher.group(1)) * multiplier;
+        if (bytes > Long.MAX_VALUE || bytes != Math.floor(bytes)) {
+            throw invalid(key, value, "a whole number of bytes");
+        }
+        return (long) bytes;
+    }
+
+    public static Duration parseDuration(String key, String value) {
+        Matcher matcher = match(key, value, "a duration such as 500ms, 30s or 5m");
+        String unit = matcher.group(2).toLowerCase(Locale.ROOT);
+        double amount = Double.parseDouble(matcher.group(1));
+        double nanosPerUnit = switch (unit) {
+            case "ns" -> 1;
+            case "us" -> 1e3;
+            case "ms" -> 1e6;
+            case "s" -> 1e9;
+            case "m", "min" -> 60e9;
+            case "h" -> 3600e9;
+            case "d" -> 86400e9;
+            case "" -> throw invalid(key, value, "a duration with a unit, such as 500ms, 30s or 5m");
+            default -> throw invalid(key, value, "a duration such as 500ms, 30s or 5m (unknown unit '" + unit + "')");
+        };
+        double nanos = amount * nanosPerUnit;
+        if (nanos > Long.MAX_VALUE) {
+            throw invalid(key, value, "a duration below 292 years");
+        }
+        return Duration.ofNanos(Math.round(nanos));
+    }
+
+    public static int parseInt(String key, String value) {
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw invalid(key, value, "a whole number");
+        }
+    }
+
+    /**
+     * A memory amount: a size, or a percentage of the largest heap this JVM may use ({@code 10%}), resolved
+     * against {@code maxHeapBytes}.
+     */
+    public static long parseMemory(String key, String value, long maxHeapBytes) {
+        String trimmed = value.trim();
+        if (trimmed.endsWith("%")) {
+            double percent;
+            try {
+                percent = Double.parseDouble(trimmed.substring(0, trimmed.length() - 1).trim());
+            } catch (NumberFormatException e) {
+                throw invalid(key, value, "a size such as 512MiB or a percentage of the heap such as 10%");
+            }
+            if (!(percent > 0 && percent <= 90)) {
+                throw invalid(key, value, "a percentage of the heap above 0% and at most 90%");
+            }
+            return (long) (maxHeapBytes * percent / 100);
+        }
+        return parseSize(key, value);
+    }
+
+    private static Matcher match(String key, String value, String expected) {
+        Matcher matcher = NUMBER_AND_UNIT.matcher(value);
+        if (!matcher.matches()) {
+            throw invalid(key, value, expected);
+        }
+        return matcher;
+    }
+
+    public static IllegalArgumentException invalid(String key, String value, String expected) {
+        return new IllegalArgumentException("Invalid value '" + value + "' for " + key + ": expected " + expected);
+    }
+}

@@ -1,0 +1,160 @@
+package io.rangefetch.internal.plan;
+
+import io.rangefetch.client.ByteRange;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Decides which ranges to GET for a read. Pure: given the read, the stream's history and what is cached, it
+ * returns ranges; no I/O, clocks or threads, so property tests can cover it.
+ *
+ * <p>The shape of every request follows from S3's cost model: a GET costs a first-byte latency of tens of
+ * milliseconds whatever its size, then streams at tens of MB/s. So:
+ * <ul>
+ *   <li>No request is smaller than {@code minRequestSize}: the bytes just past a small read are nearly free
+ *       and often read next. The exceptions are a request that reaches the object's end and one that fills a
+ *       whole gap between cached ranges (fetching cached bytes again would only waste them).</li>
+ *   <li>No request is larger than {@code maxRequestSize}: larger ranges are cut into even parts fetched in
+ *       parallel, since one connection's bandwidth, not the number of requests, then bounds the time.</li>
+ *   <li>An object of at most {@code smallObjectSize} is fetched whole on its first miss: one round trip serves
+ *       every later read of it.</li>
+ *   <li>A streaming reader whose reads follow one another {@code sequentialReads} times is sequential: it gets a
+ *       prefetch window that starts at {@code prefetchInitialSize} and doubles with each prefetch up to
+ *       {@code prefetchMaxSize}, refilled whenever less than half of it remains ahead of the reader. Any jump
+ *       resets the window, so a random reader never grows it.</li>
+ * </ul>
+ */
+public final class ReadPlanner {
+    private final PlannerSettings settings;
+
+    public ReadPlanner(PlannerSettings settings) {
+        this.settings = settings;
+    }
+
+    public PlannerSettings settings() {
+        return settings;
+    }
+
+    /** The part of the object whose cached ranges {@link #plan} must be shown for this read. */
+    public ByteRange lookupWindow(ReadRequest read) {
+        if (isSmall(read.objectLength())) {
+            return new ByteRange(0, read.objectLength());
+        }
+        // A gap grows by up to the minimum request on either side: the planner must see what it could reach.
+        long reach = settings.minRequestSize();
+        if (read.streaming() && read.hint() != AccessHint.RANDOM) {
+            reach += settings.prefetchMaxSize();
+        }
+        return new ByteRange(Math.max(0, read.position() - settings.minRequestSize()),
+                Math.min(read.objectLength(), read.end() + reach));
+    }
+
+    /**
+     * Plans one read. {@code cached} holds the disjoint ranges already cached or in flight (at least those in
+     * {@link #lookupWindow}); the plan never fetches them again.
+     */
+    public ReadPlan plan(ReadRequest read, SequentialState state, List<ByteRange> cached) {
+        Coverage coverage = new Coverage(cached);
+        long objectLength = read.objectLength();
+        List<ByteRange> demand = new ArrayList<>();
+        if (!coverage.gaps(read.position(), read.end()).isEmpty()) {
+            // A small object is fetched whole; otherwise only the gaps of this read, each grown to the minimum.
+            long from = isSmall(objectLength) ? 0 : read.position();
+            long to = isSmall(objectLength) ? objectLength : read.end();
+            for (ByteRange gap : coverage.gaps(from, to)) {
+                demand.addAll(split(grow(gap, coverage, objectLength)));
+            }
+        }
+        demand.forEach(coverage::add);
+
+        if (!read.streaming()) {
+            return new ReadPlan(demand, List.of(), state);
+        }
+        int streak = read.position() == state.nextExpected() ? state.streak() + 1 : 0;
+        int readsInARow = streak + 1;
+        boolean sequential = read.hint() == AccessHint.SEQUENTIAL
+                || (read.hint() == AccessHint.DETECT && readsInARow >= settings.sequentialReads());
+        if (!sequential || settings.prefetchMaxSize() == 0) {
+            return new ReadPlan(demand, List.of(), new SequentialState(read.end(), streak, 0));
+        }
+        long window = state.window() == 0 ? settings.prefetchInitialSize() : state.window();
+        long ahead = coverage.firstUncovered(read.end(), objectLength);
+        List<ByteRange> prefetch = new ArrayList<>();
+        if (ahead < objectLength && ahead - read.end() <= window / 2) {
+            long horizon = Math.min(objectLength, read.end() + window);
+            for (ByteRange gap : coverage.gaps(ahead, horizon)) {
+                ByteRange grown = grow(gap, coverage, objectLength);
+                coverage.add(grown);
+                prefetch.addAll(split(grown));
+            }
+            window = Math.min(window * 2, settings.prefetchMaxSize());
+        }
+        return new ReadPlan(demand, prefetch, new SequentialState(read.end(), streak, window));
+    }
+
+    /**
+     * The first request for an object whose ETag is not known yet (it learns the ETag, and the length when
+     * {@code objectLength} is -1). Reading the tail of an object of unknown length asks for a suffix.
+     */
+    public FirstRequest firstRequest(long position, long length, long objectLength, boolean tail, AccessHint hint) {
+        long size = clamp(length, settings.minRequestSize(), settings.maxRequestSize());
+        if (objectLength < 0) {
+            if (tail) {
+                return new FirstRequest(null, size);
+            }
+            if (position == 0 && hint != AccessHint.RANDOM && settings.smallObjectSize() > 0) {
+                // Most readers that start at 0 without knowing the length read on; this one request also reads
+                // any small object whole.
+                return new FirstRequest(ByteRange.ofLength(0, Math.max(size, settings.smallObjectSize())), 0);
+            }
+            return new FirstRequest(ByteRange.ofLength(position, size), 0);
+        }
+        if (isSmall(objectLength)) {
+            return new FirstRequest(new ByteRange(0, objectLength), 0);
+        }
+        if (tail) {
+            return new FirstRequest(new ByteRange(Math.max(0, objectLength - size), objectLength), 0);
+        }
+        long start = Math.min(position, objectLength - 1);
+        long end = Math.min(objectLength, start + size);
+        return new FirstRequest(new ByteRange(Math.max(0, Math.min(start, end - settings.minRequestSize())), end), 0);
+    }
+
+    private boolean isSmall(long objectLength) {
+        return objectLength <= settings.smallObjectSize();
+    }
+
+    /** Grows a gap to the minimum request size: forward first, then backward, never over cached bytes. */
+    private ByteRange grow(ByteRange gap, Coverage coverage, long objectLength) {
+        long min = settings.minRequestSize();
+        if (gap.length() >= min) {
+            return gap;
+        }
+        long end = Math.min(coverage.nextStart(gap.end(), objectLength), gap.start() + min);
+        long start = gap.start();
+        if (end - start < min) {
+            start = Math.max(coverage.previousEnd(start), end - min);
+        }
+        return new ByteRange(start, end);
+    }
+
+    /** Cuts a range into the fewest even parts of at most the maximum request size. */
+    List<ByteRange> split(ByteRange range) {
+        long max = settings.maxRequestSize();
+        long parts = (range.length() + max - 1) / max;
+        List<ByteRange> result = new ArrayList<>((int) parts);
+        long base = range.length() / parts;
+        long remainder = range.length() % parts;
+        long start = range.start();
+        for (long i = 0; i < parts; i++) {
+            long size = base + (i < remainder ? 1 : 0);
+            result.add(ByteRange.ofLength(start, size));
+            start += size;
+        }
+        return result;
+    }
+
+    private static long clamp(long value, long min, long max) {
+        return Math.max(min, Math.min(max, value));
+    }
+}

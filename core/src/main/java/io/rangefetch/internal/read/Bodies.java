@@ -1,0 +1,33 @@
+package io.rangefetch.internal.read;
+
+import io.rangefetch.client.ByteRange;
+import io.rangefetch.client.ObjectContent;
+import io.rangefetch.client.RangeGetRequest;
+import java.io.EOFException;
+import java.io.IOException;
+
+/** Reads GET bodies, refusing any that do not hold exactly the bytes that were asked for. */
+final class Bodies {
+    private Bodies() {}
+
+    /** Reads the whole body of a GET for {@code expected} into a new array. */
+    static byte[] readExactly(RangeGetRequest request, ObjectContent content, ByteRange expected) throws IOException {
+        if (!content.range().equals(expected)) {
+            throw new IOException("GET " + request.describe() + " answered range " + content.range()
+                    + " instead of " + expected);
+        }
+        byte[] data = new byte[Math.toIntExact(expected.length())];
+        fill(request, content, data, 0, data.length);
+        return data;
+    }
+
+    /** Reads exactly {@code length} body bytes into {@code target}. */
+    static void fill(RangeGetRequest request, ObjectContent content, byte[] target, int offset, int length)
+            throws IOException {
+        int read = content.body().readNBytes(target, offset, length);
+        if (read < length) {
+            throw new EOFException("GET " + request.describe() + " ended after " + read + " of " + length
+                    + " body bytes (connection closed early)");
+        }
+    }
+}

@@ -1,0 +1,514 @@
+package io.rangefetch.internal.read;
+
+import static java.util.Objects.requireNonNull;
+
+import io.rangefetch.ObjectChangedException;
+import io.rangefetch.client.ByteRange;
+import io.rangefetch.client.ObjectAddress;
+import io.rangefetch.client.ObjectContent;
+import io.rangefetch.client.ObjectMetadata;
+import io.rangefetch.client.PreconditionFailedException;
+import io.rangefetch.client.RangeGetRequest;
+import io.rangefetch.client.RangeNotSatisfiableException;
+import io.rangefetch.internal.cache.Block;
+import io.rangefetch.internal.cache.ObjectId;
+import io.rangefetch.internal.fetch.FetchPriority;
+import io.rangefetch.internal.fetch.FetchScheduler;
+import io.rangefetch.internal.plan.AccessHint;
+import io.rangefetch.internal.plan.FirstRequest;
+import io.rangefetch.internal.plan.ReadPlan;
+import io.rangefetch.internal.plan.ReadRequest;
+import io.rangefetch.internal.plan.SequentialState;
+import io.rangefetch.internal.stats.StatisticsCounter;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Reads one object for one stream: learns and pins its version, plans each read, claims and fetches blocks
+ * through the factory's cache and scheduler, and copies bytes out.
+ *
+ * <p><b>Versions.</b> Until the ETag is known, one request at a time learns it (with the length, from
+ * {@code Content-Range}); every later GET carries {@code If-Match} and every answer's ETag is checked, and
+ * cached bytes are keyed by ETag. A 412 before this stream has returned any byte (and without an ETag the
+ * caller insisted on) drops what was learned and starts over on the new version; after, it is an
+ * {@link ObjectChangedException}, and the old version's cached bytes are dropped.
+ *
+ * <p><b>Threads.</b> Positioned reads may run from many threads at once; streaming reads are serialized by the
+ * stream (they share the sequential state). Fetches run on the scheduler's threads; the calling thread waits
+ * only for the blocks that hold the bytes it asked for.
+ */
+public final class ObjectReader implements AutoCloseable {
+    private static final int MAX_ATTEMPTS = 3;
+
+    private final ReaderContext context;
+    private final ObjectAddress address;
+    private final AccessHint hint;
+    private final boolean etagPinnedByCaller;
+    private final StatisticsCounter statistics;
+    private final Object versionLock = new Object();
+    private final Set<FetchScheduler.Ticket> queuedPrefetches = ConcurrentHashMap.newKeySet();
+    private volatile String etag;
+    private volatile long length;
+    private volatile boolean served;
+    // Touched only by streaming reads, which the stream serializes.
+    private SequentialState sequential = SequentialState.initial();
+
+    /**
+     * @param knownLength the length if known, else -1
+     * @param knownEtag the ETag if known, else {@code null}
+     * @param etagPinnedByCaller whether the caller named the ETag (then a change is always an error)
+     */
+    public ObjectReader(ReaderContext context, ObjectAddress address, long knownLength, String knownEtag,
+            boolean etagPinnedByCaller, AccessHint hint, StatisticsCounter statistics) {
+        this.context = requireNonNull(context, "context is null");
+        this.address = requireNonNull(address, "address is null");
+        this.length = knownLength;
+        this.etag = knownEtag;
+        this.etagPinnedByCaller = etagPinnedByCaller;
+        this.hint = requireNonNull(hint, "hint is null");
+        this.statistics = requireNonNull(statistics, "statistics is null");
+    }
+
+    public ObjectAddress address() {
+        return address;
+    }
+
+    /** The length if known, else -1; never sends a request. */
+    public long knownLength() {
+        return length;
+    }
+
+    /** The length, sending a HEAD only when nothing has told it yet. */
+    public long length() throws IOException {
+        long known = length;
+        if (known >= 0) {
+            return known;
+        }
+        synchronized (versionLock) {
+            if (length < 0) {
+                learn(head());
+            }
+            return length;
+        }
+    }
+
+    /**
+     * Reads up to {@code len} bytes at {@code position}: at least one unless {@code len} is 0, and all of them
+     * when {@code streaming} is false. Returns -1 at or past the end.
+     */
+    public int read(long position, byte[] buffer, int offset, int len, boolean streaming) throws IOException {
+        if (len == 0) {
+            return 0;
+        }
+        for (int attempt = 1; ; attempt++) {
+            String pinned = etag;
+            try {
+                return readOnce(position, buffer, offset, len, streaming);
+            } catch (PreconditionFailedException e) {
+                onVersionChanged(pinned, e);
+                if (attempt >= MAX_ATTEMPTS) {
+                    throw e;
+                }
+            } catch (BlockLostException e) {
+                if (attempt >= MAX_ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Reads the last {@code min(len, length)} bytes into {@code buffer}; returns how many. */
+    public int readTail(byte[] buffer, int offset, int len) throws IOException {
+        if (len == 0) {
+            return 0;
+        }
+        for (int attempt = 1; ; attempt++) {
+            String pinned = etag;
+            try {
+                return readTailOnce(buffer, offset, len);
+            } catch (PreconditionFailedException e) {
+                onVersionChanged(pinned, e);
+                if (attempt >= MAX_ATTEMPTS) {
+                    throw e;
+                }
+            } catch (BlockLostException e) {
+                if (attempt >= MAX_ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Cancels this stream's prefetches that have not started. */
+    @Override
+    public void close() {
+        for (FetchScheduler.Ticket ticket : queuedPrefetches) {
+            ticket.cancel();
+        }
+        queuedPrefetches.clear();
+    }
+
+    private int readOnce(long position, byte[] buffer, int offset, int len, boolean streaming) throws IOException {
+        boolean missed = false;
+        long knownLength = length;
+        if (knownLength >= 0 && position >= knownLength) {
+            return -1;
+        }
+        if (etag == null || knownLength < 0) {
+            FirstFetch first = fetchFirst(position, len, false);
+            if (first != null && !first.cached() && first.range().contains(position)) {
+                int copied = first.copyTo(position, buffer, offset, len);
+                served = true;
+                statistics.served(copied, false);
+                return copied;
+            }
+            missed = first != null;
+        }
+        long objectLength = length;
+        if (position >= objectLength) {
+            return -1;
+        }
+        return readCached(etag, objectLength, position, buffer, offset, len, streaming, missed);
+    }
+
+    private int readTailOnce(byte[] buffer, int offset, int len) throws IOException {
+        FirstFetch first = etag == null || length < 0 ? fetchFirst(-1, len, true) : null;
+        long objectLength = length;
+        int wanted = (int) Math.min(len, objectLength);
+        long position = objectLength - wanted;
+        int copied = 0;
+        if (first != null && !first.cached() && wanted > 0 && first.range().contains(position)) {
+            copied = first.copyTo(position, buffer, offset, wanted);
+            served = true;
+            statistics.served(copied, false);
+        }
+        while (copied < wanted) {
+            int read = readCached(etag, objectLength, position + copied, buffer, offset + copied, wanted - copied,
+                    false, first != null);
+            copied += read;
+        }
+        return wanted;
+    }
+
+    /**
+     * Sends the request that learns the ETag (and length). Its bytes go into the cache when the budget has room;
+     * otherwise only exactly the asked bytes are fetched and handed back uncached. Returns {@code null} when
+     * nothing needed learning any more, or when the read starts past the end (the length is then known).
+     */
+    private FirstFetch fetchFirst(long position, int len, boolean tail) throws IOException {
+        synchronized (versionLock) {
+            if (etag != null && length >= 0) {
+                return null;
+            }
+            FirstRequest first = context.planner().firstRequest(Math.max(position, 0), len, length, tail, hint);
+            long reservedBytes = first.range() != null ? first.range().length() : first.suffixLength();
+            boolean reserved = context.cache().reserve(reservedBytes);
+            RangeGetRequest request;
+            if (reserved) {
+                request = first.range() != null
+                        ? RangeGetRequest.of(address, first.range(), etag)
+                        : RangeGetRequest.suffix(address, first.suffixLength(), etag);
+            } else {
+                reservedBytes = 0;
+                request = tail
+                        ? RangeGetRequest.suffix(address, len, etag)
+                        : RangeGetRequest.of(address, ByteRange.ofLength(position, len), etag);
+            }
+            try {
+                ObjectContent content;
+                try {
+                    content = context.client().get(request);
+                } catch (RangeNotSatisfiableException e) {
+                    statistics.failedGetSent();
+                    learn(head());
+                    return null;
+                } catch (IOException e) {
+                    statistics.failedGetSent();
+                    throw e;
+                }
+                try (content) {
+                    ObjectMetadata metadata = content.metadata();
+                    checkEtag(request, metadata.etag());
+                    checkAnsweredRange(request, content);
+                    byte[] data = new byte[Math.toIntExact(content.range().length())];
+                    Bodies.fill(request, content, data, 0, data.length);
+                    statistics.getSent(data.length, false);
+                    learn(metadata);
+                    boolean cached = false;
+                    if (reserved) {
+                        context.cache().release(reservedBytes - data.length);
+                        reservedBytes = data.length;
+                        cached = insert(content.range(), data);
+                        if (cached) {
+                            reservedBytes = 0;
+                        }
+                    }
+                    return new FirstFetch(content.range(), data, cached);
+                }
+            } finally {
+                context.cache().release(reservedBytes);
+            }
+        }
+    }
+
+    private boolean insert(ByteRange range, byte[] data) {
+        ObjectId id = objectId(etag);
+        ReentrantLock lock = context.cache().lockFor(id);
+        lock.lock();
+        try {
+            return context.cache().insertLoaded(id, range, data, statistics);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private int readCached(String pinned, long objectLength, long position, byte[] buffer, int offset, int len,
+            boolean streaming, boolean missed) throws IOException {
+        ObjectId id = objectId(pinned);
+        ReadRequest read = new ReadRequest(position, len, objectLength, streaming, hint);
+        List<Block> known;
+        List<Block> demand = new ArrayList<>();
+        List<Block> prefetch = new ArrayList<>();
+        List<ByteRange> direct = new ArrayList<>();
+        ReentrantLock lock = context.cache().lockFor(id);
+        lock.lock();
+        try {
+            ByteRange window = context.planner().lookupWindow(read);
+            known = context.cache().blocksOverlapping(id, window.start(), window.end());
+            ReadPlan plan = context.planner().plan(read, streaming ? sequential : SequentialState.initial(),
+                    known.stream().map(Block::range).toList());
+            if (streaming) {
+                sequential = plan.next();
+            }
+            for (ByteRange range : plan.demand()) {
+                Block block = context.cache().claim(id, range, false, statistics);
+                if (block == null) {
+                    direct.add(range);
+                } else {
+                    demand.add(block);
+                }
+            }
+            for (ByteRange range : plan.prefetch()) {
+                Block block = context.cache().claim(id, range, true, statistics);
+                if (block == null) {
+                    break;
+                }
+                prefetch.add(block);
+            }
+        } finally {
+            lock.unlock();
+        }
+        demand.forEach(block -> submit(block, pinned, FetchPriority.DEMAND));
+        prefetch.forEach(block -> submit(block, pinned, FetchPriority.PREFETCH));
+
+        List<Source> sources = new ArrayList<>();
+        for (Block block : known) {
+            sources.add(new Source(block.range(), block, false));
+        }
+        demand.forEach(block -> sources.add(new Source(block.range(), block, true)));
+        direct.forEach(range -> sources.add(new Source(range, null, true)));
+        sources.sort(Comparator.comparingLong(source -> source.range().start()));
+
+        long end = read.end();
+        long cursor = position;
+        int copied = 0;
+        for (Source source : sources) {
+            if (source.range().end() <= cursor) {
+                continue;
+            }
+            if (source.range().start() > cursor) {
+                throw new IllegalStateException("Plan for " + address + " left " + cursor + " uncovered");
+            }
+            boolean ready = source.block() != null && source.block().isDone();
+            if (copied > 0 && streaming && !ready) {
+                break; // hand over what is here; the next read waits for the rest
+            }
+            int count = (int) (Math.min(source.range().end(), end) - cursor);
+            if (source.block() != null) {
+                byte[] data = await(source.block(), source.own());
+                System.arraycopy(data, (int) (cursor - source.range().start()), buffer, offset + copied, count);
+                context.cache().markRead(source.block());
+            } else {
+                readDirect(pinned, new ByteRange(cursor, cursor + count), buffer, offset + copied);
+            }
+            cursor += count;
+            copied += count;
+            if (cursor >= end) {
+                break;
+            }
+        }
+        served = true;
+        statistics.served(copied, !missed && demand.isEmpty() && direct.isEmpty());
+        return copied;
+    }
+
+    private void submit(Block block, String pinned, FetchPriority priority) {
+        RangeGetRequest request = RangeGetRequest.of(address, block.range(), pinned);
+        FetchScheduler.Ticket ticket = context.scheduler().submit(priority, () -> load(block, request),
+                cause -> context.cache().fail(block, cause));
+        if (priority == FetchPriority.PREFETCH) {
+            queuedPrefetches.add(ticket);
+            block.loaded().whenComplete((data, failure) -> queuedPrefetches.remove(ticket));
+        }
+    }
+
+    /** Runs on a scheduler thread: one GET for one claimed block. */
+    private void load(Block block, RangeGetRequest request) {
+        try (ObjectContent content = context.client().get(request)) {
+            checkEtag(request, content.metadata().etag());
+            byte[] data = Bodies.readExactly(request, content, block.range());
+            statistics.getSent(data.length, block.prefetch());
+            context.cache().complete(block, data);
+        } catch (IOException | RuntimeException e) {
+            statistics.failedGetSent();
+            context.cache().fail(block, e);
+        } catch (Error e) {
+            context.cache().fail(block, e);
+            throw e;
+        }
+    }
+
+    /** Fetches exactly {@code range} straight into the reader's buffer: the cache had no room for it. */
+    private void readDirect(String pinned, ByteRange range, byte[] buffer, int offset) throws IOException {
+        RangeGetRequest request = RangeGetRequest.of(address, range, pinned);
+        ObjectContent content;
+        try {
+            content = context.client().get(request);
+        } catch (IOException e) {
+            statistics.failedGetSent();
+            throw e;
+        }
+        try (content) {
+            checkEtag(request, content.metadata().etag());
+            if (!content.range().equals(range)) {
+                throw new IOException("GET " + request.describe() + " answered range " + content.range());
+            }
+            Bodies.fill(request, content, buffer, offset, (int) range.length());
+            statistics.getSent(range.length(), false);
+        }
+    }
+
+    private byte[] await(Block block, boolean own) throws IOException {
+        try {
+            return block.loaded().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            InterruptedIOException interrupted = new InterruptedIOException("Interrupted while reading " + block);
+            interrupted.initCause(e);
+            throw interrupted;
+        } catch (CancellationException e) {
+            throw own ? new IOException("Read of " + block + " was cancelled", e)
+                    : new BlockLostException("Shared fetch of " + block + " was cancelled", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof PreconditionFailedException) {
+                throw new PreconditionFailedException(cause.getMessage(), cause);
+            }
+            if (!own && !(cause instanceof FileNotFoundException)) {
+                throw new BlockLostException("Shared fetch of " + block + " failed", cause);
+            }
+            if (cause instanceof FileNotFoundException) {
+                FileNotFoundException notFound = new FileNotFoundException(cause.getMessage());
+                notFound.initCause(cause);
+                throw notFound;
+            }
+            if (cause instanceof CancellationException) {
+                throw new IOException("Read of " + block + " was cancelled: " + cause.getMessage(), cause);
+            }
+            throw new IOException("Read of " + block + " failed: " + cause.getMessage(), cause);
+        }
+    }
+
+    /** A GET answered 412, or with another ETag. Starts over on the new version, or fails the read. */
+    private void onVersionChanged(String pinned, PreconditionFailedException failure) throws IOException {
+        synchronized (versionLock) {
+            if (!Objects.equals(etag, pinned)) {
+                return; // another read of this stream already handled it
+            }
+            if (pinned == null) {
+                throw failure;
+            }
+            context.cache().invalidate(objectId(pinned));
+            context.metadata().invalidate(address.bucket(), address.key(), address.versionId());
+            if (served || etagPinnedByCaller) {
+                String current = null;
+                try {
+                    current = head().etag();
+                } catch (IOException e) {
+                    failure.addSuppressed(e);
+                }
+                throw new ObjectChangedException(address.bucket(), address.key(), pinned, current, failure);
+            }
+            etag = null;
+            length = -1;
+            sequential = SequentialState.initial();
+        }
+    }
+
+    private ObjectMetadata head() throws IOException {
+        statistics.headSent();
+        return context.client().head(address);
+    }
+
+    // Called with versionLock held.
+    private void learn(ObjectMetadata metadata) throws PreconditionFailedException {
+        if (etag != null && !etag.equals(metadata.etag())) {
+            throw new PreconditionFailedException(address + " now has ETag " + metadata.etag() + ", not " + etag, null);
+        }
+        etag = metadata.etag();
+        length = metadata.length();
+        context.metadata().put(address.bucket(), address.key(), address.versionId(), metadata);
+    }
+
+    private void checkEtag(RangeGetRequest request, String answered) throws PreconditionFailedException {
+        String expected = request.ifMatch();
+        if (expected != null && !expected.equals(answered)) {
+            throw new PreconditionFailedException("GET " + request.describe() + " answered ETag " + answered
+                    + " although it asked for " + expected, null);
+        }
+    }
+
+    private static void checkAnsweredRange(RangeGetRequest request, ObjectContent content) throws IOException {
+        long total = content.metadata().length();
+        ByteRange expected;
+        if (request.isSuffix()) {
+            expected = new ByteRange(Math.max(0, total - request.suffixLength()), total);
+        } else {
+            ByteRange asked = request.range();
+            if (asked.start() >= total) {
+                throw new IOException("GET " + request.describe() + " answered bytes of an object of " + total + " bytes");
+            }
+            expected = new ByteRange(asked.start(), Math.min(asked.end(), total));
+        }
+        if (!content.range().equals(expected)) {
+            throw new IOException("GET " + request.describe() + " answered range " + content.range()
+                    + " instead of " + expected);
+        }
+    }
+
+    private ObjectId objectId(String pinnedEtag) {
+        return new ObjectId(address.bucket(), address.key(), pinnedEtag);
+    }
+
+    /** The bytes of the first request. */
+    private record FirstFetch(ByteRange range, byte[] data, boolean cached) {
+        int copyTo(long position, byte[] buffer, int offset, int len) {
+            int count = (int) Math.min(len, range.end() - position);
+            System.arraycopy(data, (int) (position - range.start()), buffer, offset, count);
+            return count;
+        }
+    }
+
+    /** Where a stretch of a read comes from: a block (shared or claimed by this read) or a direct GET. */
+    private record Source(ByteRange range, Block block, boolean own) {}
+}

@@ -1,0 +1,98 @@
+package io.rangefetch.internal.stats;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Counters for one stream or one factory. A stream's counter forwards every increment to its factory's, so
+ * the factory's totals never need a pass over its streams. Thread-safe.
+ */
+public final class StatisticsCounter {
+    private final StatisticsCounter parent;
+    private final LongAdder getRequests = new LongAdder();
+    private final LongAdder headRequests = new LongAdder();
+    private final LongAdder bytesFetched = new LongAdder();
+    private final LongAdder bytesServed = new LongAdder();
+    private final LongAdder cacheHits = new LongAdder();
+    private final LongAdder cacheMisses = new LongAdder();
+    private final LongAdder prefetchedBytes = new LongAdder();
+    private final LongAdder prefetchedBytesUnread = new LongAdder();
+
+    public StatisticsCounter(StatisticsCounter parent) {
+        this.parent = parent;
+    }
+
+    public static StatisticsCounter root() {
+        return new StatisticsCounter(null);
+    }
+
+    public StatisticsCounter child() {
+        return new StatisticsCounter(this);
+    }
+
+    public void getSent(long bodyBytes, boolean prefetch) {
+        for (StatisticsCounter c = this; c != null; c = c.parent) {
+            c.getRequests.increment();
+            c.bytesFetched.add(bodyBytes);
+            if (prefetch) {
+                c.prefetchedBytes.add(bodyBytes);
+            }
+        }
+    }
+
+    public void failedGetSent() {
+        for (StatisticsCounter c = this; c != null; c = c.parent) {
+            c.getRequests.increment();
+        }
+    }
+
+    public void headSent() {
+        for (StatisticsCounter c = this; c != null; c = c.parent) {
+            c.headRequests.increment();
+        }
+    }
+
+    public void served(long bytes, boolean hit) {
+        for (StatisticsCounter c = this; c != null; c = c.parent) {
+            c.bytesServed.add(bytes);
+            (hit ? c.cacheHits : c.cacheMisses).increment();
+        }
+    }
+
+    public void prefetchedUnread(long bytes) {
+        for (StatisticsCounter c = this; c != null; c = c.parent) {
+            c.prefetchedBytesUnread.add(bytes);
+        }
+    }
+
+    public long getRequests() {
+        return getRequests.sum();
+    }
+
+    public long headRequests() {
+        return headRequests.sum();
+    }
+
+    public long bytesFetched() {
+        return bytesFetched.sum();
+    }
+
+    public long bytesServed() {
+        return bytesServed.sum();
+    }
+
+    public long cacheHits() {
+        return cacheHits.sum();
+    }
+
+    public long cacheMisses() {
+        return cacheMisses.sum();
+    }
+
+    public long prefetchedBytes() {
+        return prefetchedBytes.sum();
+    }
+
+    public long prefetchedBytesUnread() {
+        return prefetchedBytesUnread.sum();
+    }
+}

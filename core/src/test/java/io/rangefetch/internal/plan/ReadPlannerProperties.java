@@ -1,0 +1,258 @@
+package io.rangefetch.internal.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rangefetch.client.ByteRange;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+class ReadPlannerProperties {
+
+    /** One read against one object with some ranges already cached. */
+    record Scenario(PlannerSettings settings, long objectLength, List<ByteRange> cached, long position, long length,
+            boolean streaming, AccessHint hint, SequentialState state) {
+
+        ReadRequest read() {
+            return new ReadRequest(position, length, objectLength, streaming, hint);
+        }
+
+        ReadPlan plan() {
+            return new ReadPlanner(settings).plan(read(), state, cached);
+        }
+    }
+
+    @Property(tries = 2000)
+    void everyRequestedByteIsCachedOrPlannedExactlyOnce(@ForAll("scenarios") Scenario scenario) {
+        ReadPlan plan = scenario.plan();
+        List<ByteRange> all = new ArrayList<>(scenario.cached());
+        all.addAll(plan.demand());
+        all.addAll(plan.prefetch());
+        all.sort(null);
+        for (int i = 1; i < all.size(); i++) {
+            assertThat(all.get(i).start()).as("ranges overlap: %s", all).isGreaterThanOrEqualTo(all.get(i - 1).end());
+        }
+        List<ByteRange> available = new ArrayList<>(scenario.cached());
+        available.addAll(plan.demand());
+        available.sort(null);
+        long cursor = scenario.position();
+        long end = scenario.read().end();
+        for (ByteRange range : available) {
+            if (range.start() <= cursor && range.end() > cursor) {
+                cursor = range.end();
+            }
+        }
+        assertThat(cursor).as("bytes of the read left unplanned").isGreaterThanOrEqualTo(end);
+    }
+
+    @Property(tries = 2000)
+    void cachedRangesOutsideTheLookupWindowCannotChangeThePlan(@ForAll("scenarios") Scenario scenario) {
+        ReadPlanner planner = new ReadPlanner(scenario.settings());
+        ByteRange window = planner.lookupWindow(scenario.read());
+        List<ByteRange> visible = scenario.cached().stream()
+                .filter(range -> range.overlaps(window.start(), window.end()))
+                .toList();
+        ReadPlan fromAll = planner.plan(scenario.read(), scenario.state(), scenario.cached());
+        ReadPlan fromWindow = planner.plan(scenario.read(), scenario.state(), visible);
+        assertThat(fromWindow).isEqualTo(fromAll);
+    }
+
+    @Property(tries = 2000)
+    void everyRequestIsClosedWithinTheObjectAndAtMostTheMaximum(@ForAll("scenarios") Scenario scenario) {
+        ReadPlan plan = scenario.plan();
+        Stream.concat(plan.demand().stream(), plan.prefetch().stream()).forEach(range -> {
+            assertThat(range.length()).isPositive().isLessThanOrEqualTo(scenario.settings().maxRequestSize());
+            assertThat(range.end()).isLessThanOrEqualTo(scenario.objectLength());
+        });
+    }
+
+    @Property(tries = 2000)
+    void noRequestIsBelowTheMinimumUnlessItReachesTheEndOrFillsAGap(@ForAll("scenarios") Scenario scenario) {
+        ReadPlan plan = scenario.plan();
+        TreeSet<Long> starts = new TreeSet<>();
+        TreeSet<Long> ends = new TreeSet<>();
+        Stream.of(scenario.cached(), plan.demand(), plan.prefetch()).flatMap(List::stream).forEach(range -> {
+            starts.add(range.start());
+            ends.add(range.end());
+        });
+        Stream.concat(plan.demand().stream(), plan.prefetch().stream())
+                .filter(range -> range.length() < scenario.settings().minRequestSize())
+                .forEach(range -> {
+                    boolean startBounded = range.start() == 0 || ends.contains(range.start());
+                    boolean endBounded = range.end() == scenario.objectLength() || starts.contains(range.end());
+                    assertThat(startBounded && endBounded)
+                            .as("%s is below the minimum %d without reaching the end or filling a gap", range,
+                                    scenario.settings().minRequestSize())
+                            .isTrue();
+                });
+    }
+
+    @Property(tries = 1000)
+    void aSmallObjectIsFetchedWholeOnItsFirstMiss(@ForAll("scenarios") Scenario scenario) {
+        PlannerSettings settings = scenario.settings();
+        if (scenario.objectLength() > settings.smallObjectSize() || !scenario.cached().isEmpty()) {
+            return;
+        }
+        List<ByteRange> demand = scenario.plan().demand();
+        assertThat(demand.get(0).start()).isZero();
+        assertThat(demand.get(demand.size() - 1).end()).isEqualTo(scenario.objectLength());
+        if (scenario.objectLength() <= settings.maxRequestSize()) {
+            assertThat(demand).hasSize(1);
+        }
+    }
+
+    @Property(tries = 1000)
+    void positionedReadsNeitherPrefetchNorChangeTheSequentialState(@ForAll("scenarios") Scenario scenario) {
+        if (scenario.streaming()) {
+            return;
+        }
+        ReadPlan plan = scenario.plan();
+        assertThat(plan.prefetch()).isEmpty();
+        assertThat(plan.next()).isEqualTo(scenario.state());
+    }
+
+    @Property(tries = 300)
+    void aRandomReaderNeverPrefetches(@ForAll("settings") PlannerSettings settings,
+            @ForAll("positions") List<Long> positions) {
+        ReadPlanner planner = new ReadPlanner(settings);
+        long objectLength = 1_000_000_000L;
+        SequentialState state = SequentialState.initial();
+        long previousEnd = -1;
+        for (long position : positions) {
+            if (position == previousEnd) {
+                continue; // that one would follow on: not random
+            }
+            ReadPlan plan = planner.plan(new ReadRequest(position, 100, objectLength, true, AccessHint.DETECT), state,
+                    List.of());
+            if (settings.sequentialReads() > 1) {
+                assertThat(plan.prefetch()).isEmpty();
+                assertThat(plan.next().window()).isZero();
+            }
+            state = plan.next();
+            previousEnd = position + 100;
+        }
+    }
+
+    @Property(tries = 200)
+    void aSequentialReaderRampsItsWindowUpToTheCap(@ForAll("settings") PlannerSettings settings) {
+        if (settings.prefetchMaxSize() == 0) {
+            return;
+        }
+        ReadPlanner planner = new ReadPlanner(settings);
+        long objectLength = Math.max(settings.prefetchMaxSize() * 8, settings.minRequestSize() * 64)
+                + settings.smallObjectSize() + 1;
+        long readSize = Math.max(1, settings.minRequestSize() / 4);
+        List<ByteRange> cached = new ArrayList<>();
+        SequentialState state = SequentialState.initial();
+        long lastWindow = 0;
+        long largestPrefetchBatch = 0;
+        for (long position = 0; position < objectLength; position += readSize) {
+            ReadPlan plan = planner.plan(new ReadRequest(position, readSize, objectLength, true, AccessHint.DETECT),
+                    state, cached);
+            cached.addAll(plan.demand());
+            cached.addAll(plan.prefetch());
+            long readEnd = position + readSize;
+            cached.removeIf(range -> range.end() < readEnd); // behind the reader: no longer matters
+            assertThat(plan.next().window()).isLessThanOrEqualTo(settings.prefetchMaxSize());
+            if (plan.next().window() != 0) {
+                assertThat(plan.next().window()).isGreaterThanOrEqualTo(lastWindow);
+            }
+            long batch = plan.prefetch().stream().mapToLong(ByteRange::length).sum();
+            // a window smaller than the minimum request still fetches the minimum
+            assertThat(batch).isLessThanOrEqualTo(
+                    Math.max(state.window(), settings.prefetchInitialSize()) + settings.minRequestSize());
+            largestPrefetchBatch = Math.max(largestPrefetchBatch, batch);
+            lastWindow = plan.next().window();
+            state = plan.next();
+        }
+        assertThat(lastWindow).isEqualTo(settings.prefetchMaxSize());
+        assertThat(largestPrefetchBatch).isGreaterThanOrEqualTo(settings.prefetchMaxSize() / 2);
+    }
+
+    @Property(tries = 1000)
+    void theFirstRequestIsClosedAndBounded(@ForAll("settings") PlannerSettings settings,
+            @ForAll("lengths") long objectLength, @ForAll("lengths") long readLength, @ForAll boolean tail,
+            @ForAll boolean lengthKnown, @ForAll AccessHint hint) {
+        ReadPlanner planner = new ReadPlanner(settings);
+        long position = tail ? 0 : objectLength / 3;
+        FirstRequest first = planner.firstRequest(position, readLength, lengthKnown ? objectLength : -1, tail, hint);
+        long limit = Math.max(settings.maxRequestSize(), settings.smallObjectSize());
+        if (first.range() == null) {
+            assertThat(lengthKnown).isFalse();
+            assertThat(tail).isTrue();
+            assertThat(first.suffixLength()).isBetween(1L, limit);
+            return;
+        }
+        assertThat(first.range().length()).isLessThanOrEqualTo(limit);
+        if (lengthKnown) {
+            assertThat(first.range().end()).isLessThanOrEqualTo(objectLength);
+            if (tail) {
+                assertThat(first.range().end()).isEqualTo(objectLength);
+            } else {
+                assertThat(first.range().contains(Math.min(position, objectLength - 1))).isTrue();
+            }
+        } else {
+            assertThat(first.range().start()).isEqualTo(position);
+        }
+    }
+
+    @Provide
+    Arbitrary<PlannerSettings> settings() {
+        Arbitrary<Long> min = Arbitraries.longs().between(1, 4096);
+        return min.flatMap(minimum -> Combinators.combine(
+                        Arbitraries.longs().between(2 * minimum, 64 * minimum),
+                        Arbitraries.integers().between(1, 3),
+                        Arbitraries.longs().between(minimum, 16 * minimum),
+                        Arbitraries.integers().between(0, 5))
+                .flatAs((maximum, sequentialReads, initial, growth) -> Arbitraries.longs()
+                        .between(0, 10 * maximum)
+                        .map(small -> new PlannerSettings(minimum, maximum, small, sequentialReads, initial,
+                                growth == 0 ? 0 : initial << growth))));
+    }
+
+    @Provide
+    Arbitrary<List<Long>> positions() {
+        return Arbitraries.longs().between(0, 999_999_000L).list().ofMinSize(2).ofMaxSize(50);
+    }
+
+    @Provide
+    Arbitrary<Long> lengths() {
+        return Arbitraries.longs().between(1, 10_000_000L);
+    }
+
+    @Provide
+    Arbitrary<Scenario> scenarios() {
+        return settings().flatMap(settings -> {
+            long unit = settings.maxRequestSize();
+            return Arbitraries.longs().between(1, 40 * unit).flatMap(objectLength -> Combinators.combine(
+                            Arbitraries.longs().between(0, objectLength - 1).list().ofMaxSize(12),
+                            Arbitraries.longs().between(0, objectLength - 1),
+                            Arbitraries.longs().between(1, 3 * unit),
+                            Arbitraries.of(true, false),
+                            Arbitraries.of(AccessHint.class),
+                            Arbitraries.integers().between(0, 4),
+                            Arbitraries.longs().between(0, settings.prefetchMaxSize()),
+                            Arbitraries.of(true, false))
+                    .as((cuts, position, length, streaming, hint, streak, window, followsOn) -> new Scenario(
+                            settings, objectLength, cachedFrom(cuts, objectLength), position, length, streaming, hint,
+                            new SequentialState(followsOn ? position : -1, streak, window))));
+        });
+    }
+
+    /** Sorted cut points, paired up: every other stretch between cuts is cached. */
+    private static List<ByteRange> cachedFrom(List<Long> cuts, long objectLength) {
+        List<Long> points = new ArrayList<>(new TreeSet<>(cuts));
+        List<ByteRange> cached = new ArrayList<>();
+        for (int i = 0; i + 1 < points.size(); i += 2) {
+            cached.add(new ByteRange(points.get(i), points.get(i + 1)));
+        }
+        return cached;
+    }
+}

@@ -1,0 +1,165 @@
+package io.rangefetch.testing;
+
+import static java.util.Objects.requireNonNull;
+
+import io.rangefetch.client.ByteRange;
+import io.rangefetch.client.ObjectAddress;
+import io.rangefetch.client.ObjectClient;
+import io.rangefetch.client.ObjectContent;
+import io.rangefetch.client.ObjectMetadata;
+import io.rangefetch.client.PreconditionFailedException;
+import io.rangefetch.client.RangeGetRequest;
+import io.rangefetch.client.RangeNotSatisfiableException;
+import java.io.ByteArrayInputStream;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
+
+/**
+ * An in-memory {@link ObjectClient} that answers as S3 does: closed ranges clipped at the object's end, 416 for
+ * a range that starts at or past it (and for any range of an empty object), suffix ranges, {@code If-Match}
+ * with 412, quoted MD5 ETags, 404 for a missing key. It logs every request and can inject faults.
+ * Thread-safe. For unit tests only.
+ */
+public final class InMemoryObjectClient implements ObjectClient {
+    private final Map<String, Stored> objects = new ConcurrentHashMap<>();
+    private final List<Request> log = new CopyOnWriteArrayList<>();
+    private final List<Fault> faults = new CopyOnWriteArrayList<>();
+
+    /** One request as it reached the client. */
+    public record Request(String method, String bucket, String key, String range, String ifMatch) {
+        public boolean isGet() {
+            return method.equals("GET");
+        }
+
+        /** The closed range this GET asked for (explicit ranges only). */
+        public ByteRange byteRange() {
+            String[] bounds = range.substring("bytes=".length()).split("-");
+            return new ByteRange(Long.parseLong(bounds[0]), Long.parseLong(bounds[1]) + 1);
+        }
+    }
+
+    /** Something a test wants to happen when a request matches. */
+    @FunctionalInterface
+    public interface Fault {
+        /** Called before the request is answered; may block, throw, or change the store. */
+        void apply(Request request) throws IOException;
+    }
+
+    private record Stored(byte[] data, String etag) {}
+
+    /** Stores (or overwrites) an object; returns its ETag. */
+    public String put(String bucket, String key, byte[] data) {
+        Stored stored = new Stored(data.clone(), etagOf(data));
+        objects.put(bucket + "/" + requireNonNull(key, "key is null"), stored);
+        return stored.etag();
+    }
+
+    public void delete(String bucket, String key) {
+        objects.remove(bucket + "/" + key);
+    }
+
+    public String etag(String bucket, String key) {
+        return objects.get(bucket + "/" + key).etag();
+    }
+
+    /** Adds a fault applied to every request until removed. */
+    public Fault addFault(Fault fault) {
+        faults.add(fault);
+        return fault;
+    }
+
+    public void removeFault(Fault fault) {
+        faults.remove(fault);
+    }
+
+    /** A fault that throws {@code failure} for the requests {@code matching} accepts. */
+    public static Fault failWhen(Predicate<Request> matching, IOException failure) {
+        return request -> {
+            if (matching.test(request)) {
+                throw failure;
+            }
+        };
+    }
+
+    public List<Request> requests() {
+        return new ArrayList<>(log);
+    }
+
+    public List<Request> gets() {
+        return log.stream().filter(Request::isGet).toList();
+    }
+
+    public long count(String method) {
+        return log.stream().filter(request -> request.method().equals(method)).count();
+    }
+
+    public void clearLog() {
+        log.clear();
+    }
+
+    @Override
+    public ObjectContent get(RangeGetRequest get) throws IOException {
+        ObjectAddress object = get.object();
+        Request request = new Request("GET", object.bucket(), object.key(), get.httpRange(), get.ifMatch());
+        log.add(request);
+        for (Fault fault : faults) {
+            fault.apply(request);
+        }
+        Stored stored = find(object, "GET " + get.describe());
+        if (get.ifMatch() != null && !get.ifMatch().equals(stored.etag())) {
+            throw new PreconditionFailedException("GET " + get.describe() + ": 412 Precondition Failed", null);
+        }
+        long length = stored.data().length;
+        ByteRange range;
+        if (get.isSuffix()) {
+            if (length == 0) {
+                throw new RangeNotSatisfiableException("GET " + get.describe() + ": 416", null);
+            }
+            range = new ByteRange(Math.max(0, length - get.suffixLength()), length);
+        } else {
+            if (get.range().start() >= length) {
+                throw new RangeNotSatisfiableException("GET " + get.describe() + ": 416", null);
+            }
+            range = new ByteRange(get.range().start(), Math.min(get.range().end(), length));
+        }
+        ByteArrayInputStream body =
+                new ByteArrayInputStream(stored.data(), (int) range.start(), (int) range.length());
+        return new ObjectContent(body, range, new ObjectMetadata(length, stored.etag()));
+    }
+
+    @Override
+    public ObjectMetadata head(ObjectAddress object) throws IOException {
+        Request request = new Request("HEAD", object.bucket(), object.key(), null, null);
+        log.add(request);
+        for (Fault fault : faults) {
+            fault.apply(request);
+        }
+        Stored stored = find(object, "HEAD " + object);
+        return new ObjectMetadata(stored.data().length, stored.etag());
+    }
+
+    private Stored find(ObjectAddress object, String what) throws FileNotFoundException {
+        Stored stored = objects.get(object.bucket() + "/" + object.key());
+        if (stored == null) {
+            throw new FileNotFoundException(what + ": 404 no such key");
+        }
+        return stored;
+    }
+
+    public static String etagOf(byte[] data) {
+        try {
+            return "\"" + HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(data)) + "\"";
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
