@@ -1,0 +1,99 @@
+package io.rangefetch.internal.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rangefetch.client.ByteRange;
+import io.rangefetch.internal.stats.StatisticsCounter;
+import org.junit.jupiter.api.Test;
+
+class BlockCacheTest {
+    private static final ObjectId OBJECT = new ObjectId("b", "k", "\"e1\"");
+    private final StatisticsCounter statistics = StatisticsCounter.root();
+
+    private Block loaded(BlockCache cache, long start, long length, boolean prefetch) {
+        Block block = cache.claim(OBJECT, ByteRange.ofLength(start, length), prefetch, statistics);
+        assertThat(block).isNotNull();
+        cache.complete(block, new byte[(int) length]);
+        return block;
+    }
+
+    @Test
+    void bytesAreReservedBeforeTheFetchAndTheBudgetIsNeverExceeded() {
+        BlockCache cache = new BlockCache(100);
+        Block inFlight = cache.claim(OBJECT, ByteRange.ofLength(0, 60), false, statistics);
+        assertThat(cache.heldBytes()).isEqualTo(60);
+        // in-flight blocks cannot be evicted: a second claim that does not fit is refused
+        assertThat(cache.claim(OBJECT, ByteRange.ofLength(60, 60), false, statistics)).isNull();
+        assertThat(cache.reserve(41)).isFalse();
+        cache.complete(inFlight, new byte[60]);
+        // once loaded, it can make room for a demand claim
+        assertThat(cache.claim(OBJECT, ByteRange.ofLength(60, 60), false, statistics)).isNotNull();
+        assertThat(cache.heldBytes()).isEqualTo(60);
+        assertThat(cache.peakHeldBytes()).isLessThanOrEqualTo(100);
+    }
+
+    @Test
+    void demandEvictsUnreadPrefetchesFirstAndPrefetchesNeverEvictPrefetches() {
+        BlockCache cache = new BlockCache(100);
+        Block used = loaded(cache, 0, 40, false);
+        cache.markRead(used);
+        Block unread = loaded(cache, 40, 40, true);
+        // a prefetch may evict only used blocks
+        Block prefetch = cache.claim(OBJECT, ByteRange.ofLength(80, 40), true, statistics);
+        assertThat(prefetch).isNotNull();
+        assertThat(cache.blocksOverlapping(OBJECT, 0, 40)).isEmpty();
+        cache.complete(prefetch, new byte[40]);
+        assertThat(cache.claim(OBJECT, ByteRange.ofLength(120, 40), true, statistics)).isNull();
+        // a demand read evicts the oldest unread prefetch before anything else
+        Block demand = cache.claim(OBJECT, ByteRange.ofLength(120, 30), false, statistics);
+        assertThat(demand).isNotNull();
+        assertThat(cache.blocksOverlapping(OBJECT, 40, 80)).isEmpty();
+        assertThat(cache.blocksOverlapping(OBJECT, 80, 120)).containsExactly(prefetch);
+        assertThat(statistics.prefetchedBytesUnread()).isEqualTo(40);
+        assertThat(unread.isDone()).isTrue();
+    }
+
+    @Test
+    void usedBlocksAreEvictedLeastRecentlyUsedFirst() {
+        BlockCache cache = new BlockCache(90);
+        Block first = loaded(cache, 0, 30, false);
+        Block second = loaded(cache, 30, 30, false);
+        Block third = loaded(cache, 60, 30, false);
+        cache.markRead(first);
+        cache.markRead(second);
+        cache.markRead(third);
+        cache.markRead(first);
+        assertThat(cache.claim(OBJECT, ByteRange.ofLength(90, 30), false, statistics)).isNotNull();
+        assertThat(cache.blocksOverlapping(OBJECT, 0, 90)).containsExactly(first, third);
+    }
+
+    @Test
+    void invalidatingAnObjectReleasesLoadedBytesAtOnceAndInFlightBytesWhenTheirFetchEnds() {
+        BlockCache cache = new BlockCache(100);
+        loaded(cache, 0, 30, false);
+        Block inFlight = cache.claim(OBJECT, ByteRange.ofLength(30, 30), true, statistics);
+        cache.invalidate(OBJECT);
+        assertThat(cache.blocksOverlapping(OBJECT, 0, 100)).isEmpty();
+        assertThat(cache.heldBytes()).isEqualTo(30);
+        cache.complete(inFlight, new byte[30]);
+        assertThat(cache.heldBytes()).isZero();
+        assertThat(statistics.prefetchedBytesUnread()).isEqualTo(30);
+    }
+
+    @Test
+    void aFailedFetchReleasesItsBytesAndLeavesTheIndex() {
+        BlockCache cache = new BlockCache(100);
+        Block block = cache.claim(OBJECT, ByteRange.ofLength(0, 50), false, statistics);
+        cache.fail(block, new java.io.IOException("boom"));
+        assertThat(cache.heldBytes()).isZero();
+        assertThat(cache.blocksOverlapping(OBJECT, 0, 50)).isEmpty();
+        assertThat(block.loaded()).isCompletedExceptionally();
+    }
+
+    @Test
+    void blocksOfAnotherVersionAreInvisible() {
+        BlockCache cache = new BlockCache(100);
+        loaded(cache, 0, 50, false);
+        assertThat(cache.blocksOverlapping(new ObjectId("b", "k", "\"e2\""), 0, 50)).isEmpty();
+    }
+}

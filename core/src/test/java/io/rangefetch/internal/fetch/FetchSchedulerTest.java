@@ -1,0 +1,71 @@
+package io.rangefetch.internal.fetch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class FetchSchedulerTest {
+
+    @Test
+    void demandFetchesLeaveTheQueueBeforePrefetches() throws InterruptedException {
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        FetchScheduler scheduler = new FetchScheduler(1, executor, executor);
+        List<String> order = new CopyOnWriteArrayList<>();
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(4);
+        scheduler.submit(FetchPriority.PREFETCH, () -> {
+            await(release);
+            order.add("running prefetch");
+            done.countDown();
+        }, e -> {});
+        scheduler.submit(FetchPriority.PREFETCH, () -> { order.add("prefetch 1"); done.countDown(); }, e -> {});
+        scheduler.submit(FetchPriority.PREFETCH, () -> { order.add("prefetch 2"); done.countDown(); }, e -> {});
+        scheduler.submit(FetchPriority.DEMAND, () -> { order.add("demand"); done.countDown(); }, e -> {});
+        release.countDown();
+        assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(order).containsExactly("running prefetch", "demand", "prefetch 1", "prefetch 2");
+        scheduler.close();
+        assertThat(executor.isTerminated()).isTrue();
+    }
+
+    @Test
+    void aQueuedFetchCanBeCancelledAndClosingAbandonsTheRest() throws InterruptedException {
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        FetchScheduler scheduler = new FetchScheduler(1, executor, executor);
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        scheduler.submit(FetchPriority.DEMAND, () -> {
+            started.countDown();
+            await(release);
+        }, e -> {});
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        AtomicReference<Throwable> cancelled = new AtomicReference<>();
+        AtomicReference<Throwable> abandoned = new AtomicReference<>();
+        FetchScheduler.Ticket ticket = scheduler.submit(FetchPriority.PREFETCH, () -> {}, cancelled::set);
+        scheduler.submit(FetchPriority.PREFETCH, () -> {}, abandoned::set);
+        assertThat(ticket.cancel()).isTrue();
+        assertThat(cancelled.get()).isInstanceOf(CancellationException.class);
+        release.countDown();
+        scheduler.close();
+        assertThat(executor.isTerminated()).isTrue();
+        AtomicReference<Throwable> afterClose = new AtomicReference<>();
+        scheduler.submit(FetchPriority.DEMAND, () -> {}, afterClose::set);
+        assertThat(afterClose.get()).isInstanceOf(CancellationException.class);
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
