@@ -14,7 +14,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
-class ReadPlannerProperties {
+class ReadPlannerPropertiesTest {
 
     /** One read against one object with some ranges already cached. */
     record Scenario(PlannerSettings settings, long objectLength, List<ByteRange> cached, long position, long length,
