@@ -36,30 +36,26 @@ final class SdkRequests {
         if (request.ifMatch() != null) {
             builder.ifMatch(request.ifMatch());
         }
-        if (object.versionId() != null) {
-            builder.versionId(object.versionId());
-        }
         SseCustomerKey sse = object.sseCustomerKey();
         if (sse != null) {
             builder.sseCustomerAlgorithm(sse.algorithm())
                     .sseCustomerKey(sse.base64Key())
                     .sseCustomerKeyMD5(sse.base64KeyMd5());
         }
-        return builder.build();
+        return builder.versionId(object.versionId()).build();
     }
 
     static HeadObjectRequest headObject(ObjectAddress object) {
-        HeadObjectRequest.Builder builder = HeadObjectRequest.builder().bucket(object.bucket()).key(object.key());
-        if (object.versionId() != null) {
-            builder.versionId(object.versionId());
-        }
-        SseCustomerKey sse = object.sseCustomerKey();
-        if (sse != null) {
-            builder.sseCustomerAlgorithm(sse.algorithm())
-                    .sseCustomerKey(sse.base64Key())
-                    .sseCustomerKeyMD5(sse.base64KeyMd5());
-        }
-        return builder.build();
+        // HEAD takes exactly the object-selecting fields of a GET: derive them from one place.
+        GetObjectRequest get = getObject(RangeGetRequest.of(object, new ByteRange(0, 1), null));
+        return HeadObjectRequest.builder()
+                .bucket(get.bucket())
+                .key(get.key())
+                .versionId(get.versionId())
+                .sseCustomerAlgorithm(get.sseCustomerAlgorithm())
+                .sseCustomerKey(get.sseCustomerKey())
+                .sseCustomerKeyMD5(get.sseCustomerKeyMD5())
+                .build();
     }
 
     /** Reads range, total length and ETag off a GET answer; closes the body if they are missing. */

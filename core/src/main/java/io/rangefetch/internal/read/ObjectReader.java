@@ -110,21 +110,7 @@ public final class ObjectReader implements AutoCloseable {
         if (len == 0) {
             return 0;
         }
-        for (int attempt = 1; ; attempt++) {
-            String pinned = etag;
-            try {
-                return readOnce(position, buffer, offset, len, streaming);
-            } catch (PreconditionFailedException e) {
-                onVersionChanged(pinned, e);
-                if (attempt >= MAX_ATTEMPTS) {
-                    throw e;
-                }
-            } catch (BlockLostException e) {
-                if (attempt >= MAX_ATTEMPTS) {
-                    throw e;
-                }
-            }
-        }
+        return withRetries(() -> readOnce(position, buffer, offset, len, streaming));
     }
 
     /** Reads the last {@code min(len, length)} bytes into {@code buffer}; returns how many. */
@@ -132,17 +118,29 @@ public final class ObjectReader implements AutoCloseable {
         if (len == 0) {
             return 0;
         }
-        for (int attempt = 1; ; attempt++) {
+        return withRetries(() -> readTailOnce(buffer, offset, len));
+    }
+
+    private interface ReadAttempt {
+        int run() throws IOException;
+    }
+
+    /**
+     * Runs a read again when the version moved before this stream served anything, or when a block it shared
+     * was lost; a version change after bytes were served leaves as {@link ObjectChangedException}.
+     */
+    private int withRetries(ReadAttempt attempt) throws IOException {
+        for (int attempts = 1; ; attempts++) {
             String pinned = etag;
             try {
-                return readTailOnce(buffer, offset, len);
+                return attempt.run();
             } catch (PreconditionFailedException e) {
                 onVersionChanged(pinned, e);
-                if (attempt >= MAX_ATTEMPTS) {
+                if (attempts >= MAX_ATTEMPTS) {
                     throw e;
                 }
             } catch (BlockLostException e) {
-                if (attempt >= MAX_ATTEMPTS) {
+                if (attempts >= MAX_ATTEMPTS) {
                     throw e;
                 }
             }
@@ -243,16 +241,18 @@ public final class ObjectReader implements AutoCloseable {
                     byte[] data = new byte[Math.toIntExact(content.range().length())];
                     Bodies.fill(request, content, data, 0, data.length);
                     statistics.getSent(data.length, false);
-                    learn(metadata);
                     boolean cached = false;
                     if (reserved) {
                         context.cache().release(reservedBytes - data.length);
                         reservedBytes = data.length;
-                        cached = insert(content.range(), data);
+                        // Indexed before the version is published: a concurrent reader that then sees the ETag
+                        // finds these bytes instead of fetching them again.
+                        cached = insert(metadata.etag(), content.range(), data);
                         if (cached) {
                             reservedBytes = 0;
                         }
                     }
+                    learn(metadata);
                     return new FirstFetch(content.range(), data, cached);
                 }
             } finally {
@@ -261,8 +261,8 @@ public final class ObjectReader implements AutoCloseable {
         }
     }
 
-    private boolean insert(ByteRange range, byte[] data) {
-        ObjectId id = objectId(etag);
+    private boolean insert(String learnedEtag, ByteRange range, byte[] data) {
+        ObjectId id = objectId(learnedEtag);
         ReentrantLock lock = context.cache().lockFor(id);
         lock.lock();
         try {

@@ -208,11 +208,6 @@ public final class MinioServer implements S3Server {
   }
 
   @Override
-  public String region() {
-    return "us-east-1";
-  }
-
-  @Override
   public String name() {
     return "minio";
   }

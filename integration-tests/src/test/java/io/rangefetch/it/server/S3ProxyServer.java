@@ -78,11 +78,6 @@ public final class S3ProxyServer implements S3Server {
   }
 
   @Override
-  public String region() {
-    return "us-east-1";
-  }
-
-  @Override
   public String name() {
     return "s3proxy";
   }

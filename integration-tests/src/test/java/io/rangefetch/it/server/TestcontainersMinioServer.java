@@ -82,11 +82,6 @@ public final class TestcontainersMinioServer implements S3Server {
   }
 
   @Override
-  public String region() {
-    return "us-east-1";
-  }
-
-  @Override
   public String name() {
     return "minio";
   }
