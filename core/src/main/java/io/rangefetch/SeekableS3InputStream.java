@@ -25,6 +25,8 @@ public final class SeekableS3InputStream extends InputStream {
     private final ObjectReader reader;
     private final StatisticsCounter statistics;
     private final BooleanSupplier factoryClosed;
+    // Reused by read(): streaming reads are serialized on the stream, and byte-at-a-time readers call it a lot.
+    private final byte[] singleByte = new byte[1];
     private long position;
     private volatile boolean closed;
 
@@ -42,9 +44,8 @@ public final class SeekableS3InputStream extends InputStream {
 
     @Override
     public synchronized int read() throws IOException {
-        byte[] one = new byte[1];
-        int read = read(one, 0, 1);
-        return read < 0 ? -1 : one[0] & 0xff;
+        int read = read(singleByte, 0, 1);
+        return read < 0 ? -1 : singleByte[0] & 0xff;
     }
 
     @Override

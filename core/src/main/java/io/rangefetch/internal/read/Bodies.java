@@ -12,13 +12,18 @@ final class Bodies {
 
     /** Reads the whole body of a GET for {@code expected} into a new array. */
     static byte[] readExactly(RangeGetRequest request, ObjectContent content, ByteRange expected) throws IOException {
+        checkRange(request, content, expected);
+        byte[] data = new byte[Math.toIntExact(expected.length())];
+        fill(request, content, data, 0, data.length);
+        return data;
+    }
+
+    /** Refuses an answer that holds other bytes than {@code expected}. */
+    static void checkRange(RangeGetRequest request, ObjectContent content, ByteRange expected) throws IOException {
         if (!content.range().equals(expected)) {
             throw new IOException("GET " + request.describe() + " answered range " + content.range()
                     + " instead of " + expected);
         }
-        byte[] data = new byte[Math.toIntExact(expected.length())];
-        fill(request, content, data, 0, data.length);
-        return data;
     }
 
     /** Reads exactly {@code length} body bytes into {@code target}. */

@@ -237,9 +237,7 @@ public final class ObjectReader implements AutoCloseable {
                 try (content) {
                     ObjectMetadata metadata = content.metadata();
                     checkEtag(request, metadata.etag());
-                    checkAnsweredRange(request, content);
-                    byte[] data = new byte[Math.toIntExact(content.range().length())];
-                    Bodies.fill(request, content, data, 0, data.length);
+                    byte[] data = Bodies.readExactly(request, content, expectedAnswer(request, metadata.length()));
                     statistics.getSent(data.length, false);
                     boolean cached = false;
                     if (reserved) {
@@ -390,9 +388,7 @@ public final class ObjectReader implements AutoCloseable {
         }
         try (content) {
             checkEtag(request, content.metadata().etag());
-            if (!content.range().equals(range)) {
-                throw new IOException("GET " + request.describe() + " answered range " + content.range());
-            }
+            Bodies.checkRange(request, content, range);
             Bodies.fill(request, content, buffer, offset, (int) range.length());
             statistics.getSent(range.length(), false);
         }
@@ -414,16 +410,13 @@ public final class ObjectReader implements AutoCloseable {
             if (cause instanceof PreconditionFailedException) {
                 throw new PreconditionFailedException(cause.getMessage(), cause);
             }
-            if (!own && !(cause instanceof FileNotFoundException)) {
-                throw new BlockLostException("Shared fetch of " + block + " failed", cause);
-            }
             if (cause instanceof FileNotFoundException) {
                 FileNotFoundException notFound = new FileNotFoundException(cause.getMessage());
                 notFound.initCause(cause);
                 throw notFound;
             }
-            if (cause instanceof CancellationException) {
-                throw new IOException("Read of " + block + " was cancelled: " + cause.getMessage(), cause);
+            if (!own) {
+                throw new BlockLostException("Shared fetch of " + block + " failed", cause);
             }
             throw new IOException("Read of " + block + " failed: " + cause.getMessage(), cause);
         }
@@ -478,22 +471,16 @@ public final class ObjectReader implements AutoCloseable {
         }
     }
 
-    private static void checkAnsweredRange(RangeGetRequest request, ObjectContent content) throws IOException {
-        long total = content.metadata().length();
-        ByteRange expected;
+    /** The range a GET must answer for an object of {@code total} bytes: the request clipped at the end. */
+    private static ByteRange expectedAnswer(RangeGetRequest request, long total) throws IOException {
         if (request.isSuffix()) {
-            expected = new ByteRange(Math.max(0, total - request.suffixLength()), total);
-        } else {
-            ByteRange asked = request.range();
-            if (asked.start() >= total) {
-                throw new IOException("GET " + request.describe() + " answered bytes of an object of " + total + " bytes");
-            }
-            expected = new ByteRange(asked.start(), Math.min(asked.end(), total));
+            return new ByteRange(Math.max(0, total - request.suffixLength()), total);
         }
-        if (!content.range().equals(expected)) {
-            throw new IOException("GET " + request.describe() + " answered range " + content.range()
-                    + " instead of " + expected);
+        ByteRange asked = request.range();
+        if (asked.start() >= total) {
+            throw new IOException("GET " + request.describe() + " answered bytes of an object of " + total + " bytes");
         }
+        return new ByteRange(asked.start(), Math.min(asked.end(), total));
     }
 
     private ObjectId objectId(String pinnedEtag) {
