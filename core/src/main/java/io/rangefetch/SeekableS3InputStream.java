@@ -8,6 +8,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -25,7 +26,9 @@ public final class SeekableS3InputStream extends InputStream {
     private final ObjectReader reader;
     private final StatisticsCounter statistics;
     private final BooleanSupplier factoryClosed;
-    // Reused by read(): streaming reads are serialized on the stream, and byte-at-a-time readers call it a lot.
+    // Serializes the streaming methods, which share the position and the reader's sequential state.
+    private final ReentrantLock streamingLock = new ReentrantLock();
+    // Reused by read(): streaming reads are serialized, and byte-at-a-time readers call it a lot.
     private final byte[] singleByte = new byte[1];
     private long position;
     private volatile boolean closed;
@@ -43,56 +46,81 @@ public final class SeekableS3InputStream extends InputStream {
     }
 
     @Override
-    public synchronized int read() throws IOException {
-        int read = read(singleByte, 0, 1);
-        return read < 0 ? -1 : singleByte[0] & 0xff;
+    public int read() throws IOException {
+        streamingLock.lock();
+        try {
+            int read = read(singleByte, 0, 1);
+            return read < 0 ? -1 : singleByte[0] & 0xff;
+        } finally {
+            streamingLock.unlock();
+        }
     }
 
     @Override
-    public synchronized int read(byte[] buffer, int offset, int length) throws IOException {
-        Objects.checkFromIndexSize(offset, length, buffer.length);
-        checkOpen();
-        if (length == 0) {
-            return 0;
+    public int read(byte[] buffer, int offset, int length) throws IOException {
+        streamingLock.lock();
+        try {
+            Objects.checkFromIndexSize(offset, length, buffer.length);
+            checkOpen();
+            if (length == 0) {
+                return 0;
+            }
+            int read = reader.read(position, buffer, offset, length, true);
+            if (read < 0) {
+                checkNotPastEnd(position);
+                return -1;
+            }
+            position += read;
+            return read;
+        } finally {
+            streamingLock.unlock();
         }
-        int read = reader.read(position, buffer, offset, length, true);
-        if (read < 0) {
-            checkNotPastEnd(position);
-            return -1;
-        }
-        position += read;
-        return read;
     }
 
     /**
      * Moves the position. A negative position fails here; a position past the end fails here when the length
      * is known, otherwise at the next read (no request is sent just to check a seek).
      */
-    public synchronized void seek(long newPosition) throws IOException {
-        checkOpen();
-        if (newPosition < 0) {
-            throw new EOFException("Cannot seek to negative position " + newPosition + " in " + location);
+    public void seek(long newPosition) throws IOException {
+        streamingLock.lock();
+        try {
+            checkOpen();
+            if (newPosition < 0) {
+                throw new EOFException("Cannot seek to negative position " + newPosition + " in " + location);
+            }
+            checkNotPastEnd(newPosition);
+            position = newPosition;
+        } finally {
+            streamingLock.unlock();
         }
-        checkNotPastEnd(newPosition);
-        position = newPosition;
     }
 
-    public synchronized long getPos() {
-        return position;
+    public long getPos() {
+        streamingLock.lock();
+        try {
+            return position;
+        } finally {
+            streamingLock.unlock();
+        }
     }
 
     /** Skips forward without reading; never past the end when the length is known. */
     @Override
-    public synchronized long skip(long count) throws IOException {
-        checkOpen();
-        if (count <= 0) {
-            return 0;
+    public long skip(long count) throws IOException {
+        streamingLock.lock();
+        try {
+            checkOpen();
+            if (count <= 0) {
+                return 0;
+            }
+            long length = reader.knownLength();
+            long target = length >= 0 ? Math.min(length, position + count) : position + count;
+            long skipped = Math.max(0, target - position);
+            position += skipped;
+            return skipped;
+        } finally {
+            streamingLock.unlock();
         }
-        long length = reader.knownLength();
-        long target = length >= 0 ? Math.min(length, position + count) : position + count;
-        long skipped = Math.max(0, target - position);
-        position += skipped;
-        return skipped;
     }
 
     /** The object's length; sends a HEAD only if nothing has told it yet. */
@@ -103,10 +131,15 @@ public final class SeekableS3InputStream extends InputStream {
 
     /** Bytes left before the end, when the length is known without a request; else 0. */
     @Override
-    public synchronized int available() throws IOException {
-        checkOpen();
-        long length = reader.knownLength();
-        return length < 0 ? 0 : (int) Math.min(Integer.MAX_VALUE, Math.max(0, length - position));
+    public int available() throws IOException {
+        streamingLock.lock();
+        try {
+            checkOpen();
+            long length = reader.knownLength();
+            return length < 0 ? 0 : (int) Math.min(Integer.MAX_VALUE, Math.max(0, length - position));
+        } finally {
+            streamingLock.unlock();
+        }
     }
 
     /**
@@ -146,12 +179,24 @@ public final class SeekableS3InputStream extends InputStream {
         return snapshot(statistics);
     }
 
-    /** Cancels this stream's queued prefetches. Bytes already fetched stay cached for other streams. */
+    /**
+     * Cancels this stream's queued prefetches. Bytes already fetched stay cached for other streams. Never
+     * waits for a read in progress on another thread.
+     */
     @Override
     public void close() {
         if (!closed) {
             closed = true;
             reader.close();
+            // A streaming read in progress may still be copying from the block the reader holds; if one is,
+            // the block is simply never recycled (the collector takes it), which costs nothing but reuse.
+            if (streamingLock.tryLock()) {
+                try {
+                    reader.releaseStreamingState();
+                } finally {
+                    streamingLock.unlock();
+                }
+            }
         }
     }
 

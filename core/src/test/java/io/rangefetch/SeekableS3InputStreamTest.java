@@ -95,8 +95,9 @@ class SeekableS3InputStreamTest {
         // every byte fetched once: no request overlaps another
         long fetched = gets.stream().mapToLong(get -> get.byteRange().length()).sum();
         assertThat(fetched).isEqualTo(data.length);
-        // the window grows: far fewer GETs than one per 64 KiB, most of them large parts of a split window
-        assertThat(gets.size()).isLessThan(30);
+        // the window grows: far fewer GETs than one per 64 KiB, the later ones parts of a split window
+        // (a full 64 MiB window is cut into 16 parts of 4 MiB, so the 100 MiB take about 50 GETs)
+        assertThat(gets.size()).isLessThan(60);
         assertThat(gets.stream().filter(get -> get.byteRange().length() >= 4L * MIB).count()).isGreaterThan(8);
         assertThat(factory.statistics().prefetchedBytes()).isGreaterThan(50L * MIB);
     }

@@ -5,10 +5,16 @@ import static java.util.Objects.requireNonNull;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A contiguous range of one object version, in flight or held in memory. Its bytes never change once loaded;
- * a reader that holds a block may keep copying from it after the cache has let it go.
+ * A contiguous range of one object version, in flight or held in memory. Its bytes never change once loaded.
+ *
+ * <p>Large blocks live in arrays the cache recycles, so a block is reference counted: the cache holds one
+ * reference while the block is indexed, and every reader {@linkplain BlockCache#retain retains} it while it
+ * copies out. The array goes back to the pool only when the count drops to zero, so no reader ever sees it
+ * refilled with other bytes. The array may be longer than the range: only its first {@code range.length()}
+ * bytes are the block's.
  */
 public final class Block {
     enum State {
@@ -26,16 +32,29 @@ public final class Block {
     private final ByteRange range;
     private final boolean prefetch;
     private final StatisticsCounter owner;
+    private final int capacity;
     private final CompletableFuture<byte[]> loaded = new CompletableFuture<>();
+    private final AtomicInteger references = new AtomicInteger(1);
     private volatile boolean read;
     // Guarded by the cache's eviction lock.
     State state;
+    // A recycled array the fetch fills, handed over at claim; guarded by the cache's eviction lock.
+    byte[] recycled;
 
-    Block(ObjectId object, ByteRange range, boolean prefetch, StatisticsCounter owner) {
+    Block(ObjectId object, ByteRange range, int capacity, boolean prefetch, StatisticsCounter owner) {
         this.object = requireNonNull(object, "object is null");
         this.range = requireNonNull(range, "range is null");
+        if (capacity < range.length()) {
+            throw new IllegalArgumentException("Capacity " + capacity + " cannot hold " + range);
+        }
+        this.capacity = capacity;
         this.prefetch = prefetch;
         this.owner = requireNonNull(owner, "owner is null");
+    }
+
+    /** The bytes this block counts against the budget: the length of its array. */
+    public int capacity() {
+        return capacity;
     }
 
     public ObjectId object() {
@@ -61,6 +80,30 @@ public final class Block {
 
     public boolean isDone() {
         return loaded.isDone();
+    }
+
+    /** Takes a reference unless the block is already released for good. */
+    boolean retain() {
+        for (int count = references.get(); count > 0; count = references.get()) {
+            if (references.compareAndSet(count, count + 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether only the cache holds this block (no reader is copying from it right now). */
+    boolean unreferencedByReaders() {
+        return references.get() == 1;
+    }
+
+    /** Drops a reference; {@code true} when it was the last one. */
+    boolean releaseReference() {
+        int left = references.decrementAndGet();
+        if (left < 0) {
+            throw new IllegalStateException("Block " + this + " released more often than retained");
+        }
+        return left == 0;
     }
 
     boolean wasRead() {

@@ -2,11 +2,13 @@ package io.rangefetch.internal.cache;
 
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.internal.stats.StatisticsCounter;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.locks.ReentrantLock;
@@ -20,14 +22,23 @@ import java.util.concurrent.locks.ReentrantLock;
  * still does not fit is refused, and the caller reads around the cache (a demand read straight into the
  * reader's buffer) or gives up (a prefetch). Nobody ever waits for memory, so nothing can deadlock on it.
  *
- * <p><b>Eviction.</b> Two queues: loaded prefetches nobody has read yet (oldest first), and blocks a reader
- * has used (least recently used first). A demand reservation evicts unread prefetches first, then used
- * blocks; a prefetch may only evict used blocks, so one prefetch never pushes out another that a reader is
- * about to reach. In-flight blocks are never evicted: someone is waiting for them.
+ * <p><b>Eviction.</b> Three queues: blocks a sequential reader has moved past (oldest first), loaded
+ * prefetches nobody has read yet (oldest first), and blocks a reader has used (least recently used first).
+ * Passed blocks go first: a scan rarely comes back. A demand reservation then evicts unread prefetches, then
+ * used blocks; a prefetch may only evict used blocks, so one prefetch never pushes out another that a reader
+ * is about to reach. In-flight blocks are never evicted: someone is waiting for them.
  *
  * <p><b>Single flight.</b> Blocks of one object never overlap. Callers plan and claim under
  * {@link #lockFor(ObjectId)} (striped by object), so two readers of the same bytes find one block and share
  * its GET. Lookups are lock-free reads of a skip list keyed by (object, start).
+ *
+ * <p><b>Recycled arrays.</b> Blocks of {@value #RECYCLE_MIN_BYTES} bytes or more live in arrays whose length is
+ * rounded up to {@value #RECYCLE_GRANULE} bytes, and an array whose block is gone and unreferenced (see
+ * {@link Block}) waits in a free list for the next block of its size. A scan at hundreds of MB/s would
+ * otherwise allocate, zero and collect a multi-MB array per GET: in the JVM's humongous regions, where that
+ * costs more CPU than moving the bytes. Free arrays count against the budget like blocks; making room drops
+ * them before it evicts any block. A claim that finds no free array of its size takes the array of a passed
+ * block of that size, if one is unreferenced: trading bytes a scan has left behind for an allocation.
  *
  * <p><b>Why not Caffeine.</b> Caffeine's weight bound counts an entry only once its value is loaded, so the
  * budget would not hold with GETs in flight, and its admission policy cannot express the two-queue rule
@@ -37,14 +48,21 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class BlockCache {
     private static final int STRIPES = 64;
+    static final int RECYCLE_MIN_BYTES = 1 << 20;
+    static final int RECYCLE_GRANULE = 64 << 10;
 
     private final long capacity;
     private final ConcurrentSkipListMap<BlockKey, Block> index = new ConcurrentSkipListMap<>();
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
     private final Object evictionLock = new Object();
     // Guarded by evictionLock.
+    private final LinkedHashSet<Block> passed = new LinkedHashSet<>();
+    // The same blocks by capacity, so a claim finds one of its size without walking the queue.
+    private final TreeMap<Integer, LinkedHashSet<Block>> passedByCapacity = new TreeMap<>();
     private final LinkedHashSet<Block> unreadPrefetches = new LinkedHashSet<>();
     private final LinkedHashSet<Block> used = new LinkedHashSet<>();
+    private final TreeMap<Integer, ArrayDeque<byte[]>> freeArrays = new TreeMap<>();
+    private long freeBytes;
     private long held;
     private long peakHeld;
 
@@ -99,17 +117,57 @@ public final class BlockCache {
      * cannot make room. The caller holds {@link #lockFor} and has checked that nothing overlaps.
      */
     public Block claim(ObjectId object, ByteRange range, boolean prefetch, StatisticsCounter owner) {
-        Block block = new Block(object, range, prefetch, owner);
+        int size = capacityFor(range.length());
+        Block block;
         synchronized (evictionLock) {
-            if (!makeRoom(range.length(), prefetch)) {
-                return null;
+            byte[] recycled = takeFree(size);
+            if (recycled == null && reclaimPassed(size)) {
+                recycled = takeFree(size);
+            }
+            if (recycled != null) {
+                // still held: the array moves from the free list to the block
+                freeBytes -= recycled.length;
+                block = new Block(object, range, recycled.length, prefetch, owner);
+                block.recycled = recycled;
+            } else {
+                if (!makeRoom(size, prefetch)) {
+                    return null;
+                }
+                block = new Block(object, range, size, prefetch, owner);
+                held += size;
+                peakHeld = Math.max(peakHeld, held);
             }
             block.state = Block.State.PENDING;
-            held += range.length();
-            peakHeld = Math.max(peakHeld, held);
         }
         index.put(new BlockKey(object, range.start()), block);
         return block;
+    }
+
+    /** The array a claimed block's fetch fills: a recycled one, or a new one of the block's capacity. */
+    public byte[] bufferFor(Block block) {
+        byte[] buffer;
+        synchronized (evictionLock) {
+            buffer = block.recycled;
+            block.recycled = null;
+        }
+        return buffer != null ? buffer : new byte[block.capacity()];
+    }
+
+    /**
+     * Takes a reference to a block so that its array is not recycled while the caller copies from it;
+     * {@code false} if the block is already gone for good. Every successful call needs one {@link #release}.
+     */
+    public boolean retain(Block block) {
+        return block.retain();
+    }
+
+    /** Gives back a reference taken with {@link #retain}; the last one recycles the block's array. */
+    public void release(Block block) {
+        if (block.releaseReference()) {
+            synchronized (evictionLock) {
+                recycle(block);
+            }
+        }
     }
 
     /** Reserves bytes for a request whose block cannot be indexed yet (its ETag is not known). */
@@ -139,7 +197,7 @@ public final class BlockCache {
         if (!blocksOverlapping(object, range.start(), range.end()).isEmpty()) {
             return false;
         }
-        Block block = new Block(object, range, false, owner);
+        Block block = new Block(object, range, data.length, false, owner);
         block.markRead();
         block.loaded().complete(data);
         synchronized (evictionLock) {
@@ -152,7 +210,7 @@ public final class BlockCache {
 
     /** The GET of a claimed block delivered its bytes: make it evictable, then wake its readers. */
     public void complete(Block block, byte[] data) {
-        if (data.length != block.range().length()) {
+        if (data.length != block.capacity()) {
             throw new IllegalArgumentException("Block " + block + " got " + data.length + " bytes");
         }
         synchronized (evictionLock) {
@@ -168,21 +226,39 @@ public final class BlockCache {
 
     /** The GET of a claimed block failed or was cancelled: drop it, then tell its readers why. */
     public void fail(Block block, Throwable cause) {
+        boolean releasedByCache = false;
         synchronized (evictionLock) {
             if (block.state == Block.State.PENDING || block.state == Block.State.ORPHANED) {
                 index.remove(new BlockKey(block.object(), block.range().start()), block);
                 block.state = Block.State.GONE;
-                held -= block.range().length();
+                held -= block.capacity();
+                block.recycled = null;
+                releasedByCache = true;
             }
         }
         block.loaded().completeExceptionally(cause);
+        if (releasedByCache) {
+            release(block);
+        }
+    }
+
+    /** A sequential reader moved past this block: it becomes the first to go. */
+    public void markPassed(Block block) {
+        synchronized (evictionLock) {
+            if (block.state == Block.State.RESIDENT && !passed.contains(block)) {
+                unreadPrefetches.remove(block);
+                used.remove(block);
+                passed.add(block);
+                passedByCapacity.computeIfAbsent(block.capacity(), capacity -> new LinkedHashSet<>()).add(block);
+            }
+        }
     }
 
     /** A reader used bytes of this block: it moves to the back of the used queue. */
     public void markRead(Block block) {
         synchronized (evictionLock) {
             block.markRead();
-            if (block.state == Block.State.RESIDENT) {
+            if (block.state == Block.State.RESIDENT && !passed.contains(block)) {
                 unreadPrefetches.remove(block);
                 used.remove(block);
                 used.add(block);
@@ -206,6 +282,63 @@ public final class BlockCache {
             for (Block block : new ArrayList<>(index.values())) {
                 leave(block);
             }
+            dropFreeArrays(capacity);
+        }
+    }
+
+    /** The array length for a block of {@code length} bytes: recyclable sizes are rounded up. */
+    static int capacityFor(long length) {
+        if (length < RECYCLE_MIN_BYTES) {
+            return Math.toIntExact(length);
+        }
+        return Math.toIntExact((length + RECYCLE_GRANULE - 1) / RECYCLE_GRANULE * RECYCLE_GRANULE);
+    }
+
+    // Guarded by evictionLock: a free array of at least `size` bytes and at most an eighth more, if any. Even
+    // splits of one window differ by a byte, and a window's parts change size as it ramps: an exact-size
+    // match would rarely find one.
+    private byte[] takeFree(int size) {
+        Map.Entry<Integer, ArrayDeque<byte[]>> fitting = freeArrays.ceilingEntry(size);
+        if (fitting == null || !fits(fitting.getKey(), size)) {
+            return null;
+        }
+        byte[] array = fitting.getValue().pollLast();
+        if (fitting.getValue().isEmpty()) {
+            freeArrays.remove(fitting.getKey());
+        }
+        return array;
+    }
+
+    private static boolean fits(int capacity, int size) {
+        return capacity >= size && capacity - size <= size / 8;
+    }
+
+    // Guarded by evictionLock: the block is gone and nobody reads it; keep its array if it fits the budget.
+    private void recycle(Block block) {
+        byte[] array = block.loaded().isCompletedExceptionally() ? null : block.loaded().getNow(null);
+        if (array == null || array.length < RECYCLE_MIN_BYTES || array.length != capacityFor(array.length)
+                || held + array.length > capacity) {
+            return;
+        }
+        freeArrays.computeIfAbsent(array.length, size -> new ArrayDeque<>()).addLast(array);
+        freeBytes += array.length;
+        held += array.length;
+        peakHeld = Math.max(peakHeld, held);
+    }
+
+    // Guarded by evictionLock: lets free arrays go until `bytes` more fit.
+    private void dropFreeArrays(long bytes) {
+        Iterator<Map.Entry<Integer, ArrayDeque<byte[]>>> sizes = freeArrays.entrySet().iterator();
+        while (held + bytes > capacity && sizes.hasNext()) {
+            Map.Entry<Integer, ArrayDeque<byte[]>> size = sizes.next();
+            while (held + bytes > capacity && !size.getValue().isEmpty()) {
+                size.getValue().pollFirst();
+                held -= size.getKey();
+                freeBytes -= size.getKey();
+            }
+            if (size.getValue().isEmpty()) {
+                sizes.remove();
+            }
         }
     }
 
@@ -214,8 +347,12 @@ public final class BlockCache {
         if (bytes > capacity) {
             return false;
         }
+        dropFreeArrays(bytes);
         while (held + bytes > capacity) {
-            Block victim = oldest(prefetch ? null : unreadPrefetches);
+            Block victim = oldest(passed);
+            if (victim == null && !prefetch) {
+                victim = oldest(unreadPrefetches);
+            }
             if (victim == null) {
                 victim = oldest(used);
             }
@@ -223,14 +360,12 @@ public final class BlockCache {
                 return false;
             }
             leave(victim);
+            dropFreeArrays(bytes); // the victim's array may have gone to the free list
         }
         return true;
     }
 
     private static Block oldest(LinkedHashSet<Block> queue) {
-        if (queue == null) {
-            return null;
-        }
         Iterator<Block> iterator = queue.iterator();
         return iterator.hasNext() ? iterator.next() : null;
     }
@@ -245,14 +380,42 @@ public final class BlockCache {
         }
     }
 
+    // Guarded by evictionLock: evicts the oldest unreferenced passed block whose array fits `size`; its array
+    // then waits in the free list. The scan is bounded: this runs on every claim.
+    private boolean reclaimPassed(int size) {
+        int looked = 0;
+        for (LinkedHashSet<Block> sameSize : passedByCapacity.subMap(size, true, size + size / 8, true).values()) {
+            for (Block candidate : sameSize) {
+                if (++looked > 16) {
+                    return false;
+                }
+                if (candidate.unreferencedByReaders()) {
+                    leave(candidate);
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     // Guarded by evictionLock.
     private void drop(Block block) {
+        if (passed.remove(block)) {
+            LinkedHashSet<Block> sameSize = passedByCapacity.get(block.capacity());
+            sameSize.remove(block);
+            if (sameSize.isEmpty()) {
+                passedByCapacity.remove(block.capacity());
+            }
+        }
         unreadPrefetches.remove(block);
         used.remove(block);
         block.state = Block.State.GONE;
-        held -= block.range().length();
+        held -= block.capacity();
         if (block.prefetch() && !block.wasRead()) {
             block.owner().prefetchedUnread(block.range().length());
+        }
+        if (block.releaseReference()) {
+            recycle(block);
         }
     }
 

@@ -3,6 +3,9 @@ package io.rangefetch.internal.plan;
 /**
  * The request-shaping limits the planner works within (see StreamConfig for what each means).
  * {@code maxRequestSize >= 2 * minRequestSize} so that the even parts of a split never fall below the minimum.
+ * {@code prefetchParallelism} is how many GETs a full prefetch window is cut into (the fetch concurrency), in
+ * parts of at least {@code prefetchMinPartSize}: a part smaller than what one connection moves during a
+ * first-byte latency spends more time waiting than transferring.
  */
 public record PlannerSettings(
         long minRequestSize,
@@ -10,14 +13,17 @@ public record PlannerSettings(
         long smallObjectSize,
         int sequentialReads,
         long prefetchInitialSize,
-        long prefetchMaxSize) {
+        long prefetchMaxSize,
+        int prefetchParallelism,
+        long prefetchMinPartSize) {
 
     public PlannerSettings {
         if (minRequestSize < 1 || maxRequestSize < 2 * minRequestSize) {
             throw new IllegalArgumentException("Need 1 <= min request size and 2 * min <= max, got min "
                     + minRequestSize + " max " + maxRequestSize);
         }
-        if (smallObjectSize < 0 || sequentialReads < 1 || prefetchInitialSize < minRequestSize || prefetchMaxSize < 0) {
+        if (smallObjectSize < 0 || sequentialReads < 1 || prefetchInitialSize < minRequestSize || prefetchMaxSize < 0
+                || prefetchParallelism < 1 || prefetchMinPartSize < minRequestSize) {
             throw new IllegalArgumentException("Invalid planner settings " + this);
         }
     }

@@ -68,14 +68,14 @@ public final class ReadPlanner {
         demand.forEach(coverage::add);
 
         if (!read.streaming()) {
-            return new ReadPlan(demand, List.of(), state);
+            return new ReadPlan(demand, List.of(), state, read.end());
         }
-        int streak = read.position() == state.nextExpected() ? state.streak() + 1 : 0;
-        int readsInARow = streak + 1;
+        int streak = read.position() == state.nextExpected() ? state.followedBy(read.end()).streak() : 0;
+        int readsInARow = streak == Integer.MAX_VALUE ? streak : streak + 1;
         boolean sequential = read.hint() == AccessHint.SEQUENTIAL
                 || (read.hint() == AccessHint.DETECT && readsInARow >= settings.sequentialReads());
         if (!sequential || settings.prefetchMaxSize() == 0) {
-            return new ReadPlan(demand, List.of(), new SequentialState(read.end(), streak, 0));
+            return new ReadPlan(demand, List.of(), new SequentialState(read.end(), streak, 0), read.end());
         }
         long window = state.window() == 0 ? settings.prefetchInitialSize() : state.window();
         long ahead = coverage.firstUncovered(read.end(), objectLength);
@@ -85,11 +85,32 @@ public final class ReadPlanner {
             for (ByteRange gap : coverage.gaps(ahead, horizon)) {
                 ByteRange grown = grow(gap, coverage, objectLength);
                 coverage.add(grown);
-                prefetch.addAll(split(grown));
+                prefetch.addAll(split(grown, prefetchPartSize(window)));
             }
             window = Math.min(window * 2, settings.prefetchMaxSize());
+            ahead = coverage.firstUncovered(read.end(), objectLength);
         }
-        return new ReadPlan(demand, prefetch, new SequentialState(read.end(), streak, window));
+        return new ReadPlan(demand, prefetch, new SequentialState(read.end(), streak, window),
+                quietEnd(read.end(), ahead, objectLength, window));
+    }
+
+    /**
+     * How far following streaming reads can go without a plan: while they stay on covered bytes and short of
+     * the point where the window is refilled ({@code ahead - end <= window / 2}, see {@link #plan}).
+     */
+    private static long quietEnd(long end, long ahead, long objectLength, long window) {
+        long quiet = ahead >= objectLength ? objectLength : ahead - window / 2 - 1;
+        return Math.max(end, quiet);
+    }
+
+    /**
+     * The part size a prefetch window is cut into: the window over {@code prefetchParallelism}, within the
+     * request limits. A sequential scan's throughput is the bytes in flight over one part's time, first-byte
+     * latency plus transfer, so smaller parts spread over more connections fill the window sooner; the
+     * minimum part size keeps parts from becoming latency-bound (and the request count down).
+     */
+    private long prefetchPartSize(long window) {
+        return clamp(window / settings.prefetchParallelism(), settings.prefetchMinPartSize(), settings.maxRequestSize());
     }
 
     /**
@@ -140,8 +161,16 @@ public final class ReadPlanner {
 
     /** Cuts a range into the fewest even parts of at most the maximum request size. */
     List<ByteRange> split(ByteRange range) {
+        return split(range, settings.maxRequestSize());
+    }
+
+    /**
+     * Cuts a range into even parts of about {@code target} bytes (at least {@code target} each, since
+     * {@code target} is at least the minimum request) and at most the maximum request size each.
+     */
+    private List<ByteRange> split(ByteRange range, long target) {
         long max = settings.maxRequestSize();
-        long parts = (range.length() + max - 1) / max;
+        long parts = Math.max((range.length() + max - 1) / max, range.length() / target);
         List<ByteRange> result = new ArrayList<>((int) parts);
         long base = range.length() / parts;
         long remainder = range.length() % parts;

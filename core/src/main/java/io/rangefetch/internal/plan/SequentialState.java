@@ -12,4 +12,10 @@ public record SequentialState(long nextExpected, int streak, long window) {
     public static SequentialState initial() {
         return new SequentialState(-1, 0, 0);
     }
+
+    /** The state after a read that started at {@link #nextExpected} and ended at {@code end}. */
+    public SequentialState followedBy(long end) {
+        // capped: a byte-at-a-time reader of a few GB would otherwise wrap the count and lose its window
+        return new SequentialState(end, streak == Integer.MAX_VALUE ? streak : streak + 1, window);
+    }
 }

@@ -62,6 +62,7 @@ public final class ObjectReader implements AutoCloseable {
     private volatile boolean served;
     // Touched only by streaming reads, which the stream serializes.
     private SequentialState sequential = SequentialState.initial();
+    private QuietBlock quiet;
 
     /**
      * @param knownLength the length if known, else -1
@@ -147,6 +148,25 @@ public final class ObjectReader implements AutoCloseable {
         }
     }
 
+    /**
+     * Lets go of the block streaming reads were served from. Call it only where streaming reads are
+     * serialized: a read may be copying from that block.
+     */
+    public void releaseStreamingState() {
+        replaceQuiet(null);
+    }
+
+    private void replaceQuiet(QuietBlock next) {
+        QuietBlock previous = quiet;
+        quiet = next;
+        if (previous != null) {
+            if (sequential.window() > 0 && previous.block().range().end() <= sequential.nextExpected()) {
+                context.cache().markPassed(previous.block());
+            }
+            context.cache().release(previous.block());
+        }
+    }
+
     /** Cancels this stream's prefetches that have not started. */
     @Override
     public void close() {
@@ -157,6 +177,12 @@ public final class ObjectReader implements AutoCloseable {
     }
 
     private int readOnce(long position, byte[] buffer, int offset, int len, boolean streaming) throws IOException {
+        if (streaming) {
+            int copied = readQuietly(position, buffer, offset, len);
+            if (copied > 0) {
+                return copied;
+            }
+        }
         boolean missed = false;
         long knownLength = length;
         if (knownLength >= 0 && position >= knownLength) {
@@ -177,6 +203,29 @@ public final class ObjectReader implements AutoCloseable {
             return -1;
         }
         return readCached(etag, objectLength, position, buffer, offset, len, streaming, missed);
+    }
+
+    /**
+     * Serves a streaming read from the block the last one ended in, without planning, when the planner said
+     * such a read would need nothing fetched (see {@link ReadPlan#quietEnd()}); returns 0 when it cannot. A
+     * sequential scan of 8 KiB reads spends most of its reads here, so this path takes no lock and allocates
+     * nothing.
+     */
+    private int readQuietly(long position, byte[] buffer, int offset, int len) {
+        QuietBlock block = quiet;
+        if (block == null || position != sequential.nextExpected() || !block.etag().equals(etag)) {
+            return 0;
+        }
+        long end = Math.min(position + len, length);
+        ByteRange range = block.block().range();
+        if (end > block.quietEnd() || position < range.start() || end > range.end()) {
+            return 0;
+        }
+        int count = (int) (end - position);
+        System.arraycopy(block.data(), (int) (position - range.start()), buffer, offset, count);
+        sequential = sequential.followedBy(end);
+        statistics.served(count, true);
+        return count;
     }
 
     private int readTailOnce(byte[] buffer, int offset, int len) throws IOException {
@@ -275,6 +324,7 @@ public final class ObjectReader implements AutoCloseable {
         ObjectId id = objectId(pinned);
         ReadRequest read = new ReadRequest(position, len, objectLength, streaming, hint);
         List<Block> known;
+        ReadPlan plan;
         List<Block> demand = new ArrayList<>();
         List<Block> prefetch = new ArrayList<>();
         List<ByteRange> direct = new ArrayList<>();
@@ -283,7 +333,7 @@ public final class ObjectReader implements AutoCloseable {
         try {
             ByteRange window = context.planner().lookupWindow(read);
             known = context.cache().blocksOverlapping(id, window.start(), window.end());
-            ReadPlan plan = context.planner().plan(read, streaming ? sequential : SequentialState.initial(),
+            plan = context.planner().plan(read, streaming ? sequential : SequentialState.initial(),
                     known.stream().map(Block::range).toList());
             if (streaming) {
                 sequential = plan.next();
@@ -293,6 +343,7 @@ public final class ObjectReader implements AutoCloseable {
                 if (block == null) {
                     direct.add(range);
                 } else {
+                    context.cache().retain(block); // cannot fail: its fetch is not even submitted yet
                     demand.add(block);
                 }
             }
@@ -317,33 +368,66 @@ public final class ObjectReader implements AutoCloseable {
         direct.forEach(range -> sources.add(new Source(range, null, true)));
         sources.sort(Comparator.comparingLong(source -> source.range().start()));
 
+        // Every block copied from is retained until the copy is done, so its array cannot be recycled under us.
+        List<Block> retained = new ArrayList<>(demand);
         long end = read.end();
         long cursor = position;
         int copied = 0;
-        for (Source source : sources) {
-            if (source.range().end() <= cursor) {
-                continue;
+        QuietBlock last = null;
+        try {
+            for (Block block : known) {
+                if (!context.cache().retain(block)) {
+                    throw new BlockLostException("Block " + block + " left the cache while being read", null);
+                }
+                retained.add(block);
             }
-            if (source.range().start() > cursor) {
-                throw new IllegalStateException("Plan for " + address + " left " + cursor + " uncovered");
+            for (Source source : sources) {
+                if (source.range().end() <= cursor) {
+                    continue;
+                }
+                if (source.range().start() > cursor) {
+                    throw new IllegalStateException("Plan for " + address + " left " + cursor + " uncovered");
+                }
+                boolean ready = source.block() != null && source.block().isDone();
+                if (copied > 0 && streaming && !ready) {
+                    break; // hand over what is here; the next read waits for the rest
+                }
+                int count = (int) (Math.min(source.range().end(), end) - cursor);
+                if (source.block() != null) {
+                    byte[] data = await(source.block(), source.own());
+                    System.arraycopy(data, (int) (cursor - source.range().start()), buffer, offset + copied, count);
+                    context.cache().markRead(source.block());
+                    last = new QuietBlock(pinned, source.block(), data, plan.quietEnd());
+                } else {
+                    readDirect(pinned, new ByteRange(cursor, cursor + count), buffer, offset + copied);
+                    last = null;
+                }
+                cursor += count;
+                copied += count;
+                if (cursor >= end) {
+                    break;
+                }
             }
-            boolean ready = source.block() != null && source.block().isDone();
-            if (copied > 0 && streaming && !ready) {
-                break; // hand over what is here; the next read waits for the rest
+            if (streaming) {
+                if (sequential.window() > 0) {
+                    for (Source source : sources) {
+                        if (source.block() != null && source.range().end() <= cursor) {
+                            context.cache().markPassed(source.block());
+                        }
+                    }
+                }
+                QuietBlock next = cursor == end ? last : null;
+                if (next != null) {
+                    retained.remove(next.block()); // its reference now belongs to the quiet block
+                }
+                replaceQuiet(next);
+                if (cursor < end) {
+                    // handed over less than planned: the next read starts here and must still count as following on
+                    sequential = new SequentialState(cursor, sequential.streak(), sequential.window());
+                }
             }
-            int count = (int) (Math.min(source.range().end(), end) - cursor);
-            if (source.block() != null) {
-                byte[] data = await(source.block(), source.own());
-                System.arraycopy(data, (int) (cursor - source.range().start()), buffer, offset + copied, count);
-                context.cache().markRead(source.block());
-            } else {
-                readDirect(pinned, new ByteRange(cursor, cursor + count), buffer, offset + copied);
-            }
-            cursor += count;
-            copied += count;
-            if (cursor >= end) {
-                break;
-            }
+        } finally {
+            retained.forEach(context.cache()::release);
         }
         served = true;
         statistics.served(copied, !missed && demand.isEmpty() && direct.isEmpty());
@@ -364,8 +448,10 @@ public final class ObjectReader implements AutoCloseable {
     private void load(Block block, RangeGetRequest request) {
         try (ObjectContent content = context.client().get(request)) {
             checkEtag(request, content.metadata().etag());
-            byte[] data = Bodies.readExactly(request, content, block.range());
-            statistics.getSent(data.length, block.prefetch());
+            Bodies.checkRange(request, content, block.range());
+            byte[] data = context.cache().bufferFor(block);
+            Bodies.fill(request, content, data, 0, (int) block.range().length());
+            statistics.getSent(block.range().length(), block.prefetch());
             context.cache().complete(block, data);
         } catch (IOException | RuntimeException e) {
             statistics.failedGetSent();
@@ -495,6 +581,9 @@ public final class ObjectReader implements AutoCloseable {
             return count;
         }
     }
+
+    /** The loaded block a streaming read ended in, and how far reads may follow on without a plan. */
+    private record QuietBlock(String etag, Block block, byte[] data, long quietEnd) {}
 
     /** Where a stretch of a read comes from: a block (shared or claimed by this read) or a direct GET. */
     private record Source(ByteRange range, Block block, boolean own) {}

@@ -96,4 +96,57 @@ class BlockCacheTest {
         loaded(cache, 0, 50, false);
         assertThat(cache.blocksOverlapping(new ObjectId("b", "k", "\"e2\""), 0, 50)).isEmpty();
     }
+
+    private static final int MIB = 1 << 20;
+
+    private Block loadedFromPool(BlockCache cache, long start, int length) {
+        Block block = cache.claim(OBJECT, ByteRange.ofLength(start, length), true, statistics);
+        assertThat(block).isNotNull();
+        cache.complete(block, cache.bufferFor(block));
+        return block;
+    }
+
+    @Test
+    void aPassedBlockGivesItsArrayToTheNextClaimOfItsSizeButNotWhileAReaderHoldsIt() {
+        BlockCache cache = new BlockCache(64L * MIB);
+        Block first = loadedFromPool(cache, 0, 4 * MIB);
+        byte[] firstArray = first.loaded().join();
+        cache.markPassed(first);
+
+        assertThat(cache.retain(first)).isTrue(); // a reader is copying from it
+        Block second = loadedFromPool(cache, 4L * MIB, 4 * MIB);
+        assertThat(second.loaded().join()).isNotSameAs(firstArray);
+        assertThat(cache.blocksOverlapping(OBJECT, 0, 1)).containsExactly(first);
+
+        cache.release(first); // the reader is done
+        Block third = loadedFromPool(cache, 8L * MIB, 4 * MIB - 1);
+        assertThat(third.loaded().join()).isSameAs(firstArray);
+        assertThat(cache.blocksOverlapping(OBJECT, 0, 1)).isEmpty();
+        assertThat(cache.heldBytes()).isEqualTo(2L * 4 * MIB); // the second and the third
+    }
+
+    @Test
+    void anArrayEvictedWhileRetainedIsRecycledOnlyAfterItsLastReleaseAndFreeArraysStayInTheBudget() {
+        BlockCache cache = new BlockCache(8L * MIB);
+        Block first = loadedFromPool(cache, 0, 4 * MIB);
+        byte[] firstArray = first.loaded().join();
+        cache.markRead(first);
+        assertThat(cache.retain(first)).isTrue();
+        cache.invalidate(OBJECT);
+        assertThat(cache.heldBytes()).isZero();
+        assertThat(cache.retain(first)).isTrue(); // still referenced: retaining works
+
+        cache.release(first);
+        cache.release(first);
+        assertThat(cache.retain(first)).isFalse(); // gone for good
+        assertThat(cache.heldBytes()).isEqualTo(4L * MIB); // its array waits in the free list, counted
+        Block reused = loadedFromPool(cache, 0, 4 * MIB);
+        assertThat(reused.loaded().join()).isSameAs(firstArray);
+        assertThat(cache.heldBytes()).isEqualTo(4L * MIB);
+
+        // a claim of another size drops free arrays before refusing
+        cache.invalidate(OBJECT);
+        assertThat(cache.claim(OBJECT, ByteRange.ofLength(0, 6L * MIB), false, statistics)).isNotNull();
+        assertThat(cache.peakHeldBytes()).isLessThanOrEqualTo(8L * MIB);
+    }
 }

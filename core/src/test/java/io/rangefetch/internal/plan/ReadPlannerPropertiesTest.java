@@ -176,6 +176,27 @@ class ReadPlannerPropertiesTest {
         assertThat(largestPrefetchBatch).isGreaterThanOrEqualTo(settings.prefetchMaxSize() / 2);
     }
 
+    @Property(tries = 2000)
+    void aReadWithinTheQuietEndNeedsNoPlan(@ForAll("scenarios") Scenario scenario, @ForAll double fraction) {
+        ReadPlan plan = scenario.plan();
+        long end = scenario.read().end();
+        if (plan.quietEnd() <= end) {
+            return;
+        }
+        assertThat(plan.quietEnd()).isLessThanOrEqualTo(scenario.objectLength());
+        long nextEnd = end + 1 + (long) (Math.abs(fraction) % 1.0 * (plan.quietEnd() - end - 1));
+        List<ByteRange> cached = new ArrayList<>(scenario.cached());
+        cached.addAll(plan.demand());
+        cached.addAll(plan.prefetch());
+        ReadRequest next = new ReadRequest(end, nextEnd - end, scenario.objectLength(), true, scenario.read().hint());
+
+        ReadPlan following = new ReadPlanner(scenario.settings()).plan(next, plan.next(), cached);
+
+        assertThat(following.demand()).isEmpty();
+        assertThat(following.prefetch()).isEmpty();
+        assertThat(following.next()).isEqualTo(plan.next().followedBy(nextEnd));
+    }
+
     @Property(tries = 1000)
     void theFirstRequestIsClosedAndBounded(@ForAll("settings") PlannerSettings settings,
             @ForAll("lengths") long objectLength, @ForAll("lengths") long readLength, @ForAll boolean tail,
@@ -210,11 +231,12 @@ class ReadPlannerPropertiesTest {
                         Arbitraries.longs().between(2 * minimum, 64 * minimum),
                         Arbitraries.integers().between(1, 3),
                         Arbitraries.longs().between(minimum, 16 * minimum),
-                        Arbitraries.integers().between(0, 5))
-                .flatAs((maximum, sequentialReads, initial, growth) -> Arbitraries.longs()
+                        Arbitraries.integers().between(0, 5),
+                        Arbitraries.integers().between(1, 16))
+                .flatAs((maximum, sequentialReads, initial, growth, parallelism) -> Arbitraries.longs()
                         .between(0, 10 * maximum)
                         .map(small -> new PlannerSettings(minimum, maximum, small, sequentialReads, initial,
-                                growth == 0 ? 0 : initial << growth))));
+                                growth == 0 ? 0 : initial << growth, parallelism, minimum * (1 + parallelism % 3)))));
     }
 
     @Provide
