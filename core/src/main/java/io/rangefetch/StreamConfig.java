@@ -29,6 +29,11 @@ public final class StreamConfig {
     public static final String METADATA_TTL = "metadata.ttl";
     public static final String METADATA_MAX_ENTRIES = "metadata.max-entries";
     public static final String FETCH_MAX_CONCURRENCY = "fetch.max-concurrency";
+    public static final String FIRST_BYTE_LATENCY = "network.first-byte-latency";
+    public static final String CONNECTION_BANDWIDTH = "network.connection-bandwidth";
+    public static final String VECTORED_MIN_SEEK = "vectored.min-seek";
+    public static final String VECTORED_MAX_MERGED_SIZE = "vectored.max-merged-size";
+    public static final String VECTORED_DISCARD_TOLERANCE = "vectored.discard-tolerance";
 
     static final long DEFAULT_MIN_REQUEST_SIZE = 64L << 10;
     static final long DEFAULT_MAX_REQUEST_SIZE = 8L << 20;
@@ -40,6 +45,16 @@ public final class StreamConfig {
     static final Duration DEFAULT_METADATA_TTL = Duration.ofSeconds(60);
     static final int DEFAULT_METADATA_MAX_ENTRIES = 10_000;
     static final int DEFAULT_FETCH_MAX_CONCURRENCY = 16;
+    /** S3 in-region: the first byte of a GET arrives after about 20 to 100 ms. */
+    static final Duration DEFAULT_FIRST_BYTE_LATENCY = Duration.ofMillis(30);
+    /** S3: one GET stream delivers about 85 to 90 MB/s; 85 MiB/s is 89.1 MB/s. */
+    static final long DEFAULT_CONNECTION_BANDWIDTH = 85L << 20;
+    static final double DEFAULT_VECTORED_DISCARD_TOLERANCE = 0.25;
+    /**
+     * The derived {@code vectored.max-merged-size} is what one connection moves in this many first-byte
+     * latencies: merging saves one latency, which is then at most a fifth of the merged request's time.
+     */
+    static final int ROUND_TRIPS_PER_MERGED_REQUEST = 4;
 
     /** Largest single request: one request lands in one Java array. */
     static final long MAX_ARRAY_REQUEST = 1L << 30;
@@ -56,8 +71,13 @@ public final class StreamConfig {
     private final Duration metadataTtl;
     private final int metadataMaxEntries;
     private final int fetchMaxConcurrency;
+    private final Duration firstByteLatency;
+    private final long connectionBandwidth;
+    private final long vectoredMinSeek;
+    private final long vectoredMaxMergedSize;
+    private final double vectoredDiscardTolerance;
 
-    private StreamConfig(Builder builder) {
+    private StreamConfig(Builder builder, long vectoredMinSeek, long vectoredMaxMergedSize) {
         this.minRequestSize = builder.minRequestSize;
         this.maxRequestSize = builder.maxRequestSize;
         this.smallObjectSize = builder.smallObjectSize;
@@ -68,6 +88,11 @@ public final class StreamConfig {
         this.metadataTtl = builder.metadataTtl;
         this.metadataMaxEntries = builder.metadataMaxEntries;
         this.fetchMaxConcurrency = builder.fetchMaxConcurrency;
+        this.firstByteLatency = builder.firstByteLatency;
+        this.connectionBandwidth = builder.connectionBandwidth;
+        this.vectoredMinSeek = vectoredMinSeek;
+        this.vectoredMaxMergedSize = vectoredMaxMergedSize;
+        this.vectoredDiscardTolerance = builder.vectoredDiscardTolerance;
     }
 
     public static Builder builder() {
@@ -130,6 +155,15 @@ public final class StreamConfig {
                 (b, v) -> b.metadataMaxEntries(ConfigValues.parseInt(METADATA_MAX_ENTRIES, v)));
         parsers.put(FETCH_MAX_CONCURRENCY,
                 (b, v) -> b.fetchMaxConcurrency(ConfigValues.parseInt(FETCH_MAX_CONCURRENCY, v)));
+        parsers.put(FIRST_BYTE_LATENCY,
+                (b, v) -> b.firstByteLatency(ConfigValues.parseDuration(FIRST_BYTE_LATENCY, v)));
+        parsers.put(CONNECTION_BANDWIDTH,
+                (b, v) -> b.connectionBandwidth(ConfigValues.parseRate(CONNECTION_BANDWIDTH, v)));
+        parsers.put(VECTORED_MIN_SEEK, (b, v) -> b.vectoredMinSeek(ConfigValues.parseSize(VECTORED_MIN_SEEK, v)));
+        parsers.put(VECTORED_MAX_MERGED_SIZE,
+                (b, v) -> b.vectoredMaxMergedSize(ConfigValues.parseSize(VECTORED_MAX_MERGED_SIZE, v)));
+        parsers.put(VECTORED_DISCARD_TOLERANCE,
+                (b, v) -> b.vectoredDiscardTolerance(ConfigValues.parseFraction(VECTORED_DISCARD_TOLERANCE, v)));
         return parsers;
     }
 
@@ -182,6 +216,34 @@ public final class StreamConfig {
         return fetchMaxConcurrency;
     }
 
+    /** How long the first byte of a GET takes to arrive: the cost model's fixed price of one request. */
+    public Duration firstByteLatency() {
+        return firstByteLatency;
+    }
+
+    /** Bytes per second one GET stream delivers once its first byte arrived: the model's price per byte. */
+    public long connectionBandwidth() {
+        return connectionBandwidth;
+    }
+
+    /** A vectored read fetches a gap of at most this many bytes between two ranges rather than send another GET. */
+    public long vectoredMinSeek() {
+        return vectoredMinSeek;
+    }
+
+    /** No request merged from several ranges of a vectored read spans more than this. */
+    public long vectoredMaxMergedSize() {
+        return vectoredMaxMergedSize;
+    }
+
+    /**
+     * Gap bytes a merged request fetched only to save a GET are dropped, not cached, when they exceed this
+     * fraction of the bytes the caller asked for.
+     */
+    public double vectoredDiscardTolerance() {
+        return vectoredDiscardTolerance;
+    }
+
     @Override
     public String toString() {
         return "StreamConfig{" + MIN_REQUEST_SIZE + "=" + minRequestSize
@@ -193,7 +255,12 @@ public final class StreamConfig {
                 + ", " + CACHE_MAX_MEMORY + "=" + cacheMaxMemory
                 + ", " + METADATA_TTL + "=" + metadataTtl
                 + ", " + METADATA_MAX_ENTRIES + "=" + metadataMaxEntries
-                + ", " + FETCH_MAX_CONCURRENCY + "=" + fetchMaxConcurrency + "}";
+                + ", " + FETCH_MAX_CONCURRENCY + "=" + fetchMaxConcurrency
+                + ", " + FIRST_BYTE_LATENCY + "=" + firstByteLatency
+                + ", " + CONNECTION_BANDWIDTH + "=" + connectionBandwidth
+                + ", " + VECTORED_MIN_SEEK + "=" + vectoredMinSeek
+                + ", " + VECTORED_MAX_MERGED_SIZE + "=" + vectoredMaxMergedSize
+                + ", " + VECTORED_DISCARD_TOLERANCE + "=" + vectoredDiscardTolerance + "}";
     }
 
     /** Not thread-safe. Each setting may be given once. */
@@ -210,6 +277,12 @@ public final class StreamConfig {
         private Duration metadataTtl = DEFAULT_METADATA_TTL;
         private int metadataMaxEntries = DEFAULT_METADATA_MAX_ENTRIES;
         private int fetchMaxConcurrency = DEFAULT_FETCH_MAX_CONCURRENCY;
+        private Duration firstByteLatency = DEFAULT_FIRST_BYTE_LATENCY;
+        private long connectionBandwidth = DEFAULT_CONNECTION_BANDWIDTH;
+        // Derived from the network model in build() unless given.
+        private long vectoredMinSeek;
+        private long vectoredMaxMergedSize;
+        private double vectoredDiscardTolerance = DEFAULT_VECTORED_DISCARD_TOLERANCE;
 
         private Builder(long maxHeapBytes) {
             this.maxHeapBytes = maxHeapBytes;
@@ -260,11 +333,7 @@ public final class StreamConfig {
 
         public Builder metadataTtl(Duration ttl) {
             once(METADATA_TTL);
-            requireNonNull(ttl, "ttl is null");
-            if (ttl.isNegative()) {
-                throw new IllegalArgumentException(METADATA_TTL + " must not be negative, got " + ttl);
-            }
-            this.metadataTtl = ttl;
+            this.metadataTtl = notNegative(METADATA_TTL, requireNonNull(ttl, "ttl is null"));
             return this;
         }
 
@@ -283,7 +352,46 @@ public final class StreamConfig {
             return this;
         }
 
-        /** Checks the settings against each other. */
+        /** The first-byte latency of a GET under the cost model; the default is fitted to S3 in-region. */
+        public Builder firstByteLatency(Duration latency) {
+            once(FIRST_BYTE_LATENCY);
+            this.firstByteLatency = notNegative(FIRST_BYTE_LATENCY, requireNonNull(latency, "latency is null"));
+            return this;
+        }
+
+        /** The bytes per second one GET stream delivers under the cost model; the default is fitted to S3. */
+        public Builder connectionBandwidth(long bytesPerSecond) {
+            once(CONNECTION_BANDWIDTH);
+            this.connectionBandwidth = atLeast(CONNECTION_BANDWIDTH, bytesPerSecond, 1);
+            return this;
+        }
+
+        /** Overrides the gap derived from the network model (latency × bandwidth). */
+        public Builder vectoredMinSeek(long bytes) {
+            once(VECTORED_MIN_SEEK);
+            this.vectoredMinSeek = atMostOneGiB(VECTORED_MIN_SEEK, atLeast(VECTORED_MIN_SEEK, bytes, 0));
+            return this;
+        }
+
+        /** Overrides the merged-request cap derived from the network model. */
+        public Builder vectoredMaxMergedSize(long bytes) {
+            once(VECTORED_MAX_MERGED_SIZE);
+            this.vectoredMaxMergedSize =
+                    atMostOneGiB(VECTORED_MAX_MERGED_SIZE, atLeast(VECTORED_MAX_MERGED_SIZE, bytes, 1));
+            return this;
+        }
+
+        public Builder vectoredDiscardTolerance(double fraction) {
+            once(VECTORED_DISCARD_TOLERANCE);
+            if (!(fraction >= 0) || Double.isInfinite(fraction)) {
+                throw new IllegalArgumentException(VECTORED_DISCARD_TOLERANCE
+                        + " must be a finite fraction of at least 0, got " + fraction);
+            }
+            this.vectoredDiscardTolerance = fraction;
+            return this;
+        }
+
+        /** Checks the settings against each other and derives the vectored-read sizes not given. */
         public StreamConfig build() {
             if (maxRequestSize > MAX_ARRAY_REQUEST) {
                 throw new IllegalArgumentException(MAX_REQUEST_SIZE + " must be at most 1GiB (one request fills one "
@@ -293,9 +401,7 @@ public final class StreamConfig {
                 throw new IllegalArgumentException(MAX_REQUEST_SIZE + " (" + maxRequestSize + ") must be at least twice "
                         + MIN_REQUEST_SIZE + " (" + minRequestSize + ") so that split parts stay above the minimum");
             }
-            if (smallObjectSize > MAX_ARRAY_REQUEST) {
-                throw new IllegalArgumentException(SMALL_OBJECT_SIZE + " must be at most 1GiB, got " + smallObjectSize);
-            }
+            atMostOneGiB(SMALL_OBJECT_SIZE, smallObjectSize);
             if (prefetchInitialSize < minRequestSize) {
                 throw new IllegalArgumentException(PREFETCH_INITIAL_SIZE + " (" + prefetchInitialSize + ") must be at least "
                         + MIN_REQUEST_SIZE + " (" + minRequestSize + ")");
@@ -304,13 +410,66 @@ public final class StreamConfig {
                 throw new IllegalArgumentException(PREFETCH_MAX_SIZE + " (" + prefetchMaxSize + ") must be 0 (no prefetch) "
                         + "or at least " + PREFETCH_INITIAL_SIZE + " (" + prefetchInitialSize + ")");
             }
-            return new StreamConfig(this);
+            return new StreamConfig(this, resolveMinSeek(), resolveMaxMergedSize());
+        }
+
+        /**
+         * Latency × bandwidth: the bytes a connection could have moved while a new GET waits for its first
+         * byte, so reading through a gap that size costs no more time than skipping it with another request.
+         * Yields to an explicit max-merged size, which it must not exceed.
+         */
+        private long resolveMinSeek() {
+            if (given.contains(VECTORED_MIN_SEEK)) {
+                return vectoredMinSeek;
+            }
+            long derived = bytesInRoundTrips(1);
+            return given.contains(VECTORED_MAX_MERGED_SIZE) ? Math.min(derived, vectoredMaxMergedSize) : derived;
+        }
+
+        /**
+         * What one connection moves in a few first-byte latencies, at least one maximal request (a smaller cap
+         * would split what one GET could carry) and at least the min-seek gap (which must fit in a merged
+         * request). Explicit values are only checked against each other.
+         */
+        private long resolveMaxMergedSize() {
+            long minSeek = resolveMinSeek();
+            if (given.contains(VECTORED_MAX_MERGED_SIZE)) {
+                if (vectoredMaxMergedSize < minSeek) {
+                    throw new IllegalArgumentException(VECTORED_MAX_MERGED_SIZE + " (" + vectoredMaxMergedSize
+                            + ") must be at least " + VECTORED_MIN_SEEK + " (" + minSeek + "): a gap worth reading "
+                            + "through must fit in a merged request");
+                }
+                return vectoredMaxMergedSize;
+            }
+            long derived = Math.max(bytesInRoundTrips(ROUND_TRIPS_PER_MERGED_REQUEST), minSeek);
+            return Math.min(MAX_ARRAY_REQUEST, Math.max(maxRequestSize, derived));
+        }
+
+        /** Bytes one connection delivers in {@code roundTrips} first-byte latencies, at most 1 GiB. */
+        private long bytesInRoundTrips(int roundTrips) {
+            double seconds = firstByteLatency.getSeconds() + firstByteLatency.getNano() / 1e9;
+            double bytes = Math.floor(roundTrips * seconds * connectionBandwidth);
+            return (long) Math.min(MAX_ARRAY_REQUEST, bytes);
         }
 
         private void once(String key) {
             if (!given.add(key)) {
                 throw new IllegalStateException(key + " was already set");
             }
+        }
+
+        private static long atMostOneGiB(String key, long value) {
+            if (value > MAX_ARRAY_REQUEST) {
+                throw new IllegalArgumentException(key + " must be at most 1GiB, got " + value);
+            }
+            return value;
+        }
+
+        private static Duration notNegative(String key, Duration value) {
+            if (value.isNegative()) {
+                throw new IllegalArgumentException(key + " must not be negative, got " + value);
+            }
+            return value;
         }
 
         private static long atLeast(String key, long value, long minimum) {

@@ -38,8 +38,6 @@ import software.amazon.awssdk.services.s3.S3Client;
  * S3 client handed to a factory stays open: its owner closes it.
  */
 public final class StreamFactory implements AutoCloseable {
-    // About what one S3 connection moves during one first-byte latency (30 ms at 85 MB/s).
-    private static final long PREFETCH_MIN_PART = 2L << 20;
     private static final AtomicInteger FACTORY_IDS = new AtomicInteger();
 
     private final StreamConfig config;
@@ -75,7 +73,16 @@ public final class StreamFactory implements AutoCloseable {
                         config.prefetchInitialSize(),
                         config.prefetchMaxSize(),
                         config.fetchMaxConcurrency(),
-                        Math.min(config.maxRequestSize(), Math.max(config.minRequestSize(), PREFETCH_MIN_PART)))));
+                        prefetchMinPartSize(config))));
+    }
+
+    /**
+     * What one connection moves during one first-byte latency, by the network model: a prefetch part smaller
+     * than that would spend more of its time waiting for its first byte than transferring.
+     */
+    private static long prefetchMinPartSize(StreamConfig config) {
+        double bytesPerLatency = config.connectionBandwidth() * (config.firstByteLatency().toNanos() / 1e9);
+        return Math.min(config.maxRequestSize(), Math.max(config.minRequestSize(), (long) bytesPerLatency));
     }
 
     /** A factory over the SDK's async client (Netty or CRT), which stays the caller's. */

@@ -23,6 +23,13 @@ class StreamConfigTest {
         assertThat(config.metadataTtl()).isEqualTo(Duration.ofSeconds(60));
         assertThat(config.metadataMaxEntries()).isEqualTo(10_000);
         assertThat(config.fetchMaxConcurrency()).isEqualTo(16);
+        assertThat(config.firstByteLatency()).isEqualTo(Duration.ofMillis(30));
+        assertThat(config.connectionBandwidth()).isEqualTo(85L * 1024 * 1024);
+        // latency × bandwidth = 0.030 s × 89,128,960 B/s
+        assertThat(config.vectoredMinSeek()).isEqualTo(2_673_868);
+        // four round trips' worth, above the 8 MiB maximum request
+        assertThat(config.vectoredMaxMergedSize()).isEqualTo(10_695_475);
+        assertThat(config.vectoredDiscardTolerance()).isEqualTo(0.25);
     }
 
     @Test
@@ -38,6 +45,11 @@ class StreamConfigTest {
                 Map.entry("rangefetch.metadata.ttl", "30s"),
                 Map.entry("rangefetch.metadata.max-entries", "100"),
                 Map.entry("rangefetch.fetch.max-concurrency", "32"),
+                Map.entry("rangefetch.network.first-byte-latency", "50ms"),
+                Map.entry("rangefetch.network.connection-bandwidth", "100MB/s"),
+                Map.entry("rangefetch.vectored.min-seek", "1MiB"),
+                Map.entry("rangefetch.vectored.max-merged-size", "32MB"),
+                Map.entry("rangefetch.vectored.discard-tolerance", "50%"),
                 Map.entry("other.setting", "ignored")), PREFIX);
         assertThat(config.minRequestSize()).isEqualTo(128 * 1024);
         assertThat(config.maxRequestSize()).isEqualTo(16 * 1024 * 1024);
@@ -49,7 +61,71 @@ class StreamConfigTest {
         assertThat(config.metadataTtl()).isEqualTo(Duration.ofSeconds(30));
         assertThat(config.metadataMaxEntries()).isEqualTo(100);
         assertThat(config.fetchMaxConcurrency()).isEqualTo(32);
-        assertThat(StreamConfig.keys()).hasSize(10);
+        assertThat(config.firstByteLatency()).isEqualTo(Duration.ofMillis(50));
+        assertThat(config.connectionBandwidth()).isEqualTo(100L << 20);
+        assertThat(config.vectoredMinSeek()).isEqualTo(1L << 20);
+        assertThat(config.vectoredMaxMergedSize()).isEqualTo(32L << 20);
+        assertThat(config.vectoredDiscardTolerance()).isEqualTo(0.5);
+        assertThat(StreamConfig.keys()).hasSize(15);
+    }
+
+    @Test
+    void vectoredSizesNotGivenAreDerivedFromTheNetworkModel() {
+        // 100 ms × 10 MiB/s = 1 MiB worth reading through; four of those is below the maximum request
+        StreamConfig slow = StreamConfig.builder()
+                .firstByteLatency(Duration.ofMillis(100))
+                .connectionBandwidth(10L << 20)
+                .build();
+        assertThat(slow.vectoredMinSeek()).isEqualTo(1L << 20);
+        assertThat(slow.vectoredMaxMergedSize()).isEqualTo(slow.maxRequestSize());
+
+        StreamConfig fast = StreamConfig.fromProperties(Map.of(
+                "rangefetch.network.first-byte-latency", "1s",
+                "rangefetch.network.connection-bandwidth", "512MiB"), PREFIX);
+        assertThat(fast.vectoredMinSeek()).isEqualTo(512L << 20);
+        assertThat(fast.vectoredMaxMergedSize()).as("clamped to 1 GiB").isEqualTo(1L << 30);
+
+        StreamConfig noLatency = StreamConfig.builder().firstByteLatency(Duration.ZERO).build();
+        assertThat(noLatency.vectoredMinSeek()).isZero();
+        assertThat(noLatency.vectoredMaxMergedSize()).isEqualTo(noLatency.maxRequestSize());
+    }
+
+    @Test
+    void derivedVectoredSizesYieldToExplicitOnes() {
+        StreamConfig bigSeek = StreamConfig.builder().vectoredMinSeek(64L << 20).build();
+        assertThat(bigSeek.vectoredMinSeek()).isEqualTo(64L << 20);
+        assertThat(bigSeek.vectoredMaxMergedSize()).as("raised to hold the min-seek gap").isEqualTo(64L << 20);
+
+        StreamConfig smallMerge = StreamConfig.builder().vectoredMaxMergedSize(1L << 20).build();
+        assertThat(smallMerge.vectoredMaxMergedSize()).as("below the maximum request is allowed").isEqualTo(1L << 20);
+        assertThat(smallMerge.vectoredMinSeek()).as("capped at the merged size").isEqualTo(1L << 20);
+
+        StreamConfig bigRequests = StreamConfig.builder().maxRequestSize(64L << 20).build();
+        assertThat(bigRequests.vectoredMaxMergedSize()).isEqualTo(64L << 20);
+    }
+
+    @Test
+    void badVectoredSettingsFailWithTheKeyAndTheValue() {
+        assertThatThrownBy(() -> StreamConfig.builder().vectoredMinSeek(8L << 20).vectoredMaxMergedSize(4L << 20).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("vectored.max-merged-size (4194304)")
+                .hasMessageContaining("vectored.min-seek (8388608)");
+        assertThatThrownBy(() -> StreamConfig.fromProperties(Map.of("rangefetch.vectored.min-seek", "-1"), PREFIX))
+                .hasMessageContaining("rangefetch.vectored.min-seek=-1");
+        assertThatThrownBy(() -> StreamConfig.fromProperties(Map.of("rangefetch.vectored.max-merged-size", "2GiB"), PREFIX))
+                .hasMessageContaining("vectored.max-merged-size=2GiB").hasMessageContaining("1GiB");
+        assertThatThrownBy(() -> StreamConfig.fromProperties(Map.of("rangefetch.vectored.max-merged-size", "0"), PREFIX))
+                .hasMessageContaining("vectored.max-merged-size=0");
+        assertThatThrownBy(() -> StreamConfig.fromProperties(Map.of("rangefetch.vectored.discard-tolerance", "-0.5"), PREFIX))
+                .hasMessageContaining("vectored.discard-tolerance=-0.5");
+        assertThatThrownBy(() -> StreamConfig.builder().vectoredDiscardTolerance(Double.NaN))
+                .hasMessageContaining("vectored.discard-tolerance");
+        assertThatThrownBy(() -> StreamConfig.fromProperties(Map.of("rangefetch.network.connection-bandwidth", "fast"), PREFIX))
+                .hasMessageContaining("network.connection-bandwidth=fast").hasMessageContaining("85MB/s");
+        assertThatThrownBy(() -> StreamConfig.fromProperties(Map.of("rangefetch.network.connection-bandwidth", "0MB/s"), PREFIX))
+                .hasMessageContaining("network.connection-bandwidth=0MB/s");
+        assertThatThrownBy(() -> StreamConfig.builder().firstByteLatency(Duration.ofMillis(-1)))
+                .hasMessageContaining("network.first-byte-latency");
     }
 
     @Test

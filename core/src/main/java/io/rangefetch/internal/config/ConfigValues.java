@@ -38,6 +38,33 @@ public final class ConfigValues {
         return (long) bytes;
     }
 
+    /**
+     * A transfer rate in bytes per second: a size as {@link #parseSize} reads it, optionally followed by
+     * {@code /s} ({@code 85MB/s}, {@code 85MiB/s}, {@code 89128960}).
+     */
+    public static long parseRate(String key, String value) {
+        String trimmed = value.trim();
+        String perSecond = trimmed.toLowerCase(Locale.ROOT).endsWith("/s")
+                ? trimmed.substring(0, trimmed.length() - 2)
+                : trimmed;
+        try {
+            return parseSize(key, perSecond);
+        } catch (IllegalArgumentException e) {
+            throw invalid(key, value, "a rate such as 85MB/s or 10MiB/s");
+        }
+    }
+
+    /** A non-negative fraction: a decimal number ({@code 0.25}) or a percentage ({@code 25%}). */
+    public static double parseFraction(String key, String value) {
+        Matcher matcher = match(key, value, "a fraction such as 0.25 or 25%");
+        double amount = Double.parseDouble(matcher.group(1));
+        return switch (matcher.group(2)) {
+            case "" -> amount;
+            case "%" -> amount / 100;
+            default -> throw invalid(key, value, "a fraction such as 0.25 or 25%");
+        };
+    }
+
     public static Duration parseDuration(String key, String value) {
         Matcher matcher = match(key, value, "a duration such as 500ms, 30s or 5m");
         String unit = matcher.group(2).toLowerCase(Locale.ROOT);

@@ -160,8 +160,8 @@ public final class ReadPlanner {
     }
 
     /** Cuts a range into the fewest even parts of at most the maximum request size. */
-    List<ByteRange> split(ByteRange range) {
-        return split(range, settings.maxRequestSize());
+    private List<ByteRange> split(ByteRange range) {
+        return EvenParts.of(range, settings.maxRequestSize());
     }
 
     /**
@@ -170,17 +170,7 @@ public final class ReadPlanner {
      */
     private List<ByteRange> split(ByteRange range, long target) {
         long max = settings.maxRequestSize();
-        long parts = Math.max((range.length() + max - 1) / max, range.length() / target);
-        List<ByteRange> result = new ArrayList<>((int) parts);
-        long base = range.length() / parts;
-        long remainder = range.length() % parts;
-        long start = range.start();
-        for (long i = 0; i < parts; i++) {
-            long size = base + (i < remainder ? 1 : 0);
-            result.add(ByteRange.ofLength(start, size));
-            start += size;
-        }
-        return result;
+        return EvenParts.inParts(range, Math.max((range.length() + max - 1) / max, range.length() / target));
     }
 
     private static long clamp(long value, long min, long max) {

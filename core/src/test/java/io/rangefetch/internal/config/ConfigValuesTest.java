@@ -53,6 +53,24 @@ class ConfigValuesTest {
     }
 
     @Test
+    void ratesAreSizesPerSecond() {
+        assertThat(ConfigValues.parseRate("r", "85MB/s")).isEqualTo(85L << 20);
+        assertThat(ConfigValues.parseRate("r", " 10 MiB/S ")).isEqualTo(10L << 20);
+        assertThat(ConfigValues.parseRate("r", "1048576")).isEqualTo(1L << 20);
+        assertThatThrownBy(() -> ConfigValues.parseRate("r", "85MB/h"))
+                .hasMessage("Invalid value '85MB/h' for r: expected a rate such as 85MB/s or 10MiB/s");
+    }
+
+    @Test
+    void fractionsAreDecimalsOrPercentages() {
+        assertThat(ConfigValues.parseFraction("f", "0.25")).isEqualTo(0.25);
+        assertThat(ConfigValues.parseFraction("f", "25%")).isEqualTo(0.25);
+        assertThat(ConfigValues.parseFraction("f", "2")).isEqualTo(2.0);
+        assertThatThrownBy(() -> ConfigValues.parseFraction("f", "-1")).hasMessageContaining("'-1'");
+        assertThatThrownBy(() -> ConfigValues.parseFraction("f", "1/4")).hasMessageContaining("fraction");
+    }
+
+    @Test
     void integersMustBeWhole() {
         assertThat(ConfigValues.parseInt("n", " 16 ")).isEqualTo(16);
         assertThatThrownBy(() -> ConfigValues.parseInt("n", "1.5")).hasMessageContaining("whole number");

@@ -1,0 +1,15 @@
+package io.rangefetch.internal.plan;
+
+import io.rangefetch.client.ByteRange;
+import java.util.List;
+
+/**
+ * One GET of a coalesced request: a range of at most the maximum request size and the caller-range segments in
+ * it, in object order. Bytes of the part that no segment covers are gap bytes.
+ */
+public record RequestPart(ByteRange range, List<RangeSegment> segments) {
+
+    public RequestPart {
+        segments = List.copyOf(segments);
+    }
+}

@@ -1,0 +1,275 @@
+package io.rangefetch.internal.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rangefetch.client.ByteRange;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.LongSummaryStatistics;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.IntStream;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+class RangeCoalescerPropertiesTest {
+
+    /** A vectored read: settings and the caller's ranges, in the (shuffled) order the caller gave them. */
+    record Scenario(CoalescerSettings settings, List<CallerRange> ranges) {
+
+        List<CoalescedRequest> plan() {
+            return new RangeCoalescer(settings).coalesce(ranges);
+        }
+    }
+
+    @Property(tries = 1000)
+    void everyRequestedByteIsCoveredExactlyOnce(@ForAll("scenarios") Scenario scenario) {
+        List<CoalescedRequest> plan = scenario.plan();
+        Map<Integer, Long> nextByteOfRange = new HashMap<>();
+        long previousPartEnd = -1;
+        for (CoalescedRequest request : plan) {
+            for (RequestPart part : request.parts()) {
+                assertThat(part.range().start()).as("parts overlap or go backwards").isGreaterThanOrEqualTo(previousPartEnd);
+                previousPartEnd = part.range().end();
+                for (RangeSegment segment : part.segments()) {
+                    CallerRange range = scenario.ranges().get(segment.range());
+                    assertThat(request.ranges()).contains(segment.range());
+                    assertThat(segment.bytes().start()).isGreaterThanOrEqualTo(part.range().start());
+                    assertThat(segment.bytes().end()).isLessThanOrEqualTo(part.range().end());
+                    long expected = nextByteOfRange.getOrDefault(segment.range(), range.offset());
+                    assertThat(segment.bytes().start()).as("segments of range %d leave a hole or overlap", segment.range())
+                            .isEqualTo(expected);
+                    nextByteOfRange.put(segment.range(), segment.bytes().end());
+                }
+            }
+        }
+        for (int i = 0; i < scenario.ranges().size(); i++) {
+            CallerRange range = scenario.ranges().get(i);
+            if (range.length() == 0) {
+                assertThat(nextByteOfRange).as("an empty range caused a request").doesNotContainKey(i);
+            } else {
+                assertThat(nextByteOfRange.get(i)).as("range %d is not covered to its end", i).isEqualTo(range.end());
+            }
+        }
+        List<Integer> carried = plan.stream().flatMap(request -> request.ranges().stream()).sorted().toList();
+        assertThat(carried).as("every non-empty range is in exactly one request").isEqualTo(
+                IntStream.range(0, scenario.ranges().size()).filter(i -> scenario.ranges().get(i).length() > 0)
+                        .boxed().toList());
+    }
+
+    @Property(tries = 1000)
+    void noRequestExceedsItsLimits(@ForAll("scenarios") Scenario scenario) {
+        CoalescerSettings settings = scenario.settings();
+        for (CoalescedRequest request : scenario.plan()) {
+            if (request.ranges().size() > 1) {
+                assertThat(request.span().length()).isLessThanOrEqualTo(settings.maxMergedSize());
+            }
+            request.parts().forEach(part -> assertThat(part.range().length()).isLessThanOrEqualTo(settings.maxRequestSize()));
+            assertThat(request.gapBytes()).isEqualTo(request.span().length()
+                    - request.ranges().stream().mapToLong(i -> scenario.ranges().get(i).length()).sum());
+            assertThat(request.discardGaps())
+                    .isEqualTo(request.gapBytes() > settings.discardTolerance() * request.usefulBytes());
+        }
+    }
+
+    @Property(tries = 1000)
+    void gapsAboveTheMinimumSeekAreNeverReadAndGapsBelowItAreWhenTheyFit(@ForAll("scenarios") Scenario scenario) {
+        CoalescerSettings settings = scenario.settings();
+        List<CoalescedRequest> plan = scenario.plan();
+        for (CoalescedRequest request : plan) {
+            long cursor = request.span().start();
+            for (int index : request.ranges()) {
+                CallerRange range = scenario.ranges().get(index);
+                assertThat(range.offset() - cursor).as("gap read through").isLessThanOrEqualTo(settings.minSeek());
+                cursor = range.end();
+            }
+            assertThat(cursor).isEqualTo(request.span().end());
+        }
+        // The greedy rule: a request ends only where the next range could not have joined it.
+        for (int i = 1; i < plan.size(); i++) {
+            CoalescedRequest before = plan.get(i - 1);
+            CallerRange next = scenario.ranges().get(plan.get(i).ranges().get(0));
+            boolean couldJoin = next.offset() - before.span().end() <= settings.minSeek()
+                    && next.end() - before.span().start() <= settings.maxMergedSize();
+            assertThat(couldJoin).as("%s could have joined %s", next, before.span()).isFalse();
+        }
+    }
+
+    @Property(tries = 1000)
+    void thePartsOfASplitAreEvenAndContiguous(@ForAll("scenarios") Scenario scenario) {
+        long max = scenario.settings().maxRequestSize();
+        for (CoalescedRequest request : scenario.plan()) {
+            List<RequestPart> parts = request.parts();
+            assertThat((long) parts.size()).isEqualTo((request.span().length() + max - 1) / max);
+            long cursor = request.span().start();
+            for (RequestPart part : parts) {
+                assertThat(part.range().start()).isEqualTo(cursor);
+                cursor = part.range().end();
+            }
+            assertThat(cursor).isEqualTo(request.span().end());
+            LongSummaryStatistics sizes = parts.stream().mapToLong(part -> part.range().length()).summaryStatistics();
+            assertThat(sizes.getMax() - sizes.getMin()).isLessThanOrEqualTo(1);
+        }
+    }
+
+    @Property(tries = 500)
+    void thePlanIsDeterministicAndIndependentOfInputOrder(@ForAll("scenarios") Scenario scenario,
+            @ForAll long seed) {
+        List<Integer> permutation = new ArrayList<>(IntStream.range(0, scenario.ranges().size()).boxed().toList());
+        Collections.shuffle(permutation, new Random(seed));
+        List<CallerRange> reordered = permutation.stream().map(scenario.ranges()::get).toList();
+        List<CoalescedRequest> original = scenario.plan();
+        assertThat(scenario.plan()).isEqualTo(original);
+        // Map the reordered plan's indices back to the original list's: it must then be the same plan.
+        List<CoalescedRequest> mappedBack = new RangeCoalescer(scenario.settings()).coalesce(reordered).stream()
+                .map(request -> new CoalescedRequest(request.span(),
+                        request.ranges().stream().map(permutation::get).toList(), request.gapBytes(),
+                        request.discardGaps(),
+                        request.parts().stream().map(part -> new RequestPart(part.range(), part.segments().stream()
+                                .map(segment -> new RangeSegment(permutation.get(segment.range()), segment.bytes()))
+                                .toList())).toList()))
+                .toList();
+        assertThat(mappedBack).isEqualTo(original);
+    }
+
+    @Example
+    void noRangesOrOnlyEmptyOnesCauseNoRequest() {
+        RangeCoalescer coalescer = coalescer(10, 100, 50, 0.25);
+        assertThat(coalescer.coalesce(List.of())).isEmpty();
+        assertThat(coalescer.coalesce(List.of(range(0, 0), range(500, 0), range(10, 0)))).isEmpty();
+    }
+
+    @Example
+    void anEmptyRangeBetweenTwoOthersIsIgnored() {
+        List<CoalescedRequest> plan = coalescer(10, 100, 50, 0.25)
+                .coalesce(List.of(range(0, 10), range(15, 0), range(20, 10)));
+        assertThat(plan).hasSize(1);
+        assertThat(plan.get(0).ranges()).containsExactly(0, 2);
+        assertThat(plan.get(0).gapBytes()).isEqualTo(10);
+    }
+
+    @Example
+    void aGapExactlyAtTheMinimumSeekIsReadThroughAndOneByteMoreIsNot() {
+        RangeCoalescer coalescer = coalescer(100, 10_000, 10_000, 10);
+        List<CoalescedRequest> atThreshold = coalescer.coalesce(List.of(range(0, 50), range(150, 50)));
+        assertThat(atThreshold).hasSize(1);
+        assertThat(atThreshold.get(0).span()).isEqualTo(new ByteRange(0, 200));
+        assertThat(atThreshold.get(0).gapBytes()).isEqualTo(100);
+
+        List<CoalescedRequest> above = coalescer.coalesce(List.of(range(0, 50), range(151, 50)));
+        assertThat(above).extracting(CoalescedRequest::span)
+                .containsExactly(new ByteRange(0, 50), new ByteRange(151, 201));
+        assertThat(above).allSatisfy(request -> assertThat(request.gapBytes()).isZero());
+    }
+
+    @Example
+    void adjacentRangesMergeWithoutGapBytes() {
+        List<CoalescedRequest> plan = coalescer(0, 1000, 1000, 0).coalesce(List.of(range(40, 60), range(0, 40)));
+        assertThat(plan).hasSize(1);
+        assertThat(plan.get(0).span()).isEqualTo(new ByteRange(0, 100));
+        assertThat(plan.get(0).ranges()).containsExactly(1, 0);
+        assertThat(plan.get(0).gapBytes()).isZero();
+        assertThat(plan.get(0).discardGaps()).isFalse();
+    }
+
+    @Example
+    void aMergedRequestMayReachTheMaximumMergedSizeButNotPassIt() {
+        RangeCoalescer coalescer = coalescer(100, 200, 1000, 1);
+        assertThat(coalescer.coalesce(List.of(range(0, 50), range(150, 50)))).hasSize(1);
+        assertThat(coalescer.coalesce(List.of(range(0, 50), range(150, 51)))).hasSize(2);
+    }
+
+    @Example
+    void oneHugeRangeStandsAloneInEvenParts() {
+        List<CoalescedRequest> plan = coalescer(10, 50, 30, 0.25)
+                .coalesce(List.of(range(0, 5), range(10, 100), range(115, 5)));
+        assertThat(plan).extracting(CoalescedRequest::span)
+                .containsExactly(new ByteRange(0, 5), new ByteRange(10, 110), new ByteRange(115, 120));
+        CoalescedRequest huge = plan.get(1);
+        assertThat(huge.ranges()).containsExactly(1);
+        assertThat(huge.parts()).extracting(RequestPart::range).containsExactly(new ByteRange(10, 35),
+                new ByteRange(35, 60), new ByteRange(60, 85), new ByteRange(85, 110));
+        assertThat(huge.parts()).allSatisfy(part -> assertThat(part.segments())
+                .containsExactly(new RangeSegment(1, part.range())));
+        assertThat(huge.parts().get(2).segments().get(0).offsetIn(range(10, 100))).isEqualTo(50);
+    }
+
+    @Example
+    void aSplitMergedRequestTellsWhichPartsCarryWhichSegments() {
+        // [0,30) gap [30,40) [40,70): 70 bytes cut into parts [0,35) and [35,70)
+        CoalescedRequest request = coalescer(10, 100, 40, 1).coalesce(List.of(range(0, 30), range(40, 30))).get(0);
+        assertThat(request.parts()).hasSize(2);
+        assertThat(request.parts().get(0).segments()).containsExactly(new RangeSegment(0, new ByteRange(0, 30)));
+        assertThat(request.parts().get(1).segments()).containsExactly(new RangeSegment(1, new ByteRange(40, 70)));
+
+        // [0,50) [55,60): parts [0,30) and [30,60); the first range spans both
+        request = coalescer(10, 100, 30, 1).coalesce(List.of(range(0, 50), range(55, 5))).get(0);
+        assertThat(request.parts().get(0).segments()).containsExactly(new RangeSegment(0, new ByteRange(0, 30)));
+        assertThat(request.parts().get(1).segments()).containsExactly(new RangeSegment(0, new ByteRange(30, 50)),
+                new RangeSegment(1, new ByteRange(55, 60)));
+    }
+
+    @Example
+    void gapBytesAreDiscardedOnlyAboveTheTolerance() {
+        // 100 useful bytes, 25 gap bytes: exactly at a tolerance of 0.25, so kept
+        RangeCoalescer coalescer = coalescer(1000, 10_000, 10_000, 0.25);
+        assertThat(coalescer.coalesce(List.of(range(0, 50), range(75, 50))).get(0).discardGaps()).isFalse();
+        assertThat(coalescer.coalesce(List.of(range(0, 50), range(76, 50))).get(0).discardGaps()).isTrue();
+        assertThat(coalescer(1000, 10_000, 10_000, 0).coalesce(List.of(range(0, 50), range(51, 50))).get(0)
+                .discardGaps()).isTrue();
+    }
+
+    @Example
+    void overlappingRangesAreABug() {
+        assertThatThrownBy(() -> coalescer(10, 100, 50, 0.25).coalesce(List.of(range(0, 10), range(5, 10))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("overlap");
+        assertThatThrownBy(() -> range(-1, 10)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> range(Long.MAX_VALUE, 1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Provide
+    Arbitrary<Scenario> scenarios() {
+        Arbitrary<CoalescerSettings> settings = Combinators.combine(
+                        Arbitraries.longs().between(0, 500),
+                        Arbitraries.longs().between(1, 3000),
+                        Arbitraries.longs().between(50, 1000),
+                        Arbitraries.doubles().between(0, 2).ofScale(2))
+                .as(CoalescerSettings::new);
+        // Each range: a gap after the previous one, then its length; zero is common for both.
+        Arbitrary<long[]> gapAndLength = Combinators.combine(
+                        Arbitraries.longs().between(0, 1200).edgeCases(edges -> edges.add(0L)),
+                        Arbitraries.longs().between(0, 2500).edgeCases(edges -> edges.add(0L)))
+                .as((gap, length) -> new long[] {gap, length});
+        return Combinators.combine(settings, gapAndLength.list().ofMaxSize(40), Arbitraries.longs())
+                .as((coalescerSettings, layout, seed) -> new Scenario(coalescerSettings, shuffled(layout, seed)));
+    }
+
+    private static List<CallerRange> shuffled(List<long[]> layout, long seed) {
+        List<CallerRange> ranges = new ArrayList<>();
+        long cursor = 0;
+        for (long[] gapAndLength : layout) {
+            CallerRange range = range(cursor + gapAndLength[0], gapAndLength[1]);
+            ranges.add(range);
+            cursor = range.end();
+        }
+        Collections.shuffle(ranges, new Random(seed));
+        return ranges;
+    }
+
+    private static RangeCoalescer coalescer(long minSeek, long maxMerged, long maxRequest, double tolerance) {
+        return new RangeCoalescer(new CoalescerSettings(minSeek, maxMerged, maxRequest, tolerance));
+    }
+
+    private static CallerRange range(long offset, long length) {
+        return new CallerRange(offset, length);
+    }
+}
