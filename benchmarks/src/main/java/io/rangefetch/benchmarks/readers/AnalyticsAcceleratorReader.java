@@ -2,6 +2,7 @@ package io.rangefetch.benchmarks.readers;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.benchmarks.readers.BenchmarkStream.Span;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -81,15 +82,17 @@ public final class AnalyticsAcceleratorReader implements ReaderUnderTest {
 
         @Override
         public BenchmarkStream open(String key, long length, Optional<String> etag) throws IOException {
-            return new Stream(openStream(key, length, etag));
+            S3SeekableInputStream stream = openStream(key, length, etag);
+            return new DelegatingBenchmarkStream(stream, stream::seek, stream::readFully,
+                    Optional.of((spans, allocate) -> readVectored(stream, spans, allocate)));
         }
 
         @Override
         public InputFile parquetFile(String key, long length, Optional<String> etag) {
             return new KnownLengthInputFile(target.uri(key), length, () -> {
-                Stream stream = new Stream(openStream(key, length, etag));
-                return new ParquetStreamAdapter(stream.stream, stream.stream::getPos, stream.stream::seek,
-                        Optional.of(stream::readVectored));
+                S3SeekableInputStream stream = openStream(key, length, etag);
+                return new ParquetStreamAdapter(stream, stream::getPos, stream::seek,
+                        Optional.of((spans, allocate) -> readVectored(stream, spans, allocate)));
             });
         }
 
@@ -109,46 +112,12 @@ public final class AnalyticsAcceleratorReader implements ReaderUnderTest {
             // the factory does not own the object client: it goes second, and takes the CRT client with it
             Closer.closeAll(factory, objectClient);
         }
-    }
 
-    private static final class Stream implements BenchmarkStream {
-        private final S3SeekableInputStream stream;
-
-        Stream(S3SeekableInputStream stream) {
-            this.stream = stream;
-        }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-            return stream.read(buffer, offset, length);
-        }
-
-        @Override
-        public void seek(long position) throws IOException {
-            stream.seek(position);
-        }
-
-        @Override
-        public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
-            stream.readFully(position, buffer, offset, length);
-        }
-
-        @Override
-        public boolean hasNativeVectoredRead() {
-            return true;
-        }
-
-        @Override
-        public List<CompletableFuture<ByteBuffer>> readVectored(List<Span> spans, IntFunction<ByteBuffer> allocate)
-                throws IOException {
+        private static List<CompletableFuture<ByteBuffer>> readVectored(S3SeekableInputStream stream,
+                List<Span> spans, IntFunction<ByteBuffer> allocate) throws IOException {
             PendingRanges<ObjectRange> pending = PendingRanges.of(spans, ObjectRange::new);
             stream.readVectored(pending.ranges(), allocate, NO_RELEASE);
             return pending.results();
-        }
-
-        @Override
-        public void close() throws IOException {
-            stream.close();
         }
     }
 }

@@ -2,6 +2,7 @@ package io.rangefetch.benchmarks.readers;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.benchmarks.readers.BenchmarkStream.Span;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -81,15 +82,19 @@ public final class IcebergS3FileIOReader implements ReaderUnderTest {
 
         @Override
         public BenchmarkStream open(String key, long length, Optional<String> etag) throws IOException {
-            return new Stream(openStream(key, length));
+            SeekableInputStream stream = openStream(key, length);
+            RangeReadable ranges = (RangeReadable) stream;
+            return new DelegatingBenchmarkStream(stream, stream::seek, ranges::readFully,
+                    Optional.of((spans, allocate) -> readVectored(ranges, spans, allocate)));
         }
 
         @Override
         public InputFile parquetFile(String key, long length, Optional<String> etag) {
             return new KnownLengthInputFile(target.uri(key), length, () -> {
-                Stream stream = new Stream(openStream(key, length));
-                return new ParquetStreamAdapter(stream.stream, stream.stream::getPos, stream.stream::seek,
-                        Optional.of(stream::readVectored));
+                SeekableInputStream stream = openStream(key, length);
+                RangeReadable ranges = (RangeReadable) stream;
+                return new ParquetStreamAdapter(stream, stream::getPos, stream::seek,
+                        Optional.of((spans, allocate) -> readVectored(ranges, spans, allocate)));
             });
         }
 
@@ -108,48 +113,12 @@ public final class IcebergS3FileIOReader implements ReaderUnderTest {
         public void close() {
             io.close();
         }
-    }
 
-    private static final class Stream implements BenchmarkStream {
-        private final SeekableInputStream stream;
-        private final RangeReadable ranges;
-
-        Stream(SeekableInputStream stream) {
-            this.stream = stream;
-            this.ranges = (RangeReadable) stream;
-        }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-            return stream.read(buffer, offset, length);
-        }
-
-        @Override
-        public void seek(long position) throws IOException {
-            stream.seek(position);
-        }
-
-        @Override
-        public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
-            ranges.readFully(position, buffer, offset, length);
-        }
-
-        @Override
-        public boolean hasNativeVectoredRead() {
-            return true;
-        }
-
-        @Override
-        public List<CompletableFuture<ByteBuffer>> readVectored(List<Span> spans, IntFunction<ByteBuffer> allocate)
-                throws IOException {
+        private static List<CompletableFuture<ByteBuffer>> readVectored(RangeReadable ranges, List<Span> spans,
+                IntFunction<ByteBuffer> allocate) throws IOException {
             PendingRanges<FileRange> pending = PendingRanges.of(spans, FileRange::new);
             ranges.readVectored(pending.ranges(), allocate);
             return pending.results();
-        }
-
-        @Override
-        public void close() throws IOException {
-            stream.close();
         }
     }
 }

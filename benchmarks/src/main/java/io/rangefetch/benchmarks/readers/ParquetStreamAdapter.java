@@ -3,6 +3,8 @@ package io.rangefetch.benchmarks.readers;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.benchmarks.readers.BenchmarkStream.Span;
+import io.rangefetch.benchmarks.readers.DelegatingBenchmarkStream.Seek;
+import io.rangefetch.benchmarks.readers.DelegatingBenchmarkStream.VectoredRead;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -10,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.IntFunction;
 import org.apache.parquet.bytes.ByteBufferAllocator;
 import org.apache.parquet.io.DelegatingSeekableInputStream;
 import org.apache.parquet.io.ParquetFileRange;
@@ -27,19 +28,6 @@ final class ParquetStreamAdapter extends DelegatingSeekableInputStream {
     @FunctionalInterface
     interface Position {
         long get() throws IOException;
-    }
-
-    /** Moves the reader's stream, for {@link #seek(long)}. */
-    @FunctionalInterface
-    interface Seek {
-        void to(long position) throws IOException;
-    }
-
-    /** A reader's vectored read: one result per range, in the ranges' order. */
-    @FunctionalInterface
-    interface VectoredRead {
-        List<CompletableFuture<ByteBuffer>> read(List<Span> ranges, IntFunction<ByteBuffer> allocate)
-                throws IOException;
     }
 
     private final Position position;

@@ -83,7 +83,9 @@ public final class RangefetchReader implements ReaderUnderTest {
 
         @Override
         public BenchmarkStream open(String key, long length, Optional<String> etag) {
-            return new Stream(openStream(key, length, etag));
+            SeekableS3InputStream stream = openStream(key, length, etag);
+            // no vectored read yet: the runner's fallback reads the ranges with positioned reads
+            return new DelegatingBenchmarkStream(stream, stream::seek, stream::readFully, Optional.empty());
         }
 
         @Override
@@ -106,35 +108,6 @@ public final class RangefetchReader implements ReaderUnderTest {
         public void close() throws IOException {
             // the factory first: it stops its fetches before the client they run on goes away
             Closer.closeAll(factory, s3);
-        }
-    }
-
-    /** No native vectored read: the runner's fallback reads the ranges with positioned reads. */
-    private static final class Stream implements BenchmarkStream {
-        private final SeekableS3InputStream stream;
-
-        Stream(SeekableS3InputStream stream) {
-            this.stream = stream;
-        }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-            return stream.read(buffer, offset, length);
-        }
-
-        @Override
-        public void seek(long position) throws IOException {
-            stream.seek(position);
-        }
-
-        @Override
-        public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
-            stream.readFully(position, buffer, offset, length);
-        }
-
-        @Override
-        public void close() {
-            stream.close();
         }
     }
 }

@@ -2,6 +2,7 @@ package io.rangefetch.benchmarks.readers;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.benchmarks.readers.BenchmarkStream.Span;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.URI;
@@ -98,7 +99,8 @@ final class S3ASession implements ReaderSession {
     public BenchmarkStream open(String key, long length, Optional<String> etag) throws IOException {
         FileStatus status = status(key, length, etag);
         FSDataInputStream in = FutureIO.awaitFuture(fs.openFile(status.getPath()).withFileStatus(status).build());
-        return new Stream(in);
+        return new DelegatingBenchmarkStream(in, in::seek, in::readFully,
+                Optional.of((spans, allocate) -> readVectored(in, spans, allocate)));
     }
 
     @Override
@@ -126,61 +128,27 @@ final class S3ASession implements ReaderSession {
         return fs.getUri() + " as " + user.getShortUserName();
     }
 
+    private static List<CompletableFuture<ByteBuffer>> readVectored(FSDataInputStream in, List<Span> spans,
+            IntFunction<ByteBuffer> allocate) throws IOException {
+        List<FileRange> ranges = new ArrayList<>(spans.size());
+        for (Span span : spans) {
+            ranges.add(FileRange.createFileRange(span.offset(), span.length()));
+        }
+        // the stream sets each range's future as it schedules the read
+        in.readVectored(ranges, allocate);
+        List<CompletableFuture<ByteBuffer>> results = new ArrayList<>(ranges.size());
+        for (FileRange range : ranges) {
+            results.add(range.getData());
+        }
+        return results;
+    }
+
     private static <T> T asUser(UserGroupInformation user, PrivilegedExceptionAction<T> action) throws IOException {
         try {
             return user.doAs(action);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted starting S3A as " + user.getShortUserName());
-        }
-    }
-
-    private static final class Stream implements BenchmarkStream {
-        private final FSDataInputStream in;
-
-        Stream(FSDataInputStream in) {
-            this.in = in;
-        }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-            return in.read(buffer, offset, length);
-        }
-
-        @Override
-        public void seek(long position) throws IOException {
-            in.seek(position);
-        }
-
-        @Override
-        public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
-            in.readFully(position, buffer, offset, length);
-        }
-
-        @Override
-        public boolean hasNativeVectoredRead() {
-            return true;
-        }
-
-        @Override
-        public List<CompletableFuture<ByteBuffer>> readVectored(List<Span> spans, IntFunction<ByteBuffer> allocate)
-                throws IOException {
-            List<FileRange> ranges = new ArrayList<>(spans.size());
-            for (Span span : spans) {
-                ranges.add(FileRange.createFileRange(span.offset(), span.length()));
-            }
-            // the stream sets each range's future as it schedules the read
-            in.readVectored(ranges, allocate);
-            List<CompletableFuture<ByteBuffer>> results = new ArrayList<>(ranges.size());
-            for (FileRange range : ranges) {
-                results.add(range.getData());
-            }
-            return results;
-        }
-
-        @Override
-        public void close() throws IOException {
-            in.close();
         }
     }
 }
