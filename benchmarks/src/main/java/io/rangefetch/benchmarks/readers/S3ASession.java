@@ -36,7 +36,7 @@ import org.apache.parquet.io.InputFile;
  *
  * <p>Why a user per session: {@code HadoopInputFile.fromStatus} looks its file system up through Hadoop's
  * file system cache, which is keyed by scheme, bucket and user, not by configuration. With the cache disabled
- * (as Spark's jobs never run it) every Parquet file would start an S3A instance nobody closes; with it enabled
+ * (Spark leaves it enabled) every Parquet file would start an S3A instance nobody closes; with it enabled
  * two sessions of different stream types would share one instance. A remote user of its own gives each session
  * its own cached instance, shared by its streams and its Parquet files, and {@link
  * FileSystem#closeAllForUGI} closes exactly that instance when the session ends.
