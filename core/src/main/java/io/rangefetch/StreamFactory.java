@@ -65,24 +65,20 @@ public final class StreamFactory implements AutoCloseable {
                 new BlockCache(config.cacheMaxMemory()),
                 new MetadataCache(config.metadataTtl(), config.metadataMaxEntries(), ticker),
                 new FetchScheduler(config.fetchMaxConcurrency(), executor, ownedExecutor),
-                new ReadPlanner(new PlannerSettings(
-                        config.minRequestSize(),
-                        config.maxRequestSize(),
-                        config.smallObjectSize(),
-                        config.sequentialReads(),
-                        config.prefetchInitialSize(),
-                        config.prefetchMaxSize(),
-                        config.fetchMaxConcurrency(),
-                        prefetchMinPartSize(config))));
+                new ReadPlanner(plannerSettings(config)));
     }
 
-    /**
-     * What one connection moves during one first-byte latency, by the network model: a prefetch part smaller
-     * than that would spend more of its time waiting for its first byte than transferring.
-     */
-    private static long prefetchMinPartSize(StreamConfig config) {
-        double bytesPerLatency = config.connectionBandwidth() * (config.firstByteLatency().toNanos() / 1e9);
-        return Math.min(config.maxRequestSize(), Math.max(config.minRequestSize(), (long) bytesPerLatency));
+    private static PlannerSettings plannerSettings(StreamConfig config) {
+        return PlannerSettings.withNetworkModel(
+                config.minRequestSize(),
+                config.maxRequestSize(),
+                config.smallObjectSize(),
+                config.sequentialReads(),
+                config.prefetchInitialSize(),
+                config.prefetchMaxSize(),
+                config.fetchMaxConcurrency(),
+                config.firstByteLatency(),
+                config.connectionBandwidth());
     }
 
     /** A factory over the SDK's async client (Netty or CRT), which stays the caller's. */

@@ -44,9 +44,10 @@ public class ReadPlannerBenchmark {
     @Setup
     public void setUp() {
         StreamConfig config = StreamConfig.defaults();
-        planner = new ReadPlanner(new PlannerSettings(config.minRequestSize(), config.maxRequestSize(),
-                config.smallObjectSize(), config.sequentialReads(), config.prefetchInitialSize(),
-                config.prefetchMaxSize()));
+        planner = new ReadPlanner(PlannerSettings.withNetworkModel(config.minRequestSize(),
+                config.maxRequestSize(), config.smallObjectSize(), config.sequentialReads(),
+                config.prefetchInitialSize(), config.prefetchMaxSize(), config.fetchMaxConcurrency(),
+                config.firstByteLatency(), config.connectionBandwidth()));
         SplittableRandom rng = new SplittableRandom(7);
         long block = config.maxRequestSize();
         for (int i = 0; i < SCENARIOS; i++) {

@@ -1,5 +1,7 @@
 package io.rangefetch.internal.plan;
 
+import java.time.Duration;
+
 /**
  * The request-shaping limits the planner works within (see StreamConfig for what each means).
  * {@code maxRequestSize >= 2 * minRequestSize} so that the even parts of a split never fall below the minimum.
@@ -26,5 +28,18 @@ public record PlannerSettings(
                 || prefetchParallelism < 1 || prefetchMinPartSize < minRequestSize) {
             throw new IllegalArgumentException("Invalid planner settings " + this);
         }
+    }
+
+    /**
+     * Settings whose prefetch parts are sized by the network model: at least what one connection moves during
+     * one first-byte latency, since a smaller part would spend more of its time waiting than transferring.
+     */
+    public static PlannerSettings withNetworkModel(long minRequestSize, long maxRequestSize, long smallObjectSize,
+            int sequentialReads, long prefetchInitialSize, long prefetchMaxSize, int fetchConcurrency,
+            Duration firstByteLatency, long connectionBytesPerSecond) {
+        double bytesPerLatency = connectionBytesPerSecond * (firstByteLatency.toNanos() / 1e9);
+        long minPart = Math.min(maxRequestSize, Math.max(minRequestSize, (long) bytesPerLatency));
+        return new PlannerSettings(minRequestSize, maxRequestSize, smallObjectSize, sequentialReads,
+                prefetchInitialSize, prefetchMaxSize, fetchConcurrency, minPart);
     }
 }
