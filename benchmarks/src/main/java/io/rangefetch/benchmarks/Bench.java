@@ -38,9 +38,10 @@ public final class Bench implements Callable<Integer> {
             Path.of(System.getProperty("user.home"), ".cache", "rangefetch", "bench-minio");
 
     @Option(names = "--readers", split = ",", paramLabel = "ID",
-            description = "Readers to measure, the first being the reference (default: all: ${COMPLETION-CANDIDATES}).",
+            description = "Readers to measure, in report order with rangefetch first, the reference (default: "
+                    + "rangefetch,iceberg,s3a-classic,s3a-analytics,aal; known: ${COMPLETION-CANDIDATES}).",
             completionCandidates = ReaderIds.class)
-    List<String> readers = ReaderCatalog.ids();
+    List<String> readers = ReaderCatalog.DEFAULTS;
 
     @Option(names = "--workloads", split = ",", paramLabel = "NAME",
             description = "Workloads to run (default: all: ${COMPLETION-CANDIDATES}).",

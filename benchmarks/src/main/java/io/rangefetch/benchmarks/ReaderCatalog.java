@@ -1,6 +1,11 @@
 package io.rangefetch.benchmarks;
 
+import io.rangefetch.benchmarks.readers.AnalyticsAcceleratorReader;
+import io.rangefetch.benchmarks.readers.IcebergS3FileIOReader;
+import io.rangefetch.benchmarks.readers.RangefetchReader;
 import io.rangefetch.benchmarks.readers.ReaderUnderTest;
+import io.rangefetch.benchmarks.readers.S3AAnalyticsReader;
+import io.rangefetch.benchmarks.readers.S3AClassicReader;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -9,10 +14,16 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
-/** The readers the runner knows, by the ids {@code --readers} takes, Rangefetch first. */
+/**
+ * The readers the runner knows, by the ids {@code --readers} takes, Rangefetch first. By default a run
+ * measures {@link #DEFAULTS}: Rangefetch on its default client and the four streams engines run today.
+ */
 final class ReaderCatalog {
 
     private static final Map<String, Supplier<ReaderUnderTest>> READERS = readers();
+
+    /** What a run measures unless told otherwise. */
+    static final List<String> DEFAULTS = List.of("rangefetch", "iceberg", "s3a-classic", "s3a-analytics", "aal");
 
     private ReaderCatalog() {}
 
@@ -37,6 +48,12 @@ final class ReaderCatalog {
 
     private static Map<String, Supplier<ReaderUnderTest>> readers() {
         Map<String, Supplier<ReaderUnderTest>> readers = new LinkedHashMap<>();
+        readers.put("rangefetch", RangefetchReader::new);
+        readers.put("rangefetch-crt", () -> new RangefetchReader(RangefetchReader.AsyncClient.CRT));
+        readers.put("iceberg", IcebergS3FileIOReader::new);
+        readers.put("s3a-classic", S3AClassicReader::new);
+        readers.put("s3a-analytics", S3AAnalyticsReader::new);
+        readers.put("aal", AnalyticsAcceleratorReader::new);
         return readers;
     }
 }

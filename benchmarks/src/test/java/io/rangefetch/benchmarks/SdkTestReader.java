@@ -7,6 +7,7 @@ import io.rangefetch.benchmarks.readers.S3Target;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.Optional;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.SeekableInputStream;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -77,7 +78,7 @@ final class SdkTestReader implements ReaderUnderTest {
         }
 
         @Override
-        public BenchmarkStream open(String key, long length) {
+        public BenchmarkStream open(String key, long length, Optional<String> etag) {
             return new BenchmarkStream() {
                 private long position;
 
@@ -108,7 +109,7 @@ final class SdkTestReader implements ReaderUnderTest {
         }
 
         @Override
-        public InputFile parquetFile(String key, long length) {
+        public InputFile parquetFile(String key, long length, Optional<String> etag) {
             return new InputFile() {
                 @Override
                 public long getLength() {

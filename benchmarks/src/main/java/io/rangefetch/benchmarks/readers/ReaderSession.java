@@ -1,6 +1,7 @@
 package io.rangefetch.benchmarks.readers;
 
 import java.io.IOException;
+import java.util.Optional;
 import org.apache.parquet.io.InputFile;
 
 /**
@@ -13,13 +14,28 @@ public interface ReaderSession extends AutoCloseable {
      * Opens {@code key}. Engines know an object's length from a listing or a table's manifests before they
      * open it, so the runner passes it; each reader uses it the way its integration would.
      */
-    BenchmarkStream open(String key, long length) throws IOException;
+    default BenchmarkStream open(String key, long length) throws IOException {
+        return open(key, length, Optional.empty());
+    }
+
+    /**
+     * Opens {@code key} knowing its ETag too, as S3 returns it (quoted), the way an engine does that took it
+     * from a listing (Spark's file index holds S3A's listing statuses, which carry it). Readers that can use
+     * an ETag do: the analytics accelerator, directly or under S3A, sends a HEAD to open an object whose
+     * ETag it was not given; S3A's classic stream and Rangefetch pin the version with it.
+     */
+    BenchmarkStream open(String key, long length, Optional<String> etag) throws IOException;
 
     /**
      * The object as parquet-java's {@link InputFile}, built the way this reader's users hand files to
      * parquet-java (for S3A, {@code HadoopInputFile}; for Iceberg, its stream behind parquet's adapter).
      */
-    InputFile parquetFile(String key, long length) throws IOException;
+    default InputFile parquetFile(String key, long length) throws IOException {
+        return parquetFile(key, length, Optional.empty());
+    }
+
+    /** {@link #parquetFile(String, long)} knowing the ETag, as {@link #open(String, long, Optional)}. */
+    InputFile parquetFile(String key, long length, Optional<String> etag) throws IOException;
 
     @Override
     void close() throws IOException;

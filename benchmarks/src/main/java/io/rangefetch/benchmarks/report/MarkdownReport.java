@@ -84,7 +84,7 @@ public final class MarkdownReport {
             }
         }
         if (rows.stream().anyMatch(SummaryRow::vectoredFallback)) {
-            out.append("-").append(FALLBACK_MARK.strip()).append(" the reader has no vectored read of its own: ")
+            out.append("- ").append(FALLBACK_MARK.strip()).append(" the reader has no vectored read of its own: ")
                     .append("the ranges were read one after another with its positioned reads.\n");
         }
         out.append("- Readers:\n");

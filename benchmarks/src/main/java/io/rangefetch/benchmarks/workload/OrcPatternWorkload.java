@@ -84,7 +84,7 @@ public final class OrcPatternWorkload implements Workload {
     @Override
     public Outcome run(ReaderSession session) throws IOException {
         long needed = (long) ranges.size() * RANGE_BYTES;
-        try (BenchmarkStream in = session.open(object.key(), object.length())) {
+        try (BenchmarkStream in = Workloads.open(session, object)) {
             if (mode == Mode.POSITIONED) {
                 byte[] buffer = new byte[RANGE_BYTES];
                 for (ExpectedRange range : ranges) {

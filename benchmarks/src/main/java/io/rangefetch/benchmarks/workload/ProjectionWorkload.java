@@ -47,6 +47,6 @@ public final class ProjectionWorkload implements Workload {
 
     @Override
     public Outcome run(ReaderSession session) throws IOException {
-        return Outcome.needed(ParquetScan.scan(session.parquetFile(object.key(), object.length()), spec, COLUMNS));
+        return Outcome.needed(ParquetScan.scan(Workloads.parquetFile(session, object), spec, COLUMNS));
     }
 }

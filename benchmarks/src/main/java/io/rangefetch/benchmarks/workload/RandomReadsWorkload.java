@@ -93,7 +93,7 @@ public final class RandomReadsWorkload implements Workload {
 
     private void readAll(ReaderSession session, List<ExpectedRange> reads) throws IOException {
         byte[] buffer = new byte[READ_SIZE];
-        try (BenchmarkStream in = session.open(object.key(), object.length())) {
+        try (BenchmarkStream in = Workloads.open(session, object)) {
             for (ExpectedRange read : reads) {
                 in.readFully(read.offset(), buffer, 0, READ_SIZE);
                 read.check(buffer);

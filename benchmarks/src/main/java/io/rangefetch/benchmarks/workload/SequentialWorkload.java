@@ -48,7 +48,7 @@ public final class SequentialWorkload implements Workload {
         CRC32C checksum = new CRC32C();
         byte[] buffer = new byte[READ_SIZE];
         long total = 0;
-        try (BenchmarkStream in = session.open(object.key(), object.length())) {
+        try (BenchmarkStream in = Workloads.open(session, object)) {
             for (int n = in.read(buffer, 0, buffer.length); n != -1; n = in.read(buffer, 0, buffer.length)) {
                 if (n == 0) {
                     throw new IOException("read returned 0 bytes at position " + total + " of " + object.key());

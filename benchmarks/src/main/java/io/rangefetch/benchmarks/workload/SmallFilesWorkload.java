@@ -49,7 +49,7 @@ public final class SmallFilesWorkload implements Workload {
         long needed = 0;
         for (int i = 0; i < objects.size(); i++) {
             StoredObject object = objects.get(i);
-            needed += ParquetScan.scan(session.parquetFile(object.key(), object.length()), specs.get(i), List.of());
+            needed += ParquetScan.scan(Workloads.parquetFile(session, object), specs.get(i), List.of());
         }
         return Outcome.needed(needed);
     }

@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import io.rangefetch.benchmarks.data.DataSet;
 import io.rangefetch.benchmarks.data.GeneratedObject;
 import io.rangefetch.benchmarks.data.StoredObject;
+import io.rangefetch.benchmarks.readers.BenchmarkStream;
+import io.rangefetch.benchmarks.readers.ReaderSession;
 import io.rangefetch.benchmarks.workload.OrcPatternWorkload.Mode;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -14,12 +16,14 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.parquet.io.InputFile;
 
 /** The workloads by name, the objects each needs, and what they share. */
 public final class Workloads {
@@ -84,6 +88,16 @@ public final class Workloads {
             throw new IllegalArgumentException(object.key() + " is not stored");
         }
         return found;
+    }
+
+    /** Opens an object as an engine does that knows its length and ETag from a listing or a manifest. */
+    static BenchmarkStream open(ReaderSession session, StoredObject object) throws IOException {
+        return session.open(object.key(), object.length(), Optional.of(object.etag()));
+    }
+
+    /** The object as parquet-java's input file, with what an engine knows of it, as {@link #open}. */
+    static InputFile parquetFile(ReaderSession session, StoredObject object) throws IOException {
+        return session.parquetFile(object.key(), object.length(), Optional.of(object.etag()));
     }
 
     /** Waits for one answer a workload asked for, with the reader's failure as the exception. */

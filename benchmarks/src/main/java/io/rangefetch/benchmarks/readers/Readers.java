@@ -1,0 +1,33 @@
+package io.rangefetch.benchmarks.readers;
+
+import java.util.List;
+
+/** The readers a comparison runs, Rangefetch first. */
+public final class Readers {
+
+    private Readers() {}
+
+    /**
+     * Rangefetch on the SDK's default (Netty) client, then the streams users run today: Iceberg's S3FileIO,
+     * S3A's classic and analytics streams, and the analytics accelerator used directly.
+     */
+    public static List<ReaderUnderTest> baseline() {
+        return List.of(
+                new RangefetchReader(),
+                new IcebergS3FileIOReader(),
+                new S3AClassicReader(),
+                new S3AAnalyticsReader(),
+                new AnalyticsAcceleratorReader());
+    }
+
+    /** {@link #baseline()} and Rangefetch on the CRT client. */
+    public static List<ReaderUnderTest> all() {
+        return List.of(
+                new RangefetchReader(),
+                new RangefetchReader(RangefetchReader.AsyncClient.CRT),
+                new IcebergS3FileIOReader(),
+                new S3AClassicReader(),
+                new S3AAnalyticsReader(),
+                new AnalyticsAcceleratorReader());
+    }
+}
