@@ -1,12 +1,14 @@
 package io.rangefetch.benchmarks;
 
 import io.rangefetch.benchmarks.data.DataSet;
+import io.rangefetch.benchmarks.data.ParquetSpec;
 import io.rangefetch.benchmarks.env.BenchEnvironment;
 import io.rangefetch.benchmarks.env.EndpointOptions;
 import io.rangefetch.benchmarks.env.NetworkOptions;
 import io.rangefetch.benchmarks.env.ServerKind;
 import io.rangefetch.benchmarks.report.MarkdownReport;
 import io.rangefetch.benchmarks.report.SummaryRow;
+import io.rangefetch.benchmarks.workload.ProjectionWorkload;
 import io.rangefetch.it.server.ExternalS3Endpoint;
 import java.io.PrintStream;
 import java.util.List;
@@ -72,14 +74,14 @@ public final class Demo implements Callable<Integer> {
         try (BenchEnvironment environment = environment()) {
             out.println("S3 server: " + environment.describeServer());
             out.println("Network:   " + environment.describeNetwork());
-            out.println("Data:      a 64 MB Parquet file (16 columns, 4 row groups) and 8 files of 2 MB, "
-                    + "written to the server first");
+            out.println("Data:      " + describe(plan.data()) + ", written to the server first");
             out.println();
             results = BenchmarkRun.execute(environment, plan);
         }
         out.println();
-        out.println("projection: 3 of 16 columns of the 64 MB file; small-files: every column of the 8 small files."
-                + " Median of " + runs + " run(s) after a warm-up, each with fresh clients.");
+        out.println(String.format(Locale.ROOT, "projection: %d of %d columns of the large file; small-files: every "
+                + "column of the small files. Median of %d run(s) after a warm-up, each with fresh clients.",
+                ProjectionWorkload.COLUMNS.size(), ParquetSpec.COLUMNS, runs));
         out.println();
         out.println(new MarkdownReport(results.description(), results.rows()).compactTable());
         verdicts(results.rows()).forEach(out::println);
@@ -94,6 +96,12 @@ public final class Demo implements Callable<Integer> {
         // a fresh machine: a temporary MinIO directory, so nothing is left behind
         return BenchEnvironment.local(server != null ? server : ServerKind.preferred(), Optional.empty(),
                 network.model(), BUCKET);
+    }
+
+    private static String describe(DataSet data) {
+        return String.format(Locale.ROOT, "a %.0f MB Parquet file (%d columns, %d row groups) and %d files of %.0f MB",
+                data.wide().approximateSize() / 1e6, ParquetSpec.COLUMNS, data.wide().rowGroups(),
+                data.smallFiles().size(), data.smallFiles().get(0).approximateSize() / 1e6);
     }
 
     /** One sentence per workload comparing the baseline with Rangefetch. */

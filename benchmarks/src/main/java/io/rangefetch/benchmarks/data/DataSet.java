@@ -12,7 +12,7 @@ import java.util.List;
  */
 public record DataSet(ParquetSpec wide, List<ParquetSpec> smallFiles, TextSpec text) {
 
-    static final long MB = 1L << 20;
+    static final long MB = 1_000_000; // decimal, as the reports print sizes
 
     public DataSet {
         requireNonNull(wide, "wide is null");
