@@ -37,7 +37,9 @@ class RunnerSmokeIT {
                     .isEqualTo(SummaryRow.OK);
             assertThat(row.neededBytes()).as(row.toString()).isPositive();
             assertThat(row.gets()).as(row.toString()).isPositive();
-            assertThat(row.transferredBytes()).as(row.toString()).isGreaterThanOrEqualTo(row.neededBytes());
+            // not compared with the bytes needed: overlapping reads served from one cache may need more than
+            // was sent
+            assertThat(row.transferredBytes()).as(row.toString()).isPositive();
         }
         assertThat(report.samples()).hasSize(report.rows().size()).noneMatch(RunSample::warmup);
         assertThat(exitCode).isZero();
