@@ -2,21 +2,17 @@ package io.rangefetch.benchmarks;
 
 import io.rangefetch.benchmarks.data.DataSet;
 import io.rangefetch.benchmarks.env.BenchEnvironment;
-import io.rangefetch.benchmarks.env.EndpointOptions;
-import io.rangefetch.benchmarks.env.NetworkOptions;
-import io.rangefetch.benchmarks.env.ServerKind;
+import io.rangefetch.benchmarks.env.ServerOptions;
 import io.rangefetch.benchmarks.readers.ReaderUnderTest;
 import io.rangefetch.benchmarks.report.BenchmarksPage;
 import io.rangefetch.benchmarks.report.MarkdownReport;
 import io.rangefetch.benchmarks.workload.Workloads;
-import io.rangefetch.it.server.ExternalS3Endpoint;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -58,10 +54,6 @@ public final class Bench implements Callable<Integer> {
             description = "Fraction of the full data sizes, for quick checks, e.g. 0.01 (default: ${DEFAULT-VALUE}).")
     double scale;
 
-    @Option(names = "--server", paramLabel = "minio|s3proxy",
-            description = "Embedded server (default: minio when its binary is found, else s3proxy).")
-    ServerKind server;
-
     @Option(names = "--data-dir", paramLabel = "DIR",
             description = "MinIO's data directory, kept between runs so data is generated once (default: "
                     + "~/.cache/rangefetch/bench-minio).")
@@ -76,10 +68,7 @@ public final class Bench implements Callable<Integer> {
     Path reportDirectory;
 
     @Mixin
-    NetworkOptions network = new NetworkOptions();
-
-    @Mixin
-    EndpointOptions endpoint = new EndpointOptions();
+    ServerOptions where = new ServerOptions();
 
     private final String[] arguments;
     private final PrintStream out;
@@ -95,7 +84,7 @@ public final class Bench implements Callable<Integer> {
 
     /** Runs the command in this JVM; answers the exit code. */
     static int run(String[] args, PrintStream out) {
-        return new CommandLine(new Bench(args, out)).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+        return Launcher.execute(new Bench(args, out), args);
     }
 
     @Override
@@ -104,7 +93,8 @@ public final class Bench implements Callable<Integer> {
         BenchmarkRun.Plan plan = new BenchmarkRun.Plan(selected, DataSet.benchmark(scale), workloads, scale, warmups,
                 runs, Launcher.commandLine("bench", arguments));
         BenchmarkRun.Results results;
-        try (BenchEnvironment environment = environment()) {
+        Path minioData = dataDirectory != null ? dataDirectory : DEFAULT_MINIO_DATA;
+        try (BenchEnvironment environment = where.start(Optional.of(minioData), BUCKET)) {
             System.err.println("Server: " + environment.describeServer());
             System.err.println("Network: " + environment.describeNetwork());
             results = BenchmarkRun.execute(environment, plan);
@@ -119,16 +109,6 @@ public final class Bench implements Callable<Integer> {
             System.err.println("Report: " + page.toAbsolutePath());
         }
         return results.anyFailed() ? 1 : 0;
-    }
-
-    private BenchEnvironment environment() throws Exception {
-        Optional<ExternalS3Endpoint> external = endpoint.external();
-        if (external.isPresent()) {
-            return BenchEnvironment.external(external.get());
-        }
-        ServerKind kind = server != null ? server : ServerKind.preferred();
-        Optional<Path> minioData = Optional.of(dataDirectory != null ? dataDirectory : DEFAULT_MINIO_DATA);
-        return BenchEnvironment.local(kind, minioData, network.model(), BUCKET);
     }
 
     /** For picocli's help: the reader ids. */

@@ -3,20 +3,16 @@ package io.rangefetch.benchmarks;
 import io.rangefetch.benchmarks.data.DataSet;
 import io.rangefetch.benchmarks.data.ParquetSpec;
 import io.rangefetch.benchmarks.env.BenchEnvironment;
-import io.rangefetch.benchmarks.env.EndpointOptions;
-import io.rangefetch.benchmarks.env.NetworkOptions;
-import io.rangefetch.benchmarks.env.ServerKind;
+import io.rangefetch.benchmarks.env.ServerOptions;
 import io.rangefetch.benchmarks.report.MarkdownReport;
 import io.rangefetch.benchmarks.report.SummaryRow;
 import io.rangefetch.benchmarks.workload.ProjectionWorkload;
-import io.rangefetch.it.server.ExternalS3Endpoint;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -43,15 +39,8 @@ public final class Demo implements Callable<Integer> {
     @Option(names = "--runs", defaultValue = "1", description = "Measured runs, after one warm-up (default: ${DEFAULT-VALUE}).")
     int runs;
 
-    @Option(names = "--server", paramLabel = "minio|s3proxy",
-            description = "Embedded server (default: minio when its binary is found, else s3proxy).")
-    ServerKind server;
-
     @Mixin
-    NetworkOptions network = new NetworkOptions();
-
-    @Mixin
-    EndpointOptions endpoint = new EndpointOptions();
+    ServerOptions where = new ServerOptions();
 
     private final String[] arguments;
     private final PrintStream out;
@@ -62,8 +51,7 @@ public final class Demo implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new Demo(args, System.out)).setCaseInsensitiveEnumValuesAllowed(true)
-                .execute(args));
+        System.exit(Launcher.execute(new Demo(args, System.out), args));
     }
 
     @Override
@@ -71,7 +59,8 @@ public final class Demo implements Callable<Integer> {
         BenchmarkRun.Plan plan = new BenchmarkRun.Plan(ReaderCatalog.select(List.of("rangefetch", baseline)),
                 DataSet.demo(), WORKLOADS, 1, 1, runs, Launcher.commandLine("demo", arguments));
         BenchmarkRun.Results results;
-        try (BenchEnvironment environment = environment()) {
+        // a fresh machine: a temporary MinIO directory, so nothing is left behind
+        try (BenchEnvironment environment = where.start(Optional.empty(), BUCKET)) {
             out.println("S3 server: " + environment.describeServer());
             out.println("Network:   " + environment.describeNetwork());
             out.println("Data:      " + describe(plan.data()) + ", written to the server first");
@@ -86,16 +75,6 @@ public final class Demo implements Callable<Integer> {
         out.println(new MarkdownReport(results.description(), results.rows()).compactTable());
         verdicts(results.rows()).forEach(out::println);
         return results.anyFailed() ? 1 : 0;
-    }
-
-    private BenchEnvironment environment() throws Exception {
-        Optional<ExternalS3Endpoint> external = endpoint.external();
-        if (external.isPresent()) {
-            return BenchEnvironment.external(external.get());
-        }
-        // a fresh machine: a temporary MinIO directory, so nothing is left behind
-        return BenchEnvironment.local(server != null ? server : ServerKind.preferred(), Optional.empty(),
-                network.model(), BUCKET);
     }
 
     private static String describe(DataSet data) {

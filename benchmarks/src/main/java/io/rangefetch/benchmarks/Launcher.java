@@ -3,14 +3,20 @@ package io.rangefetch.benchmarks;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import picocli.CommandLine;
 
-/** How the report names the command that made it. */
+/** Runs the commands, and names them in reports as a user would type them again. */
 final class Launcher {
 
     /** Set by the {@code ./bench} and {@code ./demo} scripts to their own name. */
     static final String PROPERTY = "rangefetch.launcher";
 
     private Launcher() {}
+
+    /** Runs a picocli command with {@code args}; answers its exit code. */
+    static int execute(Object command, String[] args) {
+        return new CommandLine(command).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+    }
 
     /**
      * The command line as a user would type it again: the launching script (or {@code java ... <main>}) and

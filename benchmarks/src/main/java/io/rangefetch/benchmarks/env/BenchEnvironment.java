@@ -119,23 +119,10 @@ public final class BenchEnvironment implements AutoCloseable {
 
     @Override
     public void close() {
-        RuntimeException failure = null;
         try {
             proxy.ifPresent(ShapingProxy::close);
-        } catch (RuntimeException e) {
-            failure = e;
-        }
-        try {
+        } finally {
             server.close();
-        } catch (RuntimeException e) {
-            if (failure == null) {
-                failure = e;
-            } else {
-                failure.addSuppressed(e);
-            }
-        }
-        if (failure != null) {
-            throw failure;
         }
     }
 

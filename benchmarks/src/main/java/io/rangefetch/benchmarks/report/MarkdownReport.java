@@ -73,7 +73,8 @@ public final class MarkdownReport {
                     .append("round trips that must wait for an earlier answer × first-byte delay + MB needed / ")
                     .append("min(total rate, C × per-connection rate), with C = ").append(LowerBound.PARALLEL_CONNECTIONS)
                     .append(" connections where reads are independent, or the number of threads issuing ")
-                    .append("dependent reads. Per workload:\n");
+                    .append("dependent reads. Below 1× a reader beat the bound's assumptions: it fetched ahead ")
+                    .append("for reads the bound counts as waiting for each other. Per workload:\n");
             for (Item workload : run.workloads()) {
                 out.append("  - ").append(workload.name()).append(": ").append(workload.description()).append('\n');
             }

@@ -58,7 +58,7 @@ final class ParquetScan {
                 ColumnReadStoreImpl store = new ColumnReadStoreImpl(rowGroup, IGNORING_CONVERTER, requested,
                         createdBy);
                 for (ColumnDescriptor column : requested.getColumns()) {
-                    verify(store.getColumnReader(column), spec, column.getPath()[0], firstRow);
+                    verify(store.getColumnReader(column), spec, column.getPath()[0], firstRow, rowGroup.getRowCount());
                 }
                 firstRow += rowGroup.getRowCount();
             }
@@ -69,11 +69,11 @@ final class ParquetScan {
         }
     }
 
-    private static void verify(ColumnReader values, ParquetSpec spec, String name, long firstRow)
+    /** Every column is required and flat: one value per row. */
+    private static void verify(ColumnReader values, ParquetSpec spec, String name, long firstRow, long count)
             throws WrongBytesException {
         int column = ParquetSpec.columnIndex(name);
         boolean int64 = ParquetSpec.isInt64(column);
-        long count = values.getTotalValueCount();
         for (long i = 0; i < count; i++) {
             long row = firstRow + i;
             boolean right = int64
