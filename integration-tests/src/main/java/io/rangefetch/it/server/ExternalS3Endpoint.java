@@ -1,5 +1,7 @@
 package io.rangefetch.it.server;
 
+import static java.util.Objects.requireNonNull;
+
 import java.net.URI;
 import java.util.Map;
 import java.util.Optional;
@@ -35,6 +37,21 @@ public final class ExternalS3Endpoint implements S3Server {
     this.secretKey = secretKey;
     this.region = region;
     this.bucket = bucket;
+  }
+
+  /**
+   * An endpoint given explicitly, for tools that take it from their command line.
+   *
+   * @param bucket a bucket to use as is (never created), if any
+   */
+  public static ExternalS3Endpoint of(
+      URI endpoint, String accessKey, String secretKey, String region, Optional<String> bucket) {
+    return new ExternalS3Endpoint(
+        requireNonNull(endpoint, "endpoint is null"),
+        requireNonNull(accessKey, "accessKey is null"),
+        requireNonNull(secretKey, "secretKey is null"),
+        requireNonNull(region, "region is null"),
+        requireNonNull(bucket, "bucket is null"));
   }
 
   /** Whether {@code RANGEFETCH_S3_ENDPOINT} is set. */

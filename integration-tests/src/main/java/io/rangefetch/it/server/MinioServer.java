@@ -84,6 +84,20 @@ public final class MinioServer implements S3Server {
 
   /** Starts MinIO and returns once it answers ready; fails if there is no binary. */
   public static MinioServer start() throws IOException {
+    return start(Optional.empty());
+  }
+
+  /**
+   * Starts MinIO on {@code dataDirectory} (created if missing), which {@link #close()} leaves in place:
+   * objects written in one run are there in the next, so large generated data sets are made once. Only
+   * one server at a time may use a directory.
+   */
+  public static MinioServer start(Path dataDirectory) throws IOException {
+    requireNonNull(dataDirectory, "dataDirectory is null");
+    return start(Optional.of(Files.createDirectories(dataDirectory)));
+  }
+
+  private static MinioServer start(Optional<Path> keptData) throws IOException {
     Path binary =
         findBinary()
             .orElseThrow(
@@ -94,7 +108,7 @@ public final class MinioServer implements S3Server {
     IOException failure = null;
     for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
       try {
-        return startOnce(binary);
+        return startOnce(binary, keptData);
       } catch (PortTakenException e) {
         failure = e; // someone took a port between our probe and MinIO's bind: try fresh ones
       }
@@ -102,9 +116,10 @@ public final class MinioServer implements S3Server {
     throw failure;
   }
 
-  private static MinioServer startOnce(Path binary) throws IOException {
+  private static MinioServer startOnce(Path binary, Optional<Path> keptData) throws IOException {
+    // the log (and, unless the caller keeps the data, the data) lives in a directory close() deletes
     Path workDir = Files.createTempDirectory("rangefetch-minio-");
-    Path dataDir = Files.createDirectory(workDir.resolve("data"));
+    Path dataDir = keptData.isPresent() ? keptData.get() : Files.createDirectory(workDir.resolve("data"));
     Path log = workDir.resolve("minio.log");
     int[] ports = freeLoopbackPorts(2);
     URI endpoint = URI.create("http://127.0.0.1:" + ports[0]);
@@ -217,12 +232,18 @@ public final class MinioServer implements S3Server {
     return process.isAlive();
   }
 
-  /** The temporary directory holding the data and the log; gone after {@link #close()}. */
+  /**
+   * The temporary directory holding the log (and the data, unless started on a kept data directory);
+   * gone after {@link #close()}.
+   */
   public Path workDirectory() {
     return workDir;
   }
 
-  /** Stops MinIO (SIGTERM, then SIGKILL after 10 s), waits for it to exit, deletes its directory. */
+  /**
+   * Stops MinIO (SIGTERM, then SIGKILL after 10 s), waits for it to exit, deletes its temporary
+   * directory; a kept data directory stays.
+   */
   @Override
   public void close() {
     stopProcess();

@@ -60,6 +60,15 @@ public interface S3Server extends AutoCloseable {
     return preferredName;
   }
 
+  /**
+   * This server reached at another address, such as a proxy in front of it: same credentials, region
+   * and buckets, but clients built with {@link S3Clients} send their requests to {@code endpoint}.
+   * Closing the view does nothing: the server stays open and stays the caller's to close.
+   */
+  default S3Server reachedAt(URI endpoint) {
+    return new S3ServerAtEndpoint(this, endpoint);
+  }
+
   /** Stops the server and releases what it holds; does not throw checked exceptions. */
   @Override
   void close();

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
@@ -31,6 +32,23 @@ class S3ServerLifecycleIT {
 
     assertThat(minio.isRunning()).as("minio process alive after close").isFalse();
     assertThat(Files.exists(workDirectory)).as(workDirectory + " exists after close").isFalse();
+  }
+
+  @Test
+  void minioOnAKeptDataDirectoryFindsItsObjectsAgainAndLeavesThemBehind(@TempDir Path kept)
+      throws Exception {
+    assumeTrue(MinioServer.binaryAvailable(), "no minio binary");
+    Path data = kept.resolve("data");
+    try (MinioServer first = MinioServer.start(data)) {
+      exercise(first);
+    }
+
+    assertThat(data).isNotEmptyDirectory();
+    try (MinioServer second = MinioServer.start(data);
+        S3Client s3 = S3Clients.sync(second)) {
+      assertThat(s3.getObjectAsBytes(get -> get.bucket("lifecycle").key("object")).asUtf8String())
+          .isEqualTo("hello");
+    }
   }
 
   @Test

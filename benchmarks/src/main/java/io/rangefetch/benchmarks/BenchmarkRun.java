@@ -1,0 +1,107 @@
+package io.rangefetch.benchmarks;
+
+import static java.util.Objects.requireNonNull;
+
+import io.rangefetch.benchmarks.data.DataPreparer;
+import io.rangefetch.benchmarks.data.DataSet;
+import io.rangefetch.benchmarks.data.StoredObject;
+import io.rangefetch.benchmarks.env.BenchEnvironment;
+import io.rangefetch.benchmarks.readers.ReaderUnderTest;
+import io.rangefetch.benchmarks.report.JsonReport;
+import io.rangefetch.benchmarks.report.MachineInfo;
+import io.rangefetch.benchmarks.report.RunDescription;
+import io.rangefetch.benchmarks.report.RunDescription.Item;
+import io.rangefetch.benchmarks.report.Summary;
+import io.rangefetch.benchmarks.report.SummaryRow;
+import io.rangefetch.benchmarks.run.RowResult;
+import io.rangefetch.benchmarks.run.ScenarioRunner;
+import io.rangefetch.benchmarks.workload.Workload;
+import io.rangefetch.benchmarks.workload.Workloads;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * One benchmark, start to end, in an environment someone else started: makes sure the data is on the
+ * server, builds the workloads over it, measures every reader on every workload and summarises. The runner
+ * ({@link Bench}) and the demo ({@link Demo}) differ only in what they ask for and how they print it.
+ */
+final class BenchmarkRun {
+
+    /**
+     * What to measure.
+     *
+     * @param readers the readers, the first being the one the others are compared with
+     * @param command the command line that started the run, for the report
+     */
+    record Plan(List<ReaderUnderTest> readers, DataSet data, List<String> workloads, double scale, int warmups,
+            int runs, String command) {
+
+        Plan {
+            readers = List.copyOf(readers);
+            if (readers.isEmpty()) {
+                throw new IllegalArgumentException("no readers to measure");
+            }
+            requireNonNull(data, "data is null");
+            workloads = Workloads.select(workloads);
+            requireNonNull(command, "command is null");
+        }
+    }
+
+    /** What a run found. */
+    record Results(RunDescription description, List<SummaryRow> rows, List<RowResult> raw) {
+
+        JsonReport json() {
+            return new JsonReport(description, rows, raw.stream().flatMap(row -> row.samples().stream()).toList());
+        }
+
+        boolean anyFailed() {
+            return rows.stream().anyMatch(SummaryRow::failed);
+        }
+    }
+
+    private BenchmarkRun() {}
+
+    static Results execute(BenchEnvironment environment, Plan plan) throws IOException {
+        String started = ZonedDateTime.now().truncatedTo(ChronoUnit.SECONDS).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+        Map<String, StoredObject> stored = prepareData(environment, plan);
+        List<Workload> workloads = Workloads.create(plan.data(), plan.workloads(), stored);
+        List<RowResult> rows = new ScenarioRunner(environment.target(), environment.traffic(), plan.warmups(),
+                plan.runs()).run(plan.readers(), workloads);
+        String reference = plan.readers().get(0).name();
+        boolean modelled = environment.network().isPresent();
+        RunDescription description = new RunDescription(plan.command(), started, MachineInfo.describe(),
+                environment.describeServer(), environment.describeNetwork(), modelled, plan.scale(), plan.warmups(),
+                plan.runs(), reference,
+                plan.readers().stream().map(reader -> new Item(reader.name(), reader.configuration())).toList(),
+                workloads.stream().map(workload -> describe(workload, modelled)).toList());
+        return new Results(description, Summary.of(rows, workloads, environment.network(), reference), rows);
+    }
+
+    private static Item describe(Workload workload, boolean modelled) {
+        String bound = modelled ? " Lower bound: " + workload.lowerBound().formula() + "." : "";
+        return new Item(workload.name(), workload.description() + "." + bound);
+    }
+
+    private static Map<String, StoredObject> prepareData(BenchEnvironment environment, Plan plan) throws IOException {
+        Path scratch = Files.createTempDirectory("rangefetch-bench-data-");
+        try (S3Client s3 = environment.directClient()) {
+            return new DataPreparer(s3, environment.bucket(), scratch)
+                    .ensure(Workloads.objects(plan.data(), plan.workloads()));
+        } finally {
+            try (Stream<Path> leftovers = Files.list(scratch)) {
+                for (Path file : leftovers.toList()) {
+                    Files.deleteIfExists(file);
+                }
+            }
+            Files.deleteIfExists(scratch);
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package io.rangefetch.benchmarks;
+
+import java.util.Arrays;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+
+/** Runs the commands, and names them in reports as a user would type them again. */
+final class Launcher {
+
+    /** Set by the {@code ./bench} and {@code ./demo} scripts to their own name. */
+    static final String PROPERTY = "rangefetch.launcher";
+
+    private Launcher() {}
+
+    /** Runs a picocli command with {@code args}; answers its exit code. */
+    static int execute(Object command, String[] args) {
+        return new CommandLine(command).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+    }
+
+    /**
+     * The command line as a user would type it again: the launching script (or {@code java ... <main>}) and
+     * the arguments, quoted where a shell needs it.
+     */
+    static String commandLine(String program, String[] arguments) {
+        String launcher = System.getProperty(PROPERTY, "java -cp ... io.rangefetch.benchmarks." + capitalised(program));
+        return Stream.concat(Stream.of(launcher), Arrays.stream(arguments).map(Launcher::quoted))
+                .collect(Collectors.joining(" "));
+    }
+
+    private static String capitalised(String name) {
+        return Character.toUpperCase(name.charAt(0)) + name.substring(1);
+    }
+
+    private static String quoted(String argument) {
+        return argument.matches("[A-Za-z0-9_./:=,@%+-]+") ? argument : "'" + argument.replace("'", "'\\''") + "'";
+    }
+}

@@ -1,0 +1,124 @@
+package io.rangefetch.benchmarks.data;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongConsumer;
+import org.apache.parquet.column.ParquetProperties.WriterVersion;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroup;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Type;
+import org.apache.parquet.schema.Types;
+
+/**
+ * A Parquet file of {@value #COLUMNS} required columns (even ones INT64, odd ones DOUBLE) holding
+ * {@link GeneratedValues} for {@code seed}, in {@code rowGroups} row groups of equal row counts.
+ *
+ * <p>Written so its size is predictable and every byte must be fetched: plain encoding, no dictionary, no
+ * compression, so a row costs {@value #BYTES_PER_ROW} bytes plus page headers and the footer; random values
+ * leave nothing to compress anyway. Row groups are cut by row count, not by parquet-java's memory estimate,
+ * so a file always has exactly the row groups asked for.
+ */
+public record ParquetSpec(String key, long rows, int rowGroups, long seed) implements GeneratedObject {
+
+    public static final int COLUMNS = 16;
+    public static final int BYTES_PER_ROW = COLUMNS * Long.BYTES;
+    public static final MessageType SCHEMA = schema();
+
+    private static final int PROGRESS_EVERY_ROWS = 8192;
+    // far above any file here, yet small enough that the writer's size arithmetic cannot overflow
+    private static final long ROW_GROUP_BYTES_NEVER_REACHED = 1L << 40;
+
+    public ParquetSpec {
+        requireNonNull(key, "key is null");
+        if (rowGroups <= 0 || rows < rowGroups) {
+            throw new IllegalArgumentException(
+                    "need at least one row per row group: " + rows + " rows, " + rowGroups + " row groups");
+        }
+    }
+
+    /** A file of about {@code bytes} bytes. */
+    public static ParquetSpec ofSize(String key, long bytes, int rowGroups, long seed) {
+        return new ParquetSpec(key, Math.max(rowGroups, bytes / BYTES_PER_ROW), rowGroups, seed);
+    }
+
+    /** The name of column {@code index}: {@code c00} to {@code c15}. */
+    public static String columnName(int index) {
+        return String.format("c%02d", index);
+    }
+
+    /** The index of the column named {@code name}. */
+    public static int columnIndex(String name) {
+        return Integer.parseInt(name.substring(1));
+    }
+
+    public static boolean isInt64(int column) {
+        return column % 2 == 0;
+    }
+
+    @Override
+    public String marker() {
+        return "parquet-v1 rows=" + rows + " rowGroups=" + rowGroups + " seed=" + seed + " columns=" + COLUMNS
+                + " plain uncompressed";
+    }
+
+    @Override
+    public long approximateSize() {
+        return rows * BYTES_PER_ROW;
+    }
+
+    @Override
+    public void writeTo(Path file, LongConsumer progress) throws IOException {
+        long rowsPerGroup = (rows + rowGroups - 1) / rowGroups;
+        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new LocalOutputFile(file))
+                .withConf(new PlainParquetConfiguration())
+                .withType(SCHEMA)
+                .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
+                .withWriterVersion(WriterVersion.PARQUET_1_0)
+                .withCompressionCodec(CompressionCodecName.UNCOMPRESSED)
+                .withDictionaryEncoding(false)
+                .withRowGroupRowCountLimit(Math.toIntExact(rowsPerGroup))
+                .withRowGroupSize(ROW_GROUP_BYTES_NEVER_REACHED)
+                .build()) {
+            for (long row = 0; row < rows; row++) {
+                writer.write(row(row));
+                if ((row + 1) % PROGRESS_EVERY_ROWS == 0) {
+                    progress.accept((long) PROGRESS_EVERY_ROWS * BYTES_PER_ROW);
+                }
+            }
+        }
+        progress.accept(rows % PROGRESS_EVERY_ROWS * BYTES_PER_ROW);
+    }
+
+    private Group row(long row) {
+        Group group = new SimpleGroup(SCHEMA);
+        for (int column = 0; column < COLUMNS; column++) {
+            if (isInt64(column)) {
+                group.add(column, GeneratedValues.int64(seed, column, row));
+            } else {
+                group.add(column, GeneratedValues.float64(seed, column, row));
+            }
+        }
+        return group;
+    }
+
+    private static MessageType schema() {
+        List<Type> fields = new ArrayList<>(COLUMNS);
+        for (int column = 0; column < COLUMNS; column++) {
+            PrimitiveTypeName type = isInt64(column) ? PrimitiveTypeName.INT64 : PrimitiveTypeName.DOUBLE;
+            fields.add(Types.required(type).named(columnName(column)));
+        }
+        return new MessageType("bench", fields);
+    }
+}

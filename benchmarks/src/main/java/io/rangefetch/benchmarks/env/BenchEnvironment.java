@@ -1,0 +1,152 @@
+package io.rangefetch.benchmarks.env;
+
+import static java.util.Objects.requireNonNull;
+
+import io.rangefetch.benchmarks.readers.S3Target;
+import io.rangefetch.benchmarks.run.Traffic;
+import io.rangefetch.benchmarks.run.TrafficCounter;
+import io.rangefetch.it.proxy.NetworkModel;
+import io.rangefetch.it.proxy.ProxyLedger;
+import io.rangefetch.it.proxy.ShapingProxy;
+import io.rangefetch.it.server.ExternalS3Endpoint;
+import io.rangefetch.it.server.MinioServer;
+import io.rangefetch.it.server.S3Clients;
+import io.rangefetch.it.server.S3ProxyServer;
+import io.rangefetch.it.server.S3Server;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.Optional;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Where a run's readers send their requests: an S3 server with a bucket, and, for an embedded server, the
+ * shaping proxy in front of it that models the network and counts every request. Data goes to the server
+ * directly ({@link #directClient()}); readers go through {@link #target()}.
+ *
+ * <p>An external endpoint (real S3) has no proxy: its network is real, nothing is modelled and requests
+ * are not counted. Closing stops the proxy and any server this environment started.
+ */
+public final class BenchEnvironment implements AutoCloseable {
+
+    private final S3Server server;
+    private final String bucket;
+    private final Optional<ShapingProxy> proxy;
+    private final S3Target target;
+
+    private BenchEnvironment(S3Server server, String bucket, Optional<ShapingProxy> proxy, S3Target target) {
+        this.server = server;
+        this.bucket = bucket;
+        this.proxy = proxy;
+        this.target = target;
+    }
+
+    /**
+     * Starts an embedded server and the proxy with {@code model} in front of it.
+     *
+     * @param minioData where MinIO keeps its data between runs; empty for a temporary directory
+     */
+    public static BenchEnvironment local(ServerKind kind, Optional<Path> minioData, NetworkModel model, String bucket)
+            throws Exception {
+        requireNonNull(kind, "kind is null");
+        requireNonNull(minioData, "minioData is null");
+        requireNonNull(model, "model is null");
+        requireNonNull(bucket, "bucket is null");
+        S3Server server = switch (kind) {
+            case MINIO -> minioData.isPresent() ? MinioServer.start(minioData.get()) : MinioServer.start();
+            case S3PROXY -> S3ProxyServer.start();
+        };
+        ShapingProxy proxy = null;
+        try {
+            server.createBucket(bucket);
+            proxy = ShapingProxy.start(server.endpoint(), model);
+            S3Target target = new S3Target(proxy.endpoint(), server.region(), bucket, server.accessKey(),
+                    server.secretKey(), true);
+            return new BenchEnvironment(server, bucket, Optional.of(proxy), target);
+        } catch (Exception | Error e) {
+            closeQuietly(proxy, e);
+            closeQuietly(server, e);
+            throw e;
+        }
+    }
+
+    /** Uses an endpoint this process does not own, as is. */
+    public static BenchEnvironment external(ExternalS3Endpoint endpoint) {
+        requireNonNull(endpoint, "endpoint is null");
+        String bucket = endpoint.bucket()
+                .orElseThrow(() -> new IllegalArgumentException("an external endpoint needs a bucket"));
+        URI uri = endpoint.endpoint();
+        // AWS wants bucket names in the host; other stores, like the local servers, in the path
+        boolean pathStyle = uri.getHost() == null || !uri.getHost().endsWith(".amazonaws.com");
+        S3Target target = new S3Target(uri, endpoint.region(), bucket, endpoint.accessKey(), endpoint.secretKey(),
+                pathStyle);
+        return new BenchEnvironment(endpoint, bucket, Optional.empty(), target);
+    }
+
+    /** Where readers send requests: the proxy, or the external endpoint. */
+    public S3Target target() {
+        return target;
+    }
+
+    public String bucket() {
+        return bucket;
+    }
+
+    /** A client that reaches the server without the proxy, for writing data; the caller closes it. */
+    public S3Client directClient() {
+        return S3Clients.sync(server);
+    }
+
+    /** The modelled network, if requests go through the proxy. */
+    public Optional<NetworkModel> network() {
+        return proxy.map(ShapingProxy::model);
+    }
+
+    /** Counts what readers send through the proxy; counts nothing without one. */
+    public TrafficCounter traffic() {
+        return proxy.<TrafficCounter>map(p -> new LedgerCounter(p.ledger())).orElseGet(TrafficCounter::none);
+    }
+
+    /** The server, for reports: e.g. {@code minio at http://127.0.0.1:41234}. */
+    public String describeServer() {
+        return server.toString();
+    }
+
+    /** The network, for reports. */
+    public String describeNetwork() {
+        return proxy.map(p -> "modelled by a proxy on 127.0.0.1: " + p.model().describe())
+                .orElse("real, not modelled; requests not counted (no proxy in front of an external endpoint)");
+    }
+
+    @Override
+    public void close() {
+        try {
+            proxy.ifPresent(ShapingProxy::close);
+        } finally {
+            server.close();
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable resource, Throwable cause) {
+        if (resource == null) {
+            return;
+        }
+        try {
+            resource.close();
+        } catch (Exception e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    /** The proxy's ledger as the runner's counter. */
+    private record LedgerCounter(ProxyLedger ledger) implements TrafficCounter {
+        @Override
+        public void reset() {
+            ledger.reset();
+        }
+
+        @Override
+        public Traffic read() {
+            return new Traffic(ledger.gets(), ledger.heads(), ledger.responseBodyBytes());
+        }
+    }
+}

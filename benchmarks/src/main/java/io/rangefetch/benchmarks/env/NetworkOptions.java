@@ -1,0 +1,80 @@
+package io.rangefetch.benchmarks.env;
+
+import io.rangefetch.internal.config.ConfigValues;
+import io.rangefetch.it.proxy.NetworkModel;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Option;
+
+/**
+ * How the shaping proxy models the network: S3 from inside its region, or nothing, with any of the three
+ * figures overridden. Durations take units as in Rangefetch's configuration ({@code 20ms}); rates are bytes
+ * per second with decimal units as networks are quoted ({@code 80MB/s}); a rate of 0 means no cap.
+ */
+public final class NetworkOptions {
+
+    /** The base models. */
+    public enum Shaping {
+        S3, OFF
+    }
+
+    private static final Pattern RATE = Pattern.compile("\\s*(\\d+(?:\\.\\d+)?)\\s*([a-zA-Z]*)(?:/s)?\\s*");
+
+    @Option(names = "--shaping", paramLabel = "s3|off", defaultValue = "s3",
+            description = "Network model in the proxy: s3 (S3 from inside its region) or off (default: ${DEFAULT-VALUE}).")
+    Shaping shaping = Shaping.S3;
+
+    @Option(names = "--first-byte-delay", paramLabel = "DURATION",
+            description = "Override the delay before each response's first byte, e.g. 20ms.")
+    String firstByteDelay;
+
+    @Option(names = "--connection-rate", paramLabel = "RATE",
+            description = "Override the rate of one connection, e.g. 80MB/s (decimal units; 0: no cap).")
+    String connectionRate;
+
+    @Option(names = "--total-rate", paramLabel = "RATE",
+            description = "Override the rate of all connections together, e.g. 1GB/s (decimal units; 0: no cap).")
+    String totalRate;
+
+    /** The model these options describe. */
+    public NetworkModel model() {
+        NetworkModel model = shaping == Shaping.S3 ? NetworkModel.s3InRegion() : NetworkModel.unshaped();
+        if (firstByteDelay != null) {
+            Duration delay = ConfigValues.parseDuration("--first-byte-delay", firstByteDelay);
+            model = model.withFirstByteDelay(delay);
+        }
+        if (connectionRate != null) {
+            model = model.withConnectionBytesPerSecond(rate("--connection-rate", connectionRate));
+        }
+        if (totalRate != null) {
+            model = model.withTotalBytesPerSecond(rate("--total-rate", totalRate));
+        }
+        return model;
+    }
+
+    /**
+     * Bytes per second: a count, or a number with a unit; {@code kB}, {@code MB}, {@code GB} are decimal, as
+     * network rates are quoted (and as the model prints them), {@code KiB}, {@code MiB}, {@code GiB} binary; an
+     * optional {@code /s}.
+     */
+    static long rate(String option, String value) {
+        Matcher matcher = RATE.matcher(value);
+        if (!matcher.matches()) {
+            throw new IllegalArgumentException(option + " must be a rate such as 80MB/s or 0, not '" + value + "'");
+        }
+        long multiplier = switch (matcher.group(2).toLowerCase(Locale.ROOT)) {
+            case "", "b" -> 1;
+            case "k", "kb" -> 1_000;
+            case "m", "mb" -> 1_000_000;
+            case "g", "gb" -> 1_000_000_000;
+            case "kib" -> 1L << 10;
+            case "mib" -> 1L << 20;
+            case "gib" -> 1L << 30;
+            default -> throw new IllegalArgumentException(
+                    option + ": unknown unit '" + matcher.group(2) + "' in '" + value + "'");
+        };
+        return Math.round(Double.parseDouble(matcher.group(1)) * multiplier);
+    }
+}

@@ -1,0 +1,42 @@
+package io.rangefetch.benchmarks.report;
+
+import java.util.Locale;
+
+/** How the reports write numbers; a missing figure is "-". */
+final class Figures {
+
+    static final String MISSING = "-";
+
+    private Figures() {}
+
+    static String seconds(Double seconds) {
+        if (seconds == null) {
+            return MISSING;
+        }
+        return seconds < 10 ? format("%.3f s", seconds) : format("%.1f s", seconds);
+    }
+
+    static String count(Long count) {
+        return count == null ? MISSING : format("%,d", count);
+    }
+
+    /** Decimal megabytes (10^6 bytes), as network rates are quoted. */
+    static String megabytes(Long bytes) {
+        if (bytes == null) {
+            return MISSING;
+        }
+        double mb = bytes / 1e6;
+        return mb < 10 ? format("%.2f", mb) : format("%.1f", mb);
+    }
+
+    static String ratio(Double ratio) {
+        if (ratio == null) {
+            return MISSING;
+        }
+        return ratio < 10 ? format("%.2f×", ratio) : format("%.0f×", ratio);
+    }
+
+    private static String format(String pattern, Object value) {
+        return String.format(Locale.ROOT, pattern, value);
+    }
+}

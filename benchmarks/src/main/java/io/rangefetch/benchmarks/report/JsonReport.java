@@ -1,0 +1,35 @@
+package io.rangefetch.benchmarks.report;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rangefetch.benchmarks.run.RunSample;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The results file: the run's description, the summary rows and every run (warm-ups included), so a
+ * reader of the file can recompute any figure. Records map to JSON objects field by field.
+ */
+public record JsonReport(RunDescription run, List<SummaryRow> rows, List<RunSample> samples) {
+
+    public JsonReport {
+        requireNonNull(run, "run is null");
+        rows = List.copyOf(rows);
+        samples = List.copyOf(samples);
+    }
+
+    public void write(Path file) throws IOException {
+        mapper().writeValue(requireNonNull(file, "file is null").toFile(), this);
+    }
+
+    public static JsonReport read(Path file) throws IOException {
+        return mapper().readValue(requireNonNull(file, "file is null").toFile(), JsonReport.class);
+    }
+
+    private static ObjectMapper mapper() {
+        return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    }
+}

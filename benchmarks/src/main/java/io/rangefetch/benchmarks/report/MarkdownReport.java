@@ -1,0 +1,107 @@
+package io.rangefetch.benchmarks.report;
+
+import static java.util.Objects.requireNonNull;
+
+import io.rangefetch.benchmarks.report.RunDescription.Item;
+import io.rangefetch.benchmarks.workload.LowerBound;
+import java.util.List;
+
+/** The results as markdown: the table, and the notes that say how to read it. */
+public final class MarkdownReport {
+
+    static final String FALLBACK_MARK = " †";
+
+    private final RunDescription run;
+    private final List<SummaryRow> rows;
+
+    public MarkdownReport(RunDescription run, List<SummaryRow> rows) {
+        this.run = requireNonNull(run, "run is null");
+        this.rows = List.copyOf(requireNonNull(rows, "rows is null"));
+    }
+
+    /** One line per (workload, reader), with a header. */
+    public String table() {
+        StringBuilder out = new StringBuilder();
+        out.append("| workload | reader | median time | GETs | HEADs | MB transferred | MB needed | heap peak MB | ×")
+                .append(run.referenceReader()).append(" | ×ideal |\n");
+        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (SummaryRow row : rows) {
+            String workload = row.workload() + (row.vectoredFallback() ? FALLBACK_MARK : "");
+            if (row.failed()) {
+                out.append(cells(workload, row.reader(), "**FAILED**", "-", "-", "-", "-", "-", "-", "-"));
+                continue;
+            }
+            out.append(cells(workload, row.reader(), Figures.seconds(row.seconds()), Figures.count(row.gets()),
+                    Figures.count(row.heads()), Figures.megabytes(row.transferredBytes()),
+                    Figures.megabytes(row.neededBytes()), Figures.megabytes(row.heapBytes()),
+                    Figures.ratio(row.vsReference()), Figures.ratio(row.vsIdeal())));
+        }
+        return out.toString();
+    }
+
+    /** The demo's shorter table: time, requests and bytes. */
+    public String compactTable() {
+        StringBuilder out = new StringBuilder();
+        out.append("| workload | reader | time | GETs | MB transferred | MB needed | ×").append(run.referenceReader())
+                .append(" |\n");
+        out.append("|---|---|---:|---:|---:|---:|---:|\n");
+        for (SummaryRow row : rows) {
+            out.append(row.failed()
+                    ? cells(row.workload(), row.reader(), "**FAILED**", "-", "-", "-", "-")
+                    : cells(row.workload(), row.reader(), Figures.seconds(row.seconds()), Figures.count(row.gets()),
+                            Figures.megabytes(row.transferredBytes()), Figures.megabytes(row.neededBytes()),
+                            Figures.ratio(row.vsReference())));
+        }
+        return out.toString();
+    }
+
+    /** What the columns mean, the ideal's formula, the workloads and readers, and any failures. */
+    public String notes() {
+        StringBuilder out = new StringBuilder();
+        out.append("- Server: ").append(run.server()).append(". Network: ").append(run.network()).append(".\n");
+        out.append("- Each figure is the median of ").append(run.runs()).append(" measured run(s), after ")
+                .append(run.warmups()).append(" warm-up run(s); every run opens a fresh reader session (clients, ")
+                .append("caches, pools), whose creation is not timed.\n");
+        out.append("- GETs, HEADs and MB transferred (response bodies) are what the proxy in front of the server ")
+                .append("counted; MB needed is what the workload itself asked for. MB are 10^6 bytes.\n");
+        out.append("- Heap peak: the sum of the heap pools' peak usage during the run, less the heap in use ")
+                .append("right after a GC just before it.\n");
+        out.append("- ×").append(run.referenceReader()).append(": median time over ").append(run.referenceReader())
+                .append("'s on the same workload.\n");
+        if (run.networkModelled()) {
+            out.append("- ×ideal: median time over a lower bound from the proxy's network model: ")
+                    .append("round trips that must wait for an earlier answer × first-byte delay + MB needed / ")
+                    .append("min(total rate, C × per-connection rate), with C = ").append(LowerBound.PARALLEL_CONNECTIONS)
+                    .append(" connections where reads are independent, or the number of threads issuing ")
+                    .append("dependent reads. Below 1× a reader beat the bound's assumptions: it fetched ahead ")
+                    .append("for reads the bound counts as waiting for each other. Per workload:\n");
+            for (Item workload : run.workloads()) {
+                out.append("  - ").append(workload.name()).append(": ").append(workload.description()).append('\n');
+            }
+        } else {
+            out.append("- ×ideal: \"-\": with no modelled network a lower bound says nothing.\n");
+            for (Item workload : run.workloads()) {
+                out.append("- ").append(workload.name()).append(": ").append(workload.description()).append('\n');
+            }
+        }
+        if (rows.stream().anyMatch(SummaryRow::vectoredFallback)) {
+            out.append("- ").append(FALLBACK_MARK.strip()).append(" the reader has no vectored read of its own: ")
+                    .append("the ranges were read one after another with its positioned reads.\n");
+        }
+        out.append("- Readers:\n");
+        for (Item reader : run.readers()) {
+            out.append("  - ").append(reader.name()).append(": ").append(reader.description()).append('\n');
+        }
+        for (SummaryRow row : rows) {
+            if (row.failed()) {
+                out.append("- **FAILED** ").append(row.reader()).append(" · ").append(row.workload()).append(": ")
+                        .append(row.failure().replace('\n', ' ')).append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    private static String cells(String... cells) {
+        return "| " + String.join(" | ", cells) + " |\n";
+    }
+}

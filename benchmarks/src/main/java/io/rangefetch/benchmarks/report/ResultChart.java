@@ -1,0 +1,88 @@
+package io.rangefetch.benchmarks.report;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.VectorGraphicsEncoder;
+import org.knowm.xchart.VectorGraphicsEncoder.VectorGraphicsFormat;
+import org.knowm.xchart.style.Styler.LegendPosition;
+
+/**
+ * A grouped bar chart of median time per workload, one bar per reader, as SVG (text, so it diffs and
+ * renders in a repository page). A logarithmic axis when the times span more than {@value #LOG_SPREAD}×,
+ * where a linear one would flatten the fast bars. FAILED rows get no bar.
+ */
+public final class ResultChart {
+
+    static final double LOG_SPREAD = 20;
+
+    private ResultChart() {}
+
+    /** Writes the chart to {@code file}. */
+    public static void writeSvg(Path file, List<SummaryRow> rows, String title) throws IOException {
+        requireNonNull(file, "file is null");
+        CategoryChart chart = build(rows, title);
+        try (OutputStream out = Files.newOutputStream(file)) {
+            VectorGraphicsEncoder.saveVectorGraphic(chart, out, VectorGraphicsFormat.SVG);
+        }
+    }
+
+    static CategoryChart build(List<SummaryRow> rows, String title) {
+        System.setProperty("java.awt.headless", "true"); // drawing needs no display
+        Set<String> workloads = new LinkedHashSet<>();
+        Set<String> readers = new LinkedHashSet<>();
+        double fastest = Double.MAX_VALUE;
+        double slowest = 0;
+        for (SummaryRow row : rows) {
+            workloads.add(row.workload());
+            readers.add(row.reader());
+            if (!row.failed()) {
+                fastest = Math.min(fastest, row.seconds());
+                slowest = Math.max(slowest, row.seconds());
+            }
+        }
+        boolean logarithmic = fastest > 0 && slowest / fastest > LOG_SPREAD;
+        CategoryChart chart = new CategoryChartBuilder()
+                .width(Math.max(900, 160 * workloads.size()))
+                .height(520)
+                .title(title)
+                .xAxisTitle("workload")
+                .yAxisTitle(logarithmic ? "median time, s (log scale)" : "median time, s")
+                .build();
+        chart.getStyler().setLegendPosition(LegendPosition.OutsideS);
+        chart.getStyler().setYAxisLogarithmic(logarithmic);
+        if (logarithmic) {
+            // bars start from the axis minimum, which is 0 unless set: log(0) is not drawable
+            chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(fastest))));
+        }
+        chart.getStyler().setOverlapped(false);
+        for (String reader : readers) {
+            // a reader's series lists only the workloads it has a time for: a gap, not a zero (which a log axis
+            // refuses)
+            List<String> categories = new ArrayList<>();
+            List<Double> seconds = new ArrayList<>();
+            for (String workload : workloads) {
+                rows.stream()
+                        .filter(row -> row.reader().equals(reader) && row.workload().equals(workload) && !row.failed())
+                        .findFirst()
+                        .ifPresent(row -> {
+                            categories.add(workload);
+                            seconds.add(row.seconds());
+                        });
+            }
+            if (!categories.isEmpty()) {
+                chart.addSeries(reader, categories, seconds);
+            }
+        }
+        return chart;
+    }
+}

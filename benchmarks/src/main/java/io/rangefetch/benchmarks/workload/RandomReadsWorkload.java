@@ -1,0 +1,103 @@
+package io.rangefetch.benchmarks.workload;
+
+import static java.util.Objects.requireNonNull;
+
+import io.rangefetch.benchmarks.data.StoredObject;
+import io.rangefetch.benchmarks.data.TextSpec;
+import io.rangefetch.benchmarks.readers.BenchmarkStream;
+import io.rangefetch.benchmarks.readers.ReaderSession;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Small positioned reads at random offsets from several threads, each with its own stream on the same
+ * object, as index lookups or a key-value scan over a large file do. Every read waits for its answer before
+ * the thread issues the next, so round trips add up per thread; a reader that fetches far more than asked
+ * per read pays in bytes.
+ */
+public final class RandomReadsWorkload implements Workload {
+
+    public static final int THREADS = 8;
+    public static final int READS_PER_THREAD = 25;
+    public static final int READ_SIZE = 8 * 1024;
+
+    private final StoredObject object;
+    private final List<List<ExpectedRange>> readsByThread;
+
+    public RandomReadsWorkload(TextSpec spec, StoredObject object, long seed) {
+        requireNonNull(spec, "spec is null");
+        this.object = requireNonNull(object, "object is null");
+        if (object.length() < READ_SIZE) {
+            throw new IllegalArgumentException(object.key() + " is smaller than one read");
+        }
+        SplittableRandom random = new SplittableRandom(seed);
+        List<List<ExpectedRange>> reads = new ArrayList<>();
+        for (int thread = 0; thread < THREADS; thread++) {
+            List<ExpectedRange> ranges = new ArrayList<>();
+            for (int i = 0; i < READS_PER_THREAD; i++) {
+                long offset = random.nextLong(object.length() - READ_SIZE + 1);
+                ranges.add(ExpectedRange.of(spec, object, offset, READ_SIZE));
+            }
+            reads.add(List.copyOf(ranges));
+        }
+        this.readsByThread = List.copyOf(reads);
+    }
+
+    @Override
+    public String name() {
+        return "random";
+    }
+
+    @Override
+    public String description() {
+        return String.format("%d threads, each with its own stream on %s, %d positioned reads of %d KiB at seeded "
+                + "random offsets", THREADS, object.key(), READS_PER_THREAD, READ_SIZE / 1024);
+    }
+
+    /** Each thread's reads wait for each other; the threads run side by side. */
+    @Override
+    public LowerBound lowerBound() {
+        return new LowerBound(READS_PER_THREAD, THREADS);
+    }
+
+    @Override
+    public Outcome run(ReaderSession session) throws IOException {
+        AtomicInteger threadNumber = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS, task -> {
+            Thread thread = new Thread(task, "bench-random-" + threadNumber.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            List<Future<Void>> threads = new ArrayList<>();
+            for (List<ExpectedRange> reads : readsByThread) {
+                threads.add(pool.submit(() -> {
+                    readAll(session, reads);
+                    return null;
+                }));
+            }
+            for (Future<Void> thread : threads) {
+                Workloads.await(thread);
+            }
+        } finally {
+            Workloads.stop(pool);
+        }
+        return Outcome.needed((long) THREADS * READS_PER_THREAD * READ_SIZE);
+    }
+
+    private void readAll(ReaderSession session, List<ExpectedRange> reads) throws IOException {
+        byte[] buffer = new byte[READ_SIZE];
+        try (BenchmarkStream in = Workloads.open(session, object)) {
+            for (ExpectedRange read : reads) {
+                in.readFully(read.offset(), buffer, 0, READ_SIZE);
+                read.check(buffer);
+            }
+        }
+    }
+}

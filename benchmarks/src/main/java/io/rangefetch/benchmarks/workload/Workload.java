@@ -1,0 +1,47 @@
+package io.rangefetch.benchmarks.workload;
+
+import io.rangefetch.benchmarks.readers.ReaderSession;
+import java.io.IOException;
+
+/**
+ * One access pattern an engine puts on S3, run against one reader. A run opens what it needs from the
+ * session, reads, and checks every byte (or decoded value) it got against the generator: a reader that hands
+ * back wrong data fails with {@link WrongBytesException} instead of getting a time.
+ *
+ * <p>Implementations are immutable and may be run any number of times, one run at a time.
+ */
+public interface Workload {
+
+    /** The row name in tables, charts and {@code --workloads}, e.g. {@code "projection"}. */
+    String name();
+
+    /** One line on what the workload reads, for the report. */
+    String description();
+
+    /** The least a modelled network lets this workload take; see {@link LowerBound}. */
+    LowerBound lowerBound();
+
+    /** Runs the workload once; what it returns is valid only if it returns normally. */
+    Outcome run(ReaderSession session) throws IOException;
+
+    /**
+     * What a run found out besides its time.
+     *
+     * @param neededBytes the bytes the workload itself needed (footers, chunks, ranges), however many the
+     *     reader fetched
+     * @param vectoredFallback whether a vectored read ran as the contract's positioned-read fallback because
+     *     the reader has no vectored API of its own
+     */
+    record Outcome(long neededBytes, boolean vectoredFallback) {
+
+        public Outcome {
+            if (neededBytes < 0) {
+                throw new IllegalArgumentException("negative neededBytes " + neededBytes);
+            }
+        }
+
+        public static Outcome needed(long neededBytes) {
+            return new Outcome(neededBytes, false);
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package io.rangefetch.benchmarks.workload;
+
+import static java.util.Objects.requireNonNull;
+
+import io.rangefetch.benchmarks.data.DataSet;
+import io.rangefetch.benchmarks.data.GeneratedObject;
+import io.rangefetch.benchmarks.data.StoredObject;
+import io.rangefetch.benchmarks.readers.BenchmarkStream;
+import io.rangefetch.benchmarks.readers.ReaderSession;
+import io.rangefetch.benchmarks.workload.OrcPatternWorkload.Mode;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.parquet.io.InputFile;
+
+/** The workloads by name, the objects each needs, and what they share. */
+public final class Workloads {
+
+    /** Every workload, in report order. */
+    public static final List<String> NAMES =
+            List.of("projection", "small-files", "sequential", "random", "orc-positioned", "orc-vectored");
+
+    /** The longest a workload waits for one answer before it calls the reader stuck. */
+    static final Duration TIMEOUT = Duration.ofMinutes(5);
+
+    private static final long RANDOM_SEED = 42;
+
+    private Workloads() {}
+
+    /** Checks that every name is a workload; answers them in report order, without repeats. */
+    public static List<String> select(Collection<String> names) {
+        Set<String> wanted = new LinkedHashSet<>(names);
+        for (String name : wanted) {
+            if (!NAMES.contains(name)) {
+                throw new IllegalArgumentException("unknown workload '" + name + "'; known: " + String.join(", ", NAMES));
+            }
+        }
+        return NAMES.stream().filter(wanted::contains).toList();
+    }
+
+    /** The objects the named workloads read. */
+    public static List<GeneratedObject> objects(DataSet data, Collection<String> names) {
+        Set<GeneratedObject> objects = new LinkedHashSet<>();
+        for (String name : select(names)) {
+            switch (name) {
+                case "projection" -> objects.add(data.wide());
+                case "small-files" -> objects.addAll(data.smallFiles());
+                default -> objects.add(data.text());
+            }
+        }
+        return List.copyOf(objects);
+    }
+
+    /** The named workloads over the stored objects, in report order. */
+    public static List<Workload> create(DataSet data, Collection<String> names, Map<String, StoredObject> stored) {
+        requireNonNull(stored, "stored is null");
+        List<Workload> workloads = new ArrayList<>();
+        for (String name : select(names)) {
+            workloads.add(switch (name) {
+                case "projection" -> new ProjectionWorkload(data.wide(), find(stored, data.wide()));
+                case "small-files" -> new SmallFilesWorkload(data.smallFiles(),
+                        data.smallFiles().stream().map(spec -> find(stored, spec)).toList());
+                case "sequential" -> new SequentialWorkload(data.text(), find(stored, data.text()));
+                case "random" -> new RandomReadsWorkload(data.text(), find(stored, data.text()), RANDOM_SEED);
+                case "orc-positioned" -> new OrcPatternWorkload(data.text(), find(stored, data.text()), Mode.POSITIONED);
+                case "orc-vectored" -> new OrcPatternWorkload(data.text(), find(stored, data.text()), Mode.VECTORED);
+                default -> throw new AssertionError(name);
+            });
+        }
+        return List.copyOf(workloads);
+    }
+
+    private static StoredObject find(Map<String, StoredObject> stored, GeneratedObject object) {
+        StoredObject found = stored.get(object.key());
+        if (found == null) {
+            throw new IllegalArgumentException(object.key() + " is not stored");
+        }
+        return found;
+    }
+
+    /** Opens an object as an engine does that knows its length and ETag from a listing or a manifest. */
+    static BenchmarkStream open(ReaderSession session, StoredObject object) throws IOException {
+        return session.open(object.key(), object.length(), Optional.of(object.etag()));
+    }
+
+    /** The object as parquet-java's input file, with what an engine knows of it, as {@link #open}. */
+    static InputFile parquetFile(ReaderSession session, StoredObject object) throws IOException {
+        return session.parquetFile(object.key(), object.length(), Optional.of(object.etag()));
+    }
+
+    /** Waits for one answer a workload asked for, with the reader's failure as the exception. */
+    static <T> T await(Future<T> future) throws IOException {
+        try {
+            return future.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted waiting for a read");
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException("read failed: " + cause, cause);
+        } catch (TimeoutException e) {
+            throw new IOException("a read did not finish within " + TIMEOUT, e);
+        }
+    }
+
+    /** Stops a workload's threads and waits for them, so none still reads once the session closes. */
+    static void stop(ExecutorService pool) throws InterruptedIOException {
+        pool.shutdownNow();
+        try {
+            if (!pool.awaitTermination(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("workload threads still running " + TIMEOUT + " after a stop");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted waiting for workload threads");
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package io.rangefetch.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rangefetch.benchmarks.data.DataSet;
+import io.rangefetch.benchmarks.env.BenchEnvironment;
+import io.rangefetch.benchmarks.env.ServerKind;
+import io.rangefetch.benchmarks.report.BenchmarksPage;
+import io.rangefetch.benchmarks.report.JsonReport;
+import io.rangefetch.benchmarks.report.MarkdownReport;
+import io.rangefetch.benchmarks.report.SummaryRow;
+import io.rangefetch.benchmarks.workload.Workloads;
+import io.rangefetch.it.proxy.NetworkModel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The runner end to end on S3Proxy, with two trivial readers: one honest, one that changes bytes. */
+class BenchmarkRunIT {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void everyWorkloadRunsAndAReaderReturningWrongBytesFailsWithoutATime() throws Exception {
+        BenchmarkRun.Plan plan = new BenchmarkRun.Plan(
+                List.of(new SdkTestReader("honest", false), new SdkTestReader("liar", true)),
+                DataSet.benchmark(0.01), Workloads.NAMES, 0.01, 0, 2, "bench --scale 0.01");
+
+        BenchmarkRun.Results results;
+        try (BenchEnvironment environment = BenchEnvironment.local(ServerKind.S3PROXY, Optional.empty(),
+                NetworkModel.unshaped(), "bench-it")) {
+            results = BenchmarkRun.execute(environment, plan);
+        }
+
+        assertThat(results.rows()).hasSize(2 * Workloads.NAMES.size());
+        for (SummaryRow row : results.rows()) {
+            if (row.reader().equals("honest")) {
+                assertThat(row.status()).as(row.toString()).isEqualTo(SummaryRow.OK);
+                assertThat(row.runs()).isEqualTo(2);
+                assertThat(row.neededBytes()).isPositive();
+                assertThat(row.vsReference()).isEqualTo(1.0);
+                assertThat(row.idealSeconds()).as("no bound without a modelled network").isNull();
+            } else {
+                assertThat(row.status()).as(row.toString()).isEqualTo(SummaryRow.FAILED);
+                assertThat(row.seconds()).isNull();
+            }
+        }
+        assertThat(results.rows()).filteredOn(row -> row.workload().equals("sequential") && !row.failed())
+                .singleElement()
+                .satisfies(row -> assertThat(row.neededBytes()).isEqualTo(DataSet.benchmark(0.01).text().size()));
+        assertThat(results.rows()).filteredOn(row -> row.workload().equals("orc-vectored") && !row.failed())
+                .singleElement()
+                .satisfies(row -> assertThat(row.vectoredFallback()).isTrue());
+
+        Path json = dir.resolve("results.json");
+        results.json().write(json);
+        JsonReport read = JsonReport.read(json);
+        assertThat(read.rows()).isEqualTo(results.rows());
+        assertThat(read.samples()).hasSize(2 * Workloads.NAMES.size());
+
+        Path page = BenchmarksPage.write(dir, results.description(), results.rows());
+        assertThat(Files.readString(page))
+                .contains("bench --scale 0.01", "| sequential | honest |", "**FAILED** liar · sequential: wrong bytes");
+        assertThat(Files.readString(dir.resolve(BenchmarksPage.CHART))).startsWith("<?xml").contains("<svg");
+        assertThat(new MarkdownReport(results.description(), results.rows()).table())
+                .contains("| orc-vectored † | honest |");
+    }
+}

@@ -1,0 +1,43 @@
+package io.rangefetch.benchmarks.data;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rangefetch.it.server.RequestLedger;
+import io.rangefetch.it.server.S3Clients;
+import io.rangefetch.it.server.S3ProxyServer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.s3.S3Client;
+
+class DataPreparerIT {
+
+    @Test
+    void objectsAreWrittenOnceAndRewrittenWhenTheirGeneratorChanges(@TempDir Path scratch) throws Exception {
+        TextSpec text = new TextSpec("data/lines.txt", 300_000, 7);
+        ParquetSpec parquet = ParquetSpec.ofSize("data/wide.parquet", 200_000, 2, 1);
+        RequestLedger ledger = new RequestLedger();
+        try (S3ProxyServer server = S3ProxyServer.start(); S3Client s3 = S3Clients.sync(server, ledger)) {
+            server.createBucket("data");
+            DataPreparer preparer = new DataPreparer(s3, "data", scratch);
+
+            Map<String, StoredObject> first = preparer.ensure(List.of(text, parquet));
+            int putsAfterFirst = ledger.puts();
+            Map<String, StoredObject> second = preparer.ensure(List.of(text, parquet));
+            int putsAfterSecond = ledger.puts();
+            byte[] stored = s3.getObjectAsBytes(request -> request.bucket("data").key(text.key()).range("bytes=0-99"))
+                    .asByteArray();
+            preparer.ensure(List.of(new TextSpec(text.key(), text.size(), 8)));
+
+            assertThat(putsAfterFirst).isEqualTo(2);
+            assertThat(putsAfterSecond).as("nothing written again").isEqualTo(2);
+            assertThat(ledger.puts()).as("a different seed is a different object").isEqualTo(3);
+            assertThat(second).isEqualTo(first);
+            assertThat(first.get(text.key()).length()).isEqualTo(text.size());
+            assertThat(stored).isEqualTo(text.bytes(0, 100));
+            assertThat(scratch).isEmptyDirectory();
+        }
+    }
+}

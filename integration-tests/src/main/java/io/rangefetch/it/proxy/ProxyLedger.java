@@ -1,0 +1,125 @@
+package io.rangefetch.it.proxy;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a {@link ShapingProxy} saw: requests by method, in arrival order, and the bytes it sent back.
+ *
+ * <p>A request is counted as soon as its head is read, and bytes are counted just before they are
+ * handed to the client's socket, so whatever a client has received is already counted when its call
+ * returns: a test may assert right after the call, without waiting. Thread-safe; one lock guards
+ * everything, so a snapshot is consistent.
+ */
+public final class ProxyLedger {
+
+  private final Map<String, Long> byMethod = new HashMap<>();
+  private final List<Exchange> exchanges = new ArrayList<>();
+  private long responseBodyBytes;
+  private long responseBytes;
+  private long connectionsOpened;
+
+  ProxyLedger() {}
+
+  /** Requests received with {@code method} (for example {@code "GET"}) since creation or {@link #reset()}. */
+  public synchronized long requests(String method) {
+    requireNonNull(method, "method is null");
+    return byMethod.getOrDefault(method, 0L);
+  }
+
+  public long gets() {
+    return requests("GET");
+  }
+
+  public long heads() {
+    return requests("HEAD");
+  }
+
+  /** Response body bytes sent to clients (chunk framing excluded). */
+  public synchronized long responseBodyBytes() {
+    return responseBodyBytes;
+  }
+
+  /** Every byte sent to clients: status lines, headers, interim responses, bodies, chunk framing. */
+  public synchronized long responseBytes() {
+    return responseBytes;
+  }
+
+  /** Client connections the proxy accepted. */
+  public synchronized long connectionsOpened() {
+    return connectionsOpened;
+  }
+
+  /** A snapshot of every request, in arrival order; a response still being sent shows its progress. */
+  public synchronized List<ProxiedRequest> requests() {
+    return exchanges.stream().map(Exchange::snapshot).toList();
+  }
+
+  /** Forgets everything counted so far; responses in progress go on counting their bytes from zero. */
+  public synchronized void reset() {
+    byMethod.clear();
+    exchanges.clear();
+    responseBodyBytes = 0;
+    responseBytes = 0;
+    connectionsOpened = 0;
+  }
+
+  @Override
+  public synchronized String toString() {
+    return "ProxyLedger{requests "
+        + byMethod
+        + ", "
+        + responseBodyBytes
+        + " body bytes, "
+        + responseBytes
+        + " bytes, "
+        + connectionsOpened
+        + " connections}";
+  }
+
+  synchronized void connectionOpened() {
+    connectionsOpened++;
+  }
+
+  synchronized Exchange arrived(String method, String target, String rangeHeader) {
+    byMethod.merge(method, 1L, Long::sum);
+    Exchange exchange = new Exchange(method, target, rangeHeader);
+    exchanges.add(exchange);
+    return exchange;
+  }
+
+  synchronized void responseStarted(Exchange exchange, int status) {
+    exchange.status = status;
+  }
+
+  synchronized void sent(Exchange exchange, int bytes, boolean body) {
+    responseBytes += bytes;
+    if (body) {
+      responseBodyBytes += bytes;
+      exchange.bodyBytes += bytes;
+    }
+  }
+
+  /** One request's entry; mutable, and only read or written under the ledger's lock. */
+  static final class Exchange {
+    private final String method;
+    private final String target;
+    private final String rangeHeader;
+    private int status;
+    private long bodyBytes;
+
+    private Exchange(String method, String target, String rangeHeader) {
+      this.method = method;
+      this.target = target;
+      this.rangeHeader = rangeHeader;
+    }
+
+    private ProxiedRequest snapshot() {
+      return new ProxiedRequest(method, target, rangeHeader, status, bodyBytes);
+    }
+  }
+}
