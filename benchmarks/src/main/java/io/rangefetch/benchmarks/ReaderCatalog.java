@@ -49,7 +49,8 @@ final class ReaderCatalog {
     private static Map<String, Supplier<ReaderUnderTest>> readers() {
         Map<String, Supplier<ReaderUnderTest>> readers = new LinkedHashMap<>();
         readers.put("rangefetch", RangefetchReader::new);
-        readers.put("rangefetch-crt", () -> new RangefetchReader(RangefetchReader.AsyncClient.CRT));
+        readers.put("rangefetch-netty", () -> new RangefetchReader(RangefetchReader.Client.NETTY));
+        readers.put("rangefetch-crt", () -> new RangefetchReader(RangefetchReader.Client.CRT));
         readers.put("iceberg", IcebergS3FileIOReader::new);
         readers.put("s3a-classic", S3AClassicReader::new);
         readers.put("s3a-analytics", S3AAnalyticsReader::new);
