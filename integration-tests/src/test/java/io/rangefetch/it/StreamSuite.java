@@ -2,6 +2,7 @@ package io.rangefetch.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.rangefetch.ObjectChangedException;
 import io.rangefetch.OpenOptions;
@@ -9,8 +10,12 @@ import io.rangefetch.S3Location;
 import io.rangefetch.SeekableS3InputStream;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
-import io.rangefetch.it.server.RequestLedger;
+import io.rangefetch.it.proxy.NetworkModel;
+import io.rangefetch.it.proxy.ProxiedRequest;
+import io.rangefetch.it.proxy.ProxyLedger;
+import io.rangefetch.it.proxy.ShapingProxy;
 import io.rangefetch.it.server.S3Clients;
+import io.rangefetch.it.server.S3Server;
 import io.rangefetch.it.server.S3ServerTestBase;
 import io.rangefetch.it.server.ThreadLeakChecker;
 import java.io.ByteArrayOutputStream;
@@ -24,17 +29,18 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Rangefetch's stream against a real S3 server, subclassed once per backend. Bytes are compared with the object
- * byte for byte; request counts come from the SDK's own wire-level ledger, not from Rangefetch's statistics.
+ * byte for byte. Every client reaches the server through an unshaped {@link ShapingProxy}, whose ledger counts the
+ * requests on the wire whatever the client (the CRT's included), independently of Rangefetch's statistics.
  */
 abstract class StreamSuite extends S3ServerTestBase {
     private static final int KIB = 1024;
@@ -49,15 +55,27 @@ abstract class StreamSuite extends S3ServerTestBase {
 
     private byte[] patterns;
     private byte[] large;
+    private ShapingProxy proxy;
 
     @BeforeAll
-    void uploadObjects() {
-        patterns = bytes(24 * MIB, 1);
-        large = bytes(64 * MIB, 2);
+    void startProxyAndUploadObjects() throws IOException {
+        // the proxy forwards plain HTTP only: an https endpoint (S3 itself) is reached directly, uncounted
+        if ("http".equalsIgnoreCase(server().endpoint().getScheme())) {
+            proxy = ShapingProxy.start(server().endpoint(), NetworkModel.unshaped());
+        }
+        patterns = randomBytes(24 * MIB, 1);
+        large = randomBytes(64 * MIB, 2);
         try (S3Client s3 = S3Clients.sync(server())) {
             put(s3, "patterns", patterns);
             put(s3, "large", large);
             put(s3, "small", Arrays.copyOf(patterns, 4 * MIB));
+        }
+    }
+
+    @AfterAll
+    void closeProxy() {
+        if (proxy != null) {
+            proxy.close();
         }
     }
 
@@ -112,27 +130,29 @@ abstract class StreamSuite extends S3ServerTestBase {
         });
     }
 
-    @Test
-    void aFourMebibyteObjectReadTwiceCostsOneGetAndNoHead() throws IOException {
-        RequestLedger ledger = new RequestLedger();
-        S3AsyncClient s3 = S3Clients.nettyAsync(server(), ledger);
-        try (s3; StreamFactory factory = StreamFactory.create(s3, StreamConfig.defaults())) {
+    @ParameterizedTest
+    @EnumSource(ClientKind.class)
+    void aFourMebibyteObjectReadTwiceCostsOneGetAndNoHead(ClientKind kind) throws IOException {
+        ProxyLedger ledger = countingLedger();
+        withFactory(kind, StreamConfig.defaults(), factory -> {
             for (int i = 0; i < 2; i++) {
                 try (SeekableS3InputStream stream = factory.open(location("small"))) {
                     byte[] all = stream.readAllBytes();
                     assertThat(all).isEqualTo(Arrays.copyOf(patterns, 4 * MIB));
                 }
             }
-        }
+        });
+        assertThat(requestsFor("small")).as("%s", ledger).hasSize(1);
         assertThat(ledger.gets()).isEqualTo(1);
         assertThat(ledger.heads()).isZero();
+        assertThat(ledger.responseBodyBytes()).isEqualTo(4 * MIB);
     }
 
-    @Test
-    void hundredRandomOneKibReadsOfALargeObjectCostAtMostHundredSmallGets() throws IOException {
-        RequestLedger ledger = new RequestLedger();
-        S3AsyncClient s3 = S3Clients.nettyAsync(server(), ledger);
-        try (s3; StreamFactory factory = StreamFactory.create(s3, StreamConfig.defaults())) {
+    @ParameterizedTest
+    @EnumSource(ClientKind.class)
+    void hundredRandomOneKibReadsOfALargeObjectCostAtMostHundredSmallGets(ClientKind kind) throws IOException {
+        ProxyLedger ledger = countingLedger();
+        withFactory(kind, StreamConfig.defaults(), factory -> {
             SplittableRandom random = new SplittableRandom(42);
             try (SeekableS3InputStream stream = factory.open(location("large"),
                     OpenOptions.builder().length(large.length).build())) {
@@ -143,23 +163,27 @@ abstract class StreamSuite extends S3ServerTestBase {
                     assertReads(stream, buffer, KIB);
                 }
             }
-        }
-        assertThat(ledger.gets()).isBetween(1, 100);
+        });
+        List<ProxiedRequest> requests = requestsFor("large");
+        assertThat(requests).as("%s", ledger).hasSizeBetween(1, 100).allMatch(r -> r.method().equals("GET"));
         assertThat(ledger.heads()).isZero();
-        for (String range : ledger.getRanges()) {
+        for (ProxiedRequest request : requests) {
+            String range = request.rangeHeader();
+            assertThat(range).as("a closed range").startsWith("bytes=");
             String[] bounds = range.substring("bytes=".length()).split("-");
             long length = Long.parseLong(bounds[1]) - Long.parseLong(bounds[0]) + 1;
             assertThat(length).as(range).isLessThanOrEqualTo(64 * KIB + KIB);
+            assertThat(request.bodyBytes()).as(range).isEqualTo(length);
         }
     }
 
     @Test
     void anOverwriteMidReadFailsWithObjectChangedAndNeverMixesVersions() throws IOException {
-        byte[] first = bytes(16 * MIB, 3);
-        byte[] second = bytes(16 * MIB, 4);
+        byte[] first = randomBytes(16 * MIB, 3);
+        byte[] second = randomBytes(16 * MIB, 4);
         // no prefetch and no whole-object read, so the next read after the overwrite needs a GET
         StreamConfig config = StreamConfig.builder().prefetchMaxSize(0).smallObjectSize(0).build();
-        try (S3Client s3 = S3Clients.sync(server())) {
+        try (S3Client s3 = S3Clients.sync(proxied())) {
             put(s3, "overwritten", first);
             try (StreamFactory factory = StreamFactory.create(s3, config);
                     SeekableS3InputStream stream = factory.open(location("overwritten"))) {
@@ -186,7 +210,7 @@ abstract class StreamSuite extends S3ServerTestBase {
         long budget = 6L * MIB;
         StreamConfig config = StreamConfig.builder().cacheMaxMemory(budget).build();
         ExecutorService readers = Executors.newFixedThreadPool(16);
-        S3AsyncClient s3 = S3Clients.nettyAsync(server());
+        S3AsyncClient s3 = S3Clients.nettyAsync(proxied());
         try (s3; StreamFactory factory = StreamFactory.create(s3, config)) {
             List<Future<?>> results = new ArrayList<>();
             for (int i = 0; i < 16; i++) {
@@ -231,19 +255,19 @@ abstract class StreamSuite extends S3ServerTestBase {
     private void withFactory(ClientKind kind, StreamConfig config, FactoryBody body) throws IOException {
         switch (kind) {
             case NETTY -> {
-                try (S3AsyncClient s3 = S3Clients.nettyAsync(server());
+                try (S3AsyncClient s3 = S3Clients.nettyAsync(proxied());
                         StreamFactory factory = StreamFactory.create(s3, config)) {
                     body.run(factory);
                 }
             }
             case CRT -> {
-                try (S3AsyncClient s3 = S3Clients.crtAsync(server());
+                try (S3AsyncClient s3 = S3Clients.crtAsync(proxied());
                         StreamFactory factory = StreamFactory.create(s3, config)) {
                     body.run(factory);
                 }
             }
             case SYNC -> {
-                try (S3Client s3 = S3Clients.sync(server());
+                try (S3Client s3 = S3Clients.sync(proxied());
                         StreamFactory factory = StreamFactory.create(s3, config)) {
                     body.run(factory);
                 }
@@ -274,17 +298,27 @@ abstract class StreamSuite extends S3ServerTestBase {
                 .isEqualTo(Arrays.copyOfRange(expected, (int) position, (int) position + length));
     }
 
+    /** This class's requests to the object {@code name} in the proxy's ledger: another object's never count. */
+    private List<ProxiedRequest> requestsFor(String name) {
+        String path = "/" + bucket() + "/" + key(name);
+        return proxy.ledger().requests().stream()
+                .filter(request -> request.target().equals(path) || request.target().startsWith(path + "?"))
+                .toList();
+    }
+
+    /** The proxy's ledger, emptied; a test that counts requests is skipped where there is no proxy. */
+    private ProxyLedger countingLedger() {
+        assumeTrue(proxy != null, "no request counts: " + server().endpoint() + " is not plain HTTP, so no proxy");
+        proxy.ledger().reset();
+        return proxy.ledger();
+    }
+
+    /** The server as clients see it: behind the proxy where there is one. */
+    private S3Server proxied() {
+        return proxy == null ? server() : server().reachedAt(proxy.endpoint());
+    }
+
     private S3Location location(String name) {
         return new S3Location(bucket(), key(name));
-    }
-
-    private void put(S3Client s3, String name, byte[] data) {
-        s3.putObject(request -> request.bucket(bucket()).key(key(name)), RequestBody.fromBytes(data));
-    }
-
-    private static byte[] bytes(int length, long seed) {
-        byte[] data = new byte[length];
-        new SplittableRandom(seed).nextBytes(data);
-        return data;
     }
 }

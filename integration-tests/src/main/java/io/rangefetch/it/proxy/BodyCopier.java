@@ -44,7 +44,8 @@ final class BodyCopier {
   }
 
   /** Copies up to {@code length} payload bytes, fewer if the limit is lower; returns how many. */
-  private static long copyExactly(long length, ChannelInput in, Sink sink, long payloadLimit) throws IOException {
+  private static long copyExactly(long length, ChannelInput in, Sink sink, long payloadLimit)
+      throws IOException {
     long wanted = Math.min(length, payloadLimit);
     long copied = 0;
     while (copied < wanted) {

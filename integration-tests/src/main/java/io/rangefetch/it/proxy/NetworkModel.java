@@ -57,7 +57,9 @@ public record NetworkModel(Duration firstByteDelay, long connectionBytesPerSecon
   public String describe() {
     String delay = firstByteDelay.isZero() ? "no first-byte delay" : duration(firstByteDelay) + " first byte";
     String connection =
-        connectionBytesPerSecond == 0 ? "no per-connection cap" : rate(connectionBytesPerSecond) + " per connection";
+        connectionBytesPerSecond == 0
+            ? "no per-connection cap"
+            : rate(connectionBytesPerSecond) + " per connection";
     String total = totalBytesPerSecond == 0 ? "no total cap" : rate(totalBytesPerSecond) + " in total";
     return delay + ", " + connection + ", " + total;
   }

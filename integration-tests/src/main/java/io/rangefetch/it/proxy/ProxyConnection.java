@@ -195,12 +195,15 @@ final class ProxyConnection implements Runnable {
 
   private void sendRequestBody(BodyFraming requestBody) throws IOException {
     SocketChannel server = upstream.channel();
-    BodyCopier.copy(
-        requestBody, clientIn, (bytes, payload) -> ShapedClientOutput.writeFully(server, bytes), Long.MAX_VALUE);
+    BodyCopier.Sink toServer = (bytes, payload) -> ShapedClientOutput.writeFully(server, bytes);
+    BodyCopier.copy(requestBody, clientIn, toServer, Long.MAX_VALUE);
     clientOut.requestReceived(System.nanoTime());
   }
 
-  /** Sends a head (no body yet) and reads the first response head, retrying once if the connection was stale. */
+  /**
+   * Sends a head (no body yet) and reads the first response head, once more on a fresh connection if a
+   * reused one turns out stale.
+   */
   private MessageHead sendAndAwaitResponse(MessageHead request) throws IOException {
     boolean reused = upstream != null;
     try {
@@ -267,7 +270,8 @@ final class ProxyConnection implements Runnable {
 
   private void badGateway(IOException cause) {
     try {
-      byte[] body = ("shaping proxy: no response from " + proxy.upstream() + ": " + cause + "\n").getBytes(UTF_8);
+      String message = "shaping proxy: no response from " + proxy.upstream() + ": " + cause + "\n";
+      byte[] body = message.getBytes(UTF_8);
       answer(502, "Bad Gateway", "text/plain; charset=utf-8", body, false);
     } catch (IOException clientGone) {
       cause.addSuppressed(clientGone);

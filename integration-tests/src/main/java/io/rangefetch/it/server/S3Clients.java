@@ -23,7 +23,9 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * AWS SDK clients pointed at an {@link S3Server}: path-style addressing (a local server has no
  * per-bucket host names), its static credentials and region. Each call builds a new client that the
- * caller closes. Interceptors, such as a {@link RequestLedger}, see every request the client sends.
+ * caller closes. Interceptors see every request the client sends; to count requests on the wire for any
+ * client, the CRT's included, build it on {@code server.reachedAt(proxy.endpoint())} with a {@link
+ * io.rangefetch.it.proxy.ShapingProxy} in front and read the proxy's ledger.
  */
 public final class S3Clients {
 
@@ -75,7 +77,8 @@ public final class S3Clients {
 
   /**
    * Async client on the AWS Common Runtime. The CRT sends requests itself, splitting and retrying them
-   * below the SDK, so execution interceptors would not see its HTTP requests and none are accepted.
+   * below the SDK, so execution interceptors would not see its HTTP requests and none are accepted (a
+   * {@link io.rangefetch.it.proxy.ShapingProxy} in front counts them).
    */
   public static S3AsyncClient crtAsync(S3Server server) {
     return S3AsyncClient.crtBuilder()

@@ -2,6 +2,7 @@ package io.rangefetch.it.server;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.SplittableRandom;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -9,6 +10,8 @@ import org.junit.jupiter.api.TestInstance;
 import org.opentest4j.TestAbortedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Base of every suite that runs against a real S3 server. A suite is written once, as an abstract
@@ -84,5 +87,19 @@ public abstract class S3ServerTestBase {
   /** A key under this class instance's own prefix. */
   protected final String key(String name) {
     return keyPrefix + name;
+  }
+
+  /** Writes {@code data} to {@link #key(String) key(name)} in this class's bucket; returns its ETag. */
+  protected final String put(S3Client s3, String name, byte[] data) {
+    return s3.putObject(
+            request -> request.bucket(bucket()).key(key(name)), RequestBody.fromBytes(data))
+        .eTag();
+  }
+
+  /** {@code length} pseudo-random bytes, the same for the same seed: content no range arithmetic can fake. */
+  protected static byte[] randomBytes(int length, long seed) {
+    byte[] data = new byte[length];
+    new SplittableRandom(seed).nextBytes(data);
+    return data;
   }
 }

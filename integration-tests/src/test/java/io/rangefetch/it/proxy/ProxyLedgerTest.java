@@ -1,0 +1,51 @@
+package io.rangefetch.it.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class ProxyLedgerTest {
+
+  private final ProxyLedger ledger = new ProxyLedger();
+
+  @Test
+  void countsRequestsByMethodAndBytesByKind() {
+    ledger.connectionOpened();
+    ProxyLedger.Exchange get = ledger.arrived("GET", "/b/k", "bytes=0-9");
+    ledger.responseStarted(get, 206);
+    ledger.sent(get, 100, false);
+    ledger.sent(get, 10, true);
+    ProxyLedger.Exchange head = ledger.arrived("HEAD", "/b/k", null);
+    ledger.arrived("GET", "/b/other", null);
+    ledger.responseStarted(head, 200);
+    ledger.sent(head, 80, false);
+
+    assertThat(ledger.gets()).isEqualTo(2);
+    assertThat(ledger.heads()).isEqualTo(1);
+    assertThat(ledger.requests("PUT")).isZero();
+    assertThat(ledger.responseBodyBytes()).isEqualTo(10);
+    assertThat(ledger.responseBytes()).isEqualTo(190);
+    assertThat(ledger.connectionsOpened()).isEqualTo(1);
+    assertThat(ledger.requests())
+        .containsExactly(
+            new ProxiedRequest("GET", "/b/k", "bytes=0-9", 206, 10),
+            new ProxiedRequest("HEAD", "/b/k", null, 200, 0),
+            new ProxiedRequest("GET", "/b/other", null, 0, 0));
+  }
+
+  @Test
+  void resetForgetsEverythingAndAResponseUnderWayCountsOnFromZero() {
+    ledger.connectionOpened();
+    ProxyLedger.Exchange get = ledger.arrived("GET", "/b/k", null);
+    ledger.sent(get, 50, true);
+
+    ledger.reset();
+    ledger.sent(get, 7, true);
+
+    assertThat(ledger.gets()).isZero();
+    assertThat(ledger.requests()).isEmpty();
+    assertThat(ledger.connectionsOpened()).isZero();
+    assertThat(ledger.responseBodyBytes()).isEqualTo(7);
+    assertThat(ledger.responseBytes()).isEqualTo(7);
+  }
+}
