@@ -13,9 +13,23 @@ final class Launcher {
 
     private Launcher() {}
 
-    /** Runs a picocli command with {@code args}; answers its exit code. */
+    /**
+     * Runs a picocli command with {@code args}; answers its exit code. A value the command rejects once
+     * parsed (an unknown reader, a scale out of range) is a usage error like one picocli finds itself: its
+     * message and exit code 2, no stack trace.
+     */
     static int execute(Object command, String[] args) {
-        return new CommandLine(command).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+        return new CommandLine(command)
+                .setCaseInsensitiveEnumValuesAllowed(true)
+                .setExecutionExceptionHandler((exception, commandLine, parsed) -> {
+                    if (!(exception instanceof IllegalArgumentException)) {
+                        throw exception;
+                    }
+                    commandLine.getErr().println(exception.getMessage());
+                    commandLine.getErr().println("Try '" + commandLine.getCommandName() + " --help'.");
+                    return commandLine.getCommandSpec().exitCodeOnInvalidInput();
+                })
+                .execute(args);
     }
 
     /**

@@ -19,16 +19,16 @@ public final class EndpointOptions {
                     + " or $AWS_ENDPOINT_URL_S3 / $AWS_ENDPOINT_URL).")
     URI endpoint;
 
-    @Option(names = "--bucket", description = "Bucket on that endpoint to write the data to and read it from.")
+    @Option(names = "--bucket", paramLabel = "NAME", description = "Bucket on that endpoint to write the data to and read it from.")
     String bucket;
 
-    @Option(names = "--region", description = "Signing region (default: $AWS_REGION, $AWS_DEFAULT_REGION, us-east-1).")
+    @Option(names = "--region", paramLabel = "REGION", description = "Signing region (default: $AWS_REGION, $AWS_DEFAULT_REGION, us-east-1).")
     String region;
 
-    @Option(names = "--access-key", description = "Access key id (default: $AWS_ACCESS_KEY_ID).")
+    @Option(names = "--access-key", paramLabel = "KEY", description = "Access key id (default: $AWS_ACCESS_KEY_ID).")
     String accessKey;
 
-    @Option(names = "--secret-key", description = "Secret access key (default: $AWS_SECRET_ACCESS_KEY).")
+    @Option(names = "--secret-key", paramLabel = "SECRET", description = "Secret access key (default: $AWS_SECRET_ACCESS_KEY).")
     String secretKey;
 
     /** The endpoint the options name, if they name one. */

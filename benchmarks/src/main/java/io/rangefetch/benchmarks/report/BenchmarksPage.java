@@ -16,7 +16,7 @@ import java.util.Map;
 public final class BenchmarksPage {
 
     public static final String PAGE = "BENCHMARKS.md";
-    public static final String CHART = "benchmarks-time.svg";
+    public static final String CHART = "benchmarks-time.png";
 
     private BenchmarksPage() {}
 
@@ -24,7 +24,7 @@ public final class BenchmarksPage {
     public static Path write(Path directory, RunDescription run, List<SummaryRow> rows) throws IOException {
         requireNonNull(run, "run is null");
         Files.createDirectories(requireNonNull(directory, "directory is null"));
-        ResultChart.writeSvg(directory.resolve(CHART), rows, "Median time per workload (lower is better)");
+        ResultChart.writePng(directory.resolve(CHART), rows, "Median time per workload (lower is better)");
         MarkdownReport report = new MarkdownReport(run, rows);
         StringBuilder page = new StringBuilder();
         page.append("# Benchmarks\n\n");

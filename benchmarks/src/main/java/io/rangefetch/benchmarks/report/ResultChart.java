@@ -10,15 +10,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.BitmapEncoder.BitmapFormat;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
-import org.knowm.xchart.VectorGraphicsEncoder;
-import org.knowm.xchart.VectorGraphicsEncoder.VectorGraphicsFormat;
+import org.knowm.xchart.style.Styler.LegendLayout;
 import org.knowm.xchart.style.Styler.LegendPosition;
 
 /**
- * A grouped bar chart of median time per workload, one bar per reader, as SVG (text, so it diffs and
- * renders in a repository page). A logarithmic axis when the times span more than {@value #LOG_SPREAD}×,
+ * A grouped bar chart of median time per workload, one bar per reader, as PNG (xchart's SVG draws every
+ * glyph as a path: half a megabyte for one chart). A logarithmic axis when the times span more than {@value #LOG_SPREAD}×,
  * where a linear one would flatten the fast bars. FAILED rows get no bar.
  */
 public final class ResultChart {
@@ -28,11 +29,11 @@ public final class ResultChart {
     private ResultChart() {}
 
     /** Writes the chart to {@code file}. */
-    public static void writeSvg(Path file, List<SummaryRow> rows, String title) throws IOException {
+    public static void writePng(Path file, List<SummaryRow> rows, String title) throws IOException {
         requireNonNull(file, "file is null");
         CategoryChart chart = build(rows, title);
         try (OutputStream out = Files.newOutputStream(file)) {
-            VectorGraphicsEncoder.saveVectorGraphic(chart, out, VectorGraphicsFormat.SVG);
+            BitmapEncoder.saveBitmap(chart, out, BitmapFormat.PNG);
         }
     }
 
@@ -53,12 +54,13 @@ public final class ResultChart {
         boolean logarithmic = fastest > 0 && slowest / fastest > LOG_SPREAD;
         CategoryChart chart = new CategoryChartBuilder()
                 .width(Math.max(900, 160 * workloads.size()))
-                .height(520)
+                .height(440)
                 .title(title)
                 .xAxisTitle("workload")
                 .yAxisTitle(logarithmic ? "median time, s (log scale)" : "median time, s")
                 .build();
         chart.getStyler().setLegendPosition(LegendPosition.OutsideS);
+        chart.getStyler().setLegendLayout(LegendLayout.Horizontal);
         chart.getStyler().setYAxisLogarithmic(logarithmic);
         if (logarithmic) {
             // bars start from the axis minimum, which is 0 unless set: log(0) is not drawable
