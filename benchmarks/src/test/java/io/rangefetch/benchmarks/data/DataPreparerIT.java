@@ -2,7 +2,9 @@ package io.rangefetch.benchmarks.data;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rangefetch.it.server.RequestLedger;
+import io.rangefetch.it.proxy.NetworkModel;
+import io.rangefetch.it.proxy.ProxyLedger;
+import io.rangefetch.it.proxy.ShapingProxy;
 import io.rangefetch.it.server.S3Clients;
 import io.rangefetch.it.server.S3ProxyServer;
 import java.nio.file.Path;
@@ -18,22 +20,24 @@ class DataPreparerIT {
     void objectsAreWrittenOnceAndRewrittenWhenTheirGeneratorChanges(@TempDir Path scratch) throws Exception {
         TextSpec text = new TextSpec("data/lines.txt", 300_000, 7);
         ParquetSpec parquet = ParquetSpec.ofSize("data/wide.parquet", 200_000, 2, 1);
-        RequestLedger ledger = new RequestLedger();
-        try (S3ProxyServer server = S3ProxyServer.start(); S3Client s3 = S3Clients.sync(server, ledger)) {
+        try (S3ProxyServer server = S3ProxyServer.start();
+                ShapingProxy proxy = ShapingProxy.start(server.endpoint(), NetworkModel.unshaped());
+                S3Client s3 = S3Clients.sync(server.reachedAt(proxy.endpoint()))) {
+            ProxyLedger ledger = proxy.ledger();
             server.createBucket("data");
             DataPreparer preparer = new DataPreparer(s3, "data", scratch);
 
             Map<String, StoredObject> first = preparer.ensure(List.of(text, parquet));
-            int putsAfterFirst = ledger.puts();
+            long putsAfterFirst = ledger.requests("PUT");
             Map<String, StoredObject> second = preparer.ensure(List.of(text, parquet));
-            int putsAfterSecond = ledger.puts();
+            long putsAfterSecond = ledger.requests("PUT");
             byte[] stored = s3.getObjectAsBytes(request -> request.bucket("data").key(text.key()).range("bytes=0-99"))
                     .asByteArray();
             preparer.ensure(List.of(new TextSpec(text.key(), text.size(), 8)));
 
             assertThat(putsAfterFirst).isEqualTo(2);
             assertThat(putsAfterSecond).as("nothing written again").isEqualTo(2);
-            assertThat(ledger.puts()).as("a different seed is a different object").isEqualTo(3);
+            assertThat(ledger.requests("PUT")).as("a different seed is a different object").isEqualTo(3);
             assertThat(second).isEqualTo(first);
             assertThat(first.get(text.key()).length()).isEqualTo(text.size());
             assertThat(stored).isEqualTo(text.bytes(0, 100));
