@@ -79,23 +79,16 @@ final class SdkTestReader implements ReaderUnderTest {
 
         @Override
         public BenchmarkStream open(String key, long length, Optional<String> etag) {
+            RangeStream stream = new RangeStream(key, length);
             return new BenchmarkStream() {
-                private long position;
-
                 @Override
                 public int read(byte[] buffer, int offset, int count) throws IOException {
-                    if (position >= length) {
-                        return -1;
-                    }
-                    int n = (int) Math.min(count, length - position);
-                    get(key, position, buffer, offset, n);
-                    position += n;
-                    return n;
+                    return stream.read(buffer, offset, count);
                 }
 
                 @Override
-                public void seek(long newPosition) {
-                    position = newPosition;
+                public void seek(long position) {
+                    stream.seek(position);
                 }
 
                 @Override
