@@ -7,7 +7,11 @@ import io.rangefetch.internal.stats.StatisticsCounter;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
@@ -172,6 +176,51 @@ public final class SeekableS3InputStream extends InputStream {
         Objects.checkFromIndexSize(offset, length, buffer.length);
         checkOpen();
         return reader.readTail(buffer, offset, length);
+    }
+
+    /**
+     * Reads every range at once: see {@link #readVectored(List, IntFunction, Consumer)}; a failed range's
+     * buffer is left to the collector.
+     */
+    public void readVectored(List<FileRange> ranges, IntFunction<ByteBuffer> allocate) throws IOException {
+        readVectored(ranges, allocate, buffer -> {});
+    }
+
+    /**
+     * Reads every range at once and returns without waiting: each range's {@link FileRange#data()} completes
+     * with a buffer from {@code allocate} (heap or direct, as it gives) holding exactly the range's bytes.
+     * Nearby ranges share a GET, large ones are fetched in parallel parts, and bytes already cached or in flight
+     * are not fetched again (see docs/CONFIGURATION.md, {@code vectored.*}). A failed GET fails exactly the
+     * ranges it carried, with its cause; their buffers go to {@code release} first. The stream's position does
+     * not move, and reads may go on from other threads meanwhile.
+     *
+     * <p>Ranges may come in any order. Checked before any request, failing the whole call: a negative offset or
+     * a range past the end ({@link EOFException}), a negative length, overlapping ranges or a range given before
+     * ({@link IllegalArgumentException}). A stream that knows neither the object's length nor its ETag yet first
+     * sends the one GET that learns them, for the first range's bytes, and waits for it.
+     *
+     * @param allocate called on this thread with each range's length; must return a writable buffer with at
+     *     least that many bytes remaining
+     * @param release takes back buffers of ranges that failed
+     */
+    public void readVectored(List<FileRange> ranges, IntFunction<ByteBuffer> allocate, Consumer<ByteBuffer> release)
+            throws IOException {
+        requireNonNull(ranges, "ranges is null");
+        requireNonNull(allocate, "allocate is null");
+        requireNonNull(release, "release is null");
+        checkOpen();
+        List<FileRange> sorted = VectoredRanges.checkedInOrder(ranges, location);
+        if (sorted.isEmpty()) {
+            return;
+        }
+        long objectLength = reader.knownLength();
+        if (objectLength < 0 || reader.knownEtag() == null) {
+            FileRange first = sorted.get(0);
+            reader.learnVersion(first.offset(), first.length());
+            objectLength = reader.knownLength();
+        }
+        VectoredRanges.checkWithin(sorted, objectLength, location);
+        reader.readVectored(VectoredRanges.allocate(ranges, allocate, release));
     }
 
     /** What this stream has cost and served so far. */

@@ -12,7 +12,9 @@ import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.MetadataCache;
 import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.internal.plan.AccessHint;
+import io.rangefetch.internal.plan.CoalescerSettings;
 import io.rangefetch.internal.plan.PlannerSettings;
+import io.rangefetch.internal.plan.RangeCoalescer;
 import io.rangefetch.internal.plan.ReadPlanner;
 import io.rangefetch.internal.read.ObjectReader;
 import io.rangefetch.internal.read.ReaderContext;
@@ -65,7 +67,9 @@ public final class StreamFactory implements AutoCloseable {
                 new BlockCache(config.cacheMaxMemory()),
                 new MetadataCache(config.metadataTtl(), config.metadataMaxEntries(), ticker),
                 new FetchScheduler(config.fetchMaxConcurrency(), executor, ownedExecutor),
-                new ReadPlanner(plannerSettings(config)));
+                new ReadPlanner(plannerSettings(config)),
+                new RangeCoalescer(new CoalescerSettings(config.vectoredMinSeek(), config.vectoredMaxMergedSize(),
+                        config.maxRequestSize(), config.vectoredDiscardTolerance())));
     }
 
     private static PlannerSettings plannerSettings(StreamConfig config) {

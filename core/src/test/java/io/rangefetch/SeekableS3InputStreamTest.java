@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.InMemoryObjectClient.Request;
+import io.rangefetch.testing.StreamFixture;
 import io.rangefetch.testing.TestData;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
@@ -17,36 +18,28 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class SeekableS3InputStreamTest {
-    private static final String BUCKET = "bucket";
+    private static final String BUCKET = StreamFixture.BUCKET;
     private static final int KIB = 1024;
-    private static final int MIB = 1024 * 1024;
+    private static final int MIB = StreamFixture.MIB;
 
-    private final InMemoryObjectClient client = new InMemoryObjectClient();
-    private final List<StreamFactory> factories = new ArrayList<>();
-
-    @AfterEach
-    void closeFactories() {
-        factories.forEach(StreamFactory::close);
-    }
+    @RegisterExtension
+    final StreamFixture fixture = new StreamFixture();
+    private final InMemoryObjectClient client = fixture.client();
 
     private StreamFactory factory(StreamConfig config) {
-        StreamFactory factory = StreamFactory.create(client, config);
-        factories.add(factory);
-        return factory;
+        return fixture.factory(config);
     }
 
     private StreamFactory factory() {
-        return factory(StreamConfig.builder().cacheMaxMemory(256L * MIB).build());
+        return fixture.factory();
     }
 
     private byte[] put(String key, int length) {
-        byte[] data = TestData.bytes(length, key.hashCode());
-        client.put(BUCKET, key, data);
-        return data;
+        return fixture.put(key, length);
     }
 
     private static S3Location at(String key) {

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import software.amazon.awssdk.http.Abortable;
 
 /**
  * The answer to a ranged GET: the body as a stream, the range it holds (from {@code Content-Range}) and what
@@ -24,5 +25,20 @@ public record ObjectContent(InputStream body, ByteRange range, ObjectMetadata me
     @Override
     public void close() throws IOException {
         body.close();
+    }
+
+    /**
+     * Drops the connection under the body, from any thread, so a read blocked on it fails at once; closing
+     * instead would read the rest of the body to reuse the connection. Never throws.
+     */
+    public void abort() {
+        if (body instanceof Abortable abortable) {
+            abortable.abort();
+        }
+        try {
+            body.close();
+        } catch (IOException | RuntimeException e) {
+            // the connection is gone either way; nothing is left to release
+        }
     }
 }

@@ -13,6 +13,7 @@ import io.rangefetch.client.RangeNotSatisfiableException;
 import java.io.ByteArrayInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -33,6 +34,7 @@ public final class InMemoryObjectClient implements ObjectClient {
     private final Map<String, Stored> objects = new ConcurrentHashMap<>();
     private final List<Request> log = new CopyOnWriteArrayList<>();
     private final List<Fault> faults = new CopyOnWriteArrayList<>();
+    private final List<BodyHold> holds = new CopyOnWriteArrayList<>();
 
     /** One request as it reached the client. */
     public record Request(String method, String bucket, String key, String range, String ifMatch) {
@@ -90,6 +92,17 @@ public final class InMemoryObjectClient implements ObjectClient {
         };
     }
 
+    /**
+     * Holds the bodies of the GETs {@code matching} accepts: their headers answer at once, but their first body
+     * byte waits until {@link BodyHold#release()}, or fails if the body is closed first (as an abort does),
+     * the way a slow network looks to a reader blocked on a socket.
+     */
+    public BodyHold holdBodies(Predicate<Request> matching) {
+        BodyHold hold = new BodyHold(matching);
+        holds.add(hold);
+        return hold;
+    }
+
     public List<Request> requests() {
         return new ArrayList<>(log);
     }
@@ -131,8 +144,10 @@ public final class InMemoryObjectClient implements ObjectClient {
             }
             range = new ByteRange(get.range().start(), Math.min(get.range().end(), length));
         }
-        ByteArrayInputStream body =
-                new ByteArrayInputStream(stored.data(), (int) range.start(), (int) range.length());
+        InputStream body = new ByteArrayInputStream(stored.data(), (int) range.start(), (int) range.length());
+        for (BodyHold hold : holds) {
+            body = hold.wrap(request, body);
+        }
         return new ObjectContent(body, range, new ObjectMetadata(length, stored.etag()));
     }
 

@@ -28,6 +28,8 @@ public final class Block {
         GONE
     }
 
+    private static final int ABANDONED = -1;
+
     private final ObjectId object;
     private final ByteRange range;
     private final boolean prefetch;
@@ -35,6 +37,10 @@ public final class Block {
     private final int capacity;
     private final CompletableFuture<byte[]> loaded = new CompletableFuture<>();
     private final AtomicInteger references = new AtomicInteger(1);
+    // Readers that wait for this block's fetch without having claimed it; ABANDONED once the claimer gave up on
+    // it (its stream closed), after which nobody may join.
+    private final AtomicInteger joiners = new AtomicInteger();
+    private volatile Runnable onJoin;
     private volatile boolean read;
     // Guarded by the cache's eviction lock.
     State state;
@@ -104,6 +110,37 @@ public final class Block {
             throw new IllegalStateException("Block " + this + " released more often than retained");
         }
         return left == 0;
+    }
+
+    /**
+     * Registers a reader that waits for this block although it did not claim it, so the claimer can no longer
+     * abandon the fetch, and runs the claimer's {@linkplain #whenJoined hook} (a prefetch becomes a demand
+     * fetch). {@code false} if the fetch is being abandoned: forget the block and fetch the bytes anew.
+     */
+    public boolean join() {
+        for (int count = joiners.get(); count != ABANDONED; count = joiners.get()) {
+            if (joiners.compareAndSet(count, count + 1)) {
+                Runnable hook = onJoin;
+                if (hook != null) {
+                    hook.run();
+                }
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Gives up on the fetch unless a reader joined it; {@code true} if it may now be stopped. */
+    public boolean tryAbandon() {
+        return joiners.compareAndSet(0, ABANDONED);
+    }
+
+    /** Runs {@code hook} when a reader joins (now, if one already has). It may run more than once. */
+    public void whenJoined(Runnable hook) {
+        onJoin = requireNonNull(hook, "hook is null");
+        if (joiners.get() > 0) {
+            hook.run();
+        }
     }
 
     boolean wasRead() {

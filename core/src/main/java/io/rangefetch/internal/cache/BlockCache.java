@@ -242,6 +242,18 @@ public final class BlockCache {
         }
     }
 
+    /**
+     * Takes an in-flight block out of the index because its fetch is being abandoned, so its range can be
+     * claimed again at once; its bytes are released when its GET ends. The caller holds {@link #lockFor}.
+     */
+    public void forget(Block block) {
+        synchronized (evictionLock) {
+            if (block.state == Block.State.PENDING) {
+                leave(block);
+            }
+        }
+    }
+
     /** A sequential reader moved past this block: it becomes the first to go. */
     public void markPassed(Block block) {
         synchronized (evictionLock) {

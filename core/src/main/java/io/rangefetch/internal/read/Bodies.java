@@ -3,11 +3,16 @@ package io.rangefetch.internal.read;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.ObjectContent;
 import io.rangefetch.client.RangeGetRequest;
+import io.rangefetch.internal.fetch.FetchAbort;
 import java.io.EOFException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CancellationException;
 
 /** Reads GET bodies, refusing any that do not hold exactly the bytes that were asked for. */
 final class Bodies {
+    private static final int CHUNK_BYTES = 64 << 10;
+
     private Bodies() {}
 
     /** Reads the whole body of a GET for {@code expected} into a new array. */
@@ -34,5 +39,43 @@ final class Bodies {
             throw new EOFException("GET " + request.describe() + " ended after " + read + " of " + length
                     + " body bytes (connection closed early)");
         }
+    }
+
+    /** Reads exactly {@code length} body bytes into {@code target} from {@code index} on (absolute writes). */
+    static void fill(RangeGetRequest request, ObjectContent content, ByteBuffer target, int index, int length)
+            throws IOException {
+        if (target.hasArray()) {
+            fill(request, content, target.array(), target.arrayOffset() + index, length);
+            return;
+        }
+        byte[] chunk = new byte[Math.min(length, CHUNK_BYTES)];
+        for (int done = 0; done < length; ) {
+            int count = Math.min(chunk.length, length - done);
+            fill(request, content, chunk, 0, count);
+            target.put(index + done, chunk, 0, count);
+            done += count;
+        }
+    }
+
+    /** Reads past {@code count} body bytes nobody asked for. */
+    static void skip(RangeGetRequest request, ObjectContent content, long count) throws IOException {
+        if (count > 0) {
+            try {
+                content.body().skipNBytes(count);
+            } catch (EOFException e) {
+                throw new EOFException("GET " + request.describe() + " ended while skipping " + count
+                        + " body bytes (connection closed early)");
+            }
+        }
+    }
+
+    /** What a failed GET reports: the abort when someone aborted it (the failure is its consequence). */
+    static Throwable abortedOr(FetchAbort abort, RangeGetRequest request, Throwable failure) {
+        if (!abort.isAborted()) {
+            return failure;
+        }
+        CancellationException aborted = new CancellationException("GET " + request.describe() + " was aborted");
+        aborted.initCause(failure);
+        return aborted;
     }
 }

@@ -12,6 +12,7 @@ import io.rangefetch.client.RangeGetRequest;
 import io.rangefetch.client.RangeNotSatisfiableException;
 import io.rangefetch.internal.cache.Block;
 import io.rangefetch.internal.cache.ObjectId;
+import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchPriority;
 import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.internal.plan.AccessHint;
@@ -27,7 +28,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -56,7 +57,8 @@ public final class ObjectReader implements AutoCloseable {
     private final boolean etagPinnedByCaller;
     private final StatisticsCounter statistics;
     private final Object versionLock = new Object();
-    private final Set<FetchScheduler.Ticket> queuedPrefetches = ConcurrentHashMap.newKeySet();
+    // This stream's prefetches until they load or fail, so closing the stream can stop them.
+    private final Map<Block, FetchScheduler.Ticket> prefetches = new ConcurrentHashMap<>();
     private volatile String etag;
     private volatile long length;
     private volatile boolean served;
@@ -89,6 +91,11 @@ public final class ObjectReader implements AutoCloseable {
         return length;
     }
 
+    /** The ETag this stream is pinned to, or {@code null} before it knows one; never sends a request. */
+    public String knownEtag() {
+        return etag;
+    }
+
     /** The length, sending a HEAD only when nothing has told it yet. */
     public long length() throws IOException {
         long known = length;
@@ -112,6 +119,44 @@ public final class ObjectReader implements AutoCloseable {
             return 0;
         }
         return withRetries(() -> readOnce(position, buffer, offset, len, streaming));
+    }
+
+    /**
+     * Learns the ETag and length, unless known, with the one GET that would learn them for a read of
+     * {@code len} bytes at {@code position} (its bytes stay cached when the budget has room).
+     */
+    public void learnVersion(long position, int len) throws IOException {
+        if (etag != null && length >= 0) {
+            return;
+        }
+        withRetries(() -> {
+            fetchFirst(position, Math.max(len, 1), false);
+            return 0;
+        });
+    }
+
+    /**
+     * Starts a vectored read of the version this stream is pinned to; returns once its GETs are queued. The
+     * caller has learned the version (see {@link #learnVersion}) and checked the ranges: disjoint and within
+     * the object.
+     */
+    public void readVectored(List<VectoredRange> ranges) {
+        String pinned = etag;
+        if (pinned == null || length < 0) {
+            throw new IllegalStateException("The version of " + address + " is not known yet");
+        }
+        new VectoredRead(this, context, pinned, statistics, ranges).start();
+    }
+
+    void markServed() {
+        served = true;
+    }
+
+    /** A GET for {@code pinned} found another version: drop the old bytes, and say what happened. */
+    ObjectChangedException changedUnder(String pinned, PreconditionFailedException failure) {
+        context.cache().invalidate(objectId(pinned));
+        context.metadata().invalidate(address.bucket(), address.key(), address.versionId());
+        return new ObjectChangedException(address.bucket(), address.key(), pinned, null, failure);
     }
 
     /** Reads the last {@code min(len, length)} bytes into {@code buffer}; returns how many. */
@@ -167,13 +212,17 @@ public final class ObjectReader implements AutoCloseable {
         }
     }
 
-    /** Cancels this stream's prefetches that have not started. */
+    /**
+     * Stops this stream's prefetches that no other reader waits for: queued ones never start, running ones are
+     * aborted. A prefetch another reader joined runs on for that reader.
+     */
     @Override
     public void close() {
-        for (FetchScheduler.Ticket ticket : queuedPrefetches) {
-            ticket.cancel();
-        }
-        queuedPrefetches.clear();
+        prefetches.forEach((block, ticket) -> {
+            if (block.tryAbandon()) {
+                ticket.cancel();
+            }
+        });
     }
 
     private int readOnce(long position, byte[] buffer, int offset, int len, boolean streaming) throws IOException {
@@ -333,6 +382,9 @@ public final class ObjectReader implements AutoCloseable {
         try {
             ByteRange window = context.planner().lookupWindow(read);
             known = context.cache().blocksOverlapping(id, window.start(), window.end());
+            if (!joinAll(known, position, read.end())) {
+                known = context.cache().blocksOverlapping(id, window.start(), window.end());
+            }
             plan = context.planner().plan(read, streaming ? sequential : SequentialState.initial(),
                     known.stream().map(Block::range).toList());
             if (streaming) {
@@ -434,19 +486,37 @@ public final class ObjectReader implements AutoCloseable {
         return copied;
     }
 
+    /**
+     * Joins the in-flight blocks among {@code blocks} that overlap {@code [from, to)}: this read will wait for
+     * them. One whose fetch is being abandoned is forgotten instead; then this returns {@code false} and the
+     * caller looks again. The caller holds the object's lock.
+     */
+    boolean joinAll(List<Block> blocks, long from, long to) {
+        boolean all = true;
+        for (Block block : blocks) {
+            if (block.range().start() < to && block.range().end() > from && !block.isDone() && !block.join()) {
+                context.cache().forget(block);
+                all = false;
+            }
+        }
+        return all;
+    }
+
     private void submit(Block block, String pinned, FetchPriority priority) {
         RangeGetRequest request = RangeGetRequest.of(address, block.range(), pinned);
-        FetchScheduler.Ticket ticket = context.scheduler().submit(priority, () -> load(block, request),
+        FetchScheduler.Ticket ticket = context.scheduler().submit(priority, abort -> load(block, request, abort),
                 cause -> context.cache().fail(block, cause));
         if (priority == FetchPriority.PREFETCH) {
-            queuedPrefetches.add(ticket);
-            block.loaded().whenComplete((data, failure) -> queuedPrefetches.remove(ticket));
+            prefetches.put(block, ticket);
+            block.whenJoined(ticket::promote);
+            block.loaded().whenComplete((data, failure) -> prefetches.remove(block));
         }
     }
 
     /** Runs on a scheduler thread: one GET for one claimed block. */
-    private void load(Block block, RangeGetRequest request) {
+    private void load(Block block, RangeGetRequest request, FetchAbort abort) {
         try (ObjectContent content = context.client().get(request)) {
+            abort.attach(content);
             checkEtag(request, content.metadata().etag());
             Bodies.checkRange(request, content, block.range());
             byte[] data = context.cache().bufferFor(block);
@@ -455,7 +525,7 @@ public final class ObjectReader implements AutoCloseable {
             context.cache().complete(block, data);
         } catch (IOException | RuntimeException e) {
             statistics.failedGetSent();
-            context.cache().fail(block, e);
+            context.cache().fail(block, Bodies.abortedOr(abort, request, e));
         } catch (Error e) {
             context.cache().fail(block, e);
             throw e;
@@ -549,7 +619,7 @@ public final class ObjectReader implements AutoCloseable {
         context.metadata().put(address.bucket(), address.key(), address.versionId(), metadata);
     }
 
-    private void checkEtag(RangeGetRequest request, String answered) throws PreconditionFailedException {
+    void checkEtag(RangeGetRequest request, String answered) throws PreconditionFailedException {
         String expected = request.ifMatch();
         if (expected != null && !expected.equals(answered)) {
             throw new PreconditionFailedException("GET " + request.describe() + " answered ETag " + answered
@@ -569,7 +639,7 @@ public final class ObjectReader implements AutoCloseable {
         return new ByteRange(asked.start(), Math.min(asked.end(), total));
     }
 
-    private ObjectId objectId(String pinnedEtag) {
+    ObjectId objectId(String pinnedEtag) {
         return new ObjectId(address.bucket(), address.key(), pinnedEtag);
     }
 

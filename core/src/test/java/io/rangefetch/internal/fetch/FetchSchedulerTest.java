@@ -21,14 +21,14 @@ class FetchSchedulerTest {
         List<String> order = new CopyOnWriteArrayList<>();
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch done = new CountDownLatch(4);
-        scheduler.submit(FetchPriority.PREFETCH, () -> {
+        scheduler.submit(FetchPriority.PREFETCH, abort -> {
             await(release);
             order.add("running prefetch");
             done.countDown();
         }, e -> {});
-        scheduler.submit(FetchPriority.PREFETCH, () -> { order.add("prefetch 1"); done.countDown(); }, e -> {});
-        scheduler.submit(FetchPriority.PREFETCH, () -> { order.add("prefetch 2"); done.countDown(); }, e -> {});
-        scheduler.submit(FetchPriority.DEMAND, () -> { order.add("demand"); done.countDown(); }, e -> {});
+        scheduler.submit(FetchPriority.PREFETCH, abort -> { order.add("prefetch 1"); done.countDown(); }, e -> {});
+        scheduler.submit(FetchPriority.PREFETCH, abort -> { order.add("prefetch 2"); done.countDown(); }, e -> {});
+        scheduler.submit(FetchPriority.DEMAND, abort -> { order.add("demand"); done.countDown(); }, e -> {});
         release.countDown();
         assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(order).containsExactly("running prefetch", "demand", "prefetch 1", "prefetch 2");
@@ -42,23 +42,68 @@ class FetchSchedulerTest {
         FetchScheduler scheduler = new FetchScheduler(1, executor, executor);
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        scheduler.submit(FetchPriority.DEMAND, () -> {
+        scheduler.submit(FetchPriority.DEMAND, abort -> {
             started.countDown();
             await(release);
         }, e -> {});
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
         AtomicReference<Throwable> cancelled = new AtomicReference<>();
         AtomicReference<Throwable> abandoned = new AtomicReference<>();
-        FetchScheduler.Ticket ticket = scheduler.submit(FetchPriority.PREFETCH, () -> {}, cancelled::set);
-        scheduler.submit(FetchPriority.PREFETCH, () -> {}, abandoned::set);
+        FetchScheduler.Ticket ticket = scheduler.submit(FetchPriority.PREFETCH, abort -> {}, cancelled::set);
+        scheduler.submit(FetchPriority.PREFETCH, abort -> {}, abandoned::set);
         assertThat(ticket.cancel()).isTrue();
         assertThat(cancelled.get()).isInstanceOf(CancellationException.class);
         release.countDown();
         scheduler.close();
         assertThat(executor.isTerminated()).isTrue();
         AtomicReference<Throwable> afterClose = new AtomicReference<>();
-        scheduler.submit(FetchPriority.DEMAND, () -> {}, afterClose::set);
+        scheduler.submit(FetchPriority.DEMAND, abort -> {}, afterClose::set);
         assertThat(afterClose.get()).isInstanceOf(CancellationException.class);
+    }
+
+    @Test
+    void aPromotedPrefetchOvertakesTheOtherPrefetches() throws InterruptedException {
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        FetchScheduler scheduler = new FetchScheduler(1, executor, executor);
+        List<String> order = new CopyOnWriteArrayList<>();
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(3);
+        scheduler.submit(FetchPriority.DEMAND, abort -> await(release), e -> {});
+        scheduler.submit(FetchPriority.PREFETCH, abort -> { order.add("prefetch 1"); done.countDown(); }, e -> {});
+        FetchScheduler.Ticket second = scheduler.submit(FetchPriority.PREFETCH,
+                abort -> { order.add("prefetch 2"); done.countDown(); }, e -> {});
+        scheduler.submit(FetchPriority.DEMAND, abort -> { order.add("demand"); done.countDown(); }, e -> {});
+        second.promote();
+        release.countDown();
+        assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+        // promoted, it keeps its place in line among the demand fetches: it was asked for first
+        assertThat(order).containsExactly("prefetch 2", "demand", "prefetch 1");
+        scheduler.close();
+    }
+
+    @Test
+    void cancellingARunningFetchAbortsItAndCloseWaitsOnlyForTheAbort() throws InterruptedException {
+        ExecutorService executor = Executors.newCachedThreadPool();
+        FetchScheduler scheduler = new FetchScheduler(2, executor, null);
+        CountDownLatch started = new CountDownLatch(2);
+        List<String> ended = new CopyOnWriteArrayList<>();
+        // stands for a GET blocked on its body: it ends only when aborted
+        FetchScheduler.Fetch blocked = abort -> {
+            started.countDown();
+            while (!abort.isAborted()) {
+                Thread.onSpinWait();
+            }
+            ended.add("aborted");
+        };
+        FetchScheduler.Ticket first = scheduler.submit(FetchPriority.PREFETCH, blocked, e -> {});
+        scheduler.submit(FetchPriority.DEMAND, blocked, e -> {});
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(first.cancel()).isTrue();
+        scheduler.close(); // aborts the second and waits for it, though the executor is not the scheduler's
+        assertThat(ended).containsExactly("aborted", "aborted");
+        assertThat(first.cancel()).isFalse();
+        executor.shutdown();
+        assertThat(executor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
 
     private static void await(CountDownLatch latch) {

@@ -1,0 +1,377 @@
+package io.rangefetch.internal.read;
+
+import static java.util.Objects.requireNonNull;
+
+import io.rangefetch.client.ByteRange;
+import io.rangefetch.client.ObjectContent;
+import io.rangefetch.client.PreconditionFailedException;
+import io.rangefetch.client.RangeGetRequest;
+import io.rangefetch.internal.cache.Block;
+import io.rangefetch.internal.cache.BlockCache;
+import io.rangefetch.internal.cache.ObjectId;
+import io.rangefetch.internal.fetch.FetchAbort;
+import io.rangefetch.internal.fetch.FetchPriority;
+import io.rangefetch.internal.plan.CallerRange;
+import io.rangefetch.internal.plan.CoalescedRequest;
+import io.rangefetch.internal.plan.RangeSegment;
+import io.rangefetch.internal.plan.RequestPart;
+import io.rangefetch.internal.stats.StatisticsCounter;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One vectored read of one pinned object version: every range's bytes fetched at once, in as few GETs as the
+ * coalescing rules allow, each range handed over as soon as its own bytes are in.
+ *
+ * <p><b>Plan.</b> Under the object's lock (so no other reader claims the same bytes meanwhile): bytes already
+ * cached or in flight are taken from there, and their in-flight fetches joined (a prefetch joined by a waiting
+ * reader turns into a demand fetch). The missing pieces are coalesced (see {@code RangeCoalescer}), never
+ * across a block already in the cache, since blocks of one object never overlap. Each GET of the plan claims
+ * a block for its whole range, or one block per piece when its gap bytes exceed the discard tolerance (they are
+ * then read and dropped, never cached). Where the budget has no room, a GET writes straight into the
+ * caller's buffers instead.
+ *
+ * <p><b>Failure.</b> A failed GET fails exactly the ranges whose bytes it carried, with its cause (a range it
+ * carried only partly fails too); every other range completes. A GET answered with another ETag fails its
+ * ranges with {@link io.rangefetch.ObjectChangedException}.
+ *
+ * <p>Threads: {@link #start()} runs on the caller's thread and returns once the GETs are queued; GETs run on the
+ * scheduler's threads, and a range is copied out on the thread that delivered its last bytes.
+ */
+final class VectoredRead {
+    private final ObjectReader reader;
+    private final ReaderContext context;
+    private final String pinned;
+    private final StatisticsCounter statistics;
+    private final List<VectoredRange> ranges;
+
+    VectoredRead(ObjectReader reader, ReaderContext context, String pinned, StatisticsCounter statistics,
+            List<VectoredRange> ranges) {
+        this.reader = requireNonNull(reader, "reader is null");
+        this.context = requireNonNull(context, "context is null");
+        this.pinned = requireNonNull(pinned, "pinned is null");
+        this.statistics = requireNonNull(statistics, "statistics is null");
+        this.ranges = List.copyOf(ranges);
+    }
+
+    void start() {
+        List<Assembly> assemblies = new ArrayList<>();
+        for (VectoredRange range : ranges) {
+            if (range.length() == 0) {
+                range.complete();
+            } else {
+                assemblies.add(new Assembly(range));
+            }
+        }
+        if (assemblies.isEmpty()) {
+            return;
+        }
+        assemblies.sort(Comparator.comparingLong(assembly -> assembly.range.offset()));
+        ObjectId id = reader.objectId(pinned);
+        List<PartFetch> fetches;
+        ReentrantLock lock = context.cache().lockFor(id);
+        lock.lock();
+        try {
+            long from = assemblies.get(0).range.offset();
+            long to = assemblies.get(assemblies.size() - 1).range.end();
+            List<Block> known = context.cache().blocksOverlapping(id, from, to);
+            List<Block> present = takeCached(known, assemblies);
+            fetches = planFetches(id, missingPieces(present, assemblies), present);
+        } finally {
+            lock.unlock();
+        }
+        assemblies.forEach(Assembly::whenReady);
+        for (PartFetch fetch : fetches) {
+            context.scheduler().submit(FetchPriority.DEMAND, fetch::run, fetch::fail);
+        }
+    }
+
+    /**
+     * The known blocks to read from: each one some range needs is joined if in flight (or forgotten, when its
+     * fetch is being abandoned) and retained once per range that copies from it. Returns every block left in
+     * the index, in order: those bound the coalescing.
+     */
+    private List<Block> takeCached(List<Block> known, List<Assembly> assemblies) {
+        List<Block> present = new ArrayList<>(known.size());
+        for (Block block : known) {
+            List<Assembly> users = overlapping(assemblies, block.range());
+            if (users.isEmpty()) {
+                present.add(block);
+                continue;
+            }
+            if (!block.isDone() && !block.join()) {
+                context.cache().forget(block);
+                continue;
+            }
+            if (!context.cache().retain(block)) {
+                continue; // evicted and released for good, so already out of the index
+            }
+            for (int i = 1; i < users.size(); i++) {
+                context.cache().retain(block); // cannot fail: the first reference is held
+            }
+            users.forEach(user -> user.fromBlock(block, true));
+            present.add(block);
+        }
+        return present;
+    }
+
+    /** The bytes of the ranges no present block holds, in object order, split into runs no block interrupts. */
+    private static List<List<Piece>> missingPieces(List<Block> present, List<Assembly> assemblies) {
+        List<List<Piece>> runs = new ArrayList<>();
+        List<Piece> run = new ArrayList<>();
+        int next = 0; // first present block that may still lie at or after the cursor
+        for (Assembly assembly : assemblies) {
+            long cursor = assembly.range.offset();
+            long end = assembly.range.end();
+            while (cursor < end) {
+                while (next < present.size() && present.get(next).range().end() <= cursor) {
+                    next++;
+                }
+                Block block = next < present.size() ? present.get(next) : null;
+                if (block != null && block.range().start() <= cursor) {
+                    cursor = block.range().end(); // held by this block
+                    continue;
+                }
+                long pieceEnd = block == null ? end : Math.min(end, block.range().start());
+                if (!run.isEmpty() && blockBetween(present, next, run.get(run.size() - 1).bytes.end(), cursor)) {
+                    runs.add(run);
+                    run = new ArrayList<>();
+                }
+                run.add(new Piece(assembly, new ByteRange(cursor, pieceEnd)));
+                cursor = pieceEnd;
+            }
+        }
+        if (!run.isEmpty()) {
+            runs.add(run);
+        }
+        return runs;
+    }
+
+    // Whether a present block lies in [from, to); blocks before `next` end at or before `to`.
+    private static boolean blockBetween(List<Block> present, int next, long from, long to) {
+        for (int i = next - 1; i >= 0; i--) {
+            ByteRange range = present.get(i).range();
+            if (range.end() <= from) {
+                return false;
+            }
+            if (range.start() < to) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Coalesces each run and claims the blocks its GETs fill. */
+    private List<PartFetch> planFetches(ObjectId id, List<List<Piece>> runs, List<Block> present) {
+        List<PartFetch> fetches = new ArrayList<>();
+        for (List<Piece> run : runs) {
+            List<CallerRange> pieces = run.stream()
+                    .map(piece -> new CallerRange(piece.bytes.start(), piece.bytes.length())).toList();
+            for (CoalescedRequest request : context.coalescer().coalesce(pieces)) {
+                for (RequestPart part : request.parts()) {
+                    fetches.add(claimTargets(id, part, run, request.discardGaps()));
+                }
+            }
+        }
+        return fetches;
+    }
+
+    private PartFetch claimTargets(ObjectId id, RequestPart part, List<Piece> run, boolean discardGaps) {
+        PartFetch fetch = new PartFetch(part.range());
+        Block whole = discardGaps ? null : context.cache().claim(id, part.range(), false, statistics);
+        for (RangeSegment segment : part.segments()) {
+            Assembly assembly = run.get(segment.range()).assembly;
+            Block target = whole;
+            if (target == null && !discardGaps) {
+                fetch.direct(assembly, segment.bytes());
+                continue;
+            }
+            if (target == null) {
+                target = context.cache().claim(id, segment.bytes(), false, statistics);
+                if (target == null) {
+                    fetch.direct(assembly, segment.bytes());
+                    continue;
+                }
+                fetch.fill(target);
+            }
+            context.cache().retain(target); // cannot fail: its fetch is not even submitted yet
+            assembly.fromBlock(target, false);
+        }
+        if (whole != null) {
+            fetch.fill(whole);
+        }
+        return fetch;
+    }
+
+    private static List<Assembly> overlapping(List<Assembly> assemblies, ByteRange bytes) {
+        List<Assembly> result = new ArrayList<>(1);
+        int low = 0;
+        int high = assemblies.size();
+        while (low < high) { // first range that ends after the block starts
+            int middle = (low + high) >>> 1;
+            if (assemblies.get(middle).range.end() <= bytes.start()) {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        for (int i = low; i < assemblies.size() && assemblies.get(i).range.offset() < bytes.end(); i++) {
+            result.add(assemblies.get(i));
+        }
+        return result;
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    }
+
+    /** Bytes of one caller range that must be fetched. */
+    private record Piece(Assembly assembly, ByteRange bytes) {}
+
+    /** One caller range and where its bytes come from. */
+    private final class Assembly {
+        private final VectoredRange range;
+        private final List<Block> blocks = new ArrayList<>();
+        private final List<CompletableFuture<?>> waits = new ArrayList<>();
+        private boolean fetched;
+
+        Assembly(VectoredRange range) {
+            this.range = range;
+        }
+
+        /** Copy from {@code block}, retained for this range already. */
+        void fromBlock(Block block, boolean cached) {
+            blocks.add(block);
+            waits.add(block.loaded());
+            fetched |= !cached;
+        }
+
+        void waitFor(CompletableFuture<Void> directWrite) {
+            waits.add(directWrite);
+            fetched = true;
+        }
+
+        void whenReady() {
+            CompletableFuture.allOf(waits.toArray(CompletableFuture[]::new))
+                    .whenComplete((ignored, failure) -> finish(failure));
+        }
+
+        private void finish(Throwable failure) {
+            try {
+                if (failure == null) {
+                    copyFromBlocks();
+                }
+            } catch (RuntimeException e) {
+                failure = e;
+            } finally {
+                blocks.forEach(context.cache()::release);
+            }
+            if (failure != null) {
+                range.fail(translate(unwrap(failure)));
+                return;
+            }
+            reader.markServed();
+            statistics.served(range.length(), !fetched);
+            range.complete();
+        }
+
+        private void copyFromBlocks() {
+            BlockCache cache = context.cache();
+            for (Block block : blocks) {
+                byte[] data = block.loaded().join();
+                long start = Math.max(block.range().start(), range.offset());
+                long end = Math.min(block.range().end(), range.end());
+                range.buffer().put(range.indexOf(start), data, (int) (start - block.range().start()),
+                        (int) (end - start));
+                cache.markRead(block);
+            }
+        }
+
+        private Throwable translate(Throwable cause) {
+            if (cause instanceof PreconditionFailedException changed) {
+                return reader.changedUnder(pinned, changed);
+            }
+            return cause;
+        }
+    }
+
+    /** One GET of the plan and where its bytes go: blocks to fill, or straight into callers' buffers. */
+    private final class PartFetch {
+        private final ByteRange bytes;
+        private final List<Target> targets = new ArrayList<>();
+        private final List<Block> filled = new ArrayList<>();
+        private final CompletableFuture<Void> directWrites = new CompletableFuture<>();
+
+        PartFetch(ByteRange bytes) {
+            this.bytes = bytes;
+        }
+
+        void fill(Block block) {
+            filled.add(block);
+            targets.add(new Target(block.range(), block, null));
+        }
+
+        void direct(Assembly assembly, ByteRange segment) {
+            if (targets.stream().noneMatch(target -> target.assembly() == assembly)) {
+                assembly.waitFor(directWrites);
+            }
+            targets.add(new Target(segment, null, assembly));
+        }
+
+        /** Runs on a scheduler thread. */
+        void run(FetchAbort abort) {
+            targets.sort(Comparator.comparingLong(target -> target.bytes().start()));
+            RangeGetRequest request = RangeGetRequest.of(reader.address(), bytes, pinned);
+            List<byte[]> arrays = new ArrayList<>(filled.size());
+            try (ObjectContent content = context.client().get(request)) {
+                abort.attach(content);
+                reader.checkEtag(request, content.metadata().etag());
+                Bodies.checkRange(request, content, bytes);
+                long cursor = bytes.start();
+                for (Target target : targets) {
+                    Bodies.skip(request, content, target.bytes().start() - cursor);
+                    int length = (int) target.bytes().length();
+                    if (target.block() != null) {
+                        byte[] data = context.cache().bufferFor(target.block());
+                        Bodies.fill(request, content, data, 0, length);
+                        arrays.add(data);
+                    } else {
+                        VectoredRange range = target.assembly().range;
+                        Bodies.fill(request, content, range.buffer(), range.indexOf(target.bytes().start()), length);
+                    }
+                    cursor = target.bytes().end();
+                }
+                statistics.getSent(bytes.length(), false);
+            } catch (IOException | RuntimeException e) {
+                statistics.failedGetSent();
+                fail(Bodies.abortedOr(abort, request, e));
+                return;
+            } catch (Error e) {
+                fail(e);
+                throw e;
+            }
+            int next = 0;
+            for (Target target : targets) {
+                if (target.block() != null) {
+                    context.cache().complete(target.block(), arrays.get(next++));
+                }
+            }
+            directWrites.complete(null);
+        }
+
+        /** The GET failed, or never ran: its blocks leave the cache, and its ranges learn why. */
+        void fail(Throwable cause) {
+            filled.forEach(block -> context.cache().fail(block, cause));
+            directWrites.completeExceptionally(cause);
+        }
+    }
+
+    /** Where bytes of a GET go: a block's array, or a caller's buffer. */
+    private record Target(ByteRange bytes, Block block, Assembly assembly) {}
+}

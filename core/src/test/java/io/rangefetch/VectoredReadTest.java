@@ -1,0 +1,441 @@
+package io.rangefetch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rangefetch.client.ByteRange;
+import io.rangefetch.testing.BodyHold;
+import io.rangefetch.testing.InMemoryObjectClient;
+import io.rangefetch.testing.InMemoryObjectClient.Request;
+import io.rangefetch.testing.StreamFixture;
+import io.rangefetch.testing.TestData;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class VectoredReadTest {
+    private static final String BUCKET = StreamFixture.BUCKET;
+    private static final int KIB = 1024;
+    private static final int MIB = StreamFixture.MIB;
+
+    @RegisterExtension
+    final StreamFixture fixture = new StreamFixture();
+    private final InMemoryObjectClient client = fixture.client();
+
+    /** A stream that knows the object's length and ETag, so a vectored read sends only its own GETs. */
+    private SeekableS3InputStream open(StreamFactory factory, String key) {
+        OpenOptions options = OpenOptions.builder()
+                .length(fixture.length(key))
+                .etag(client.etag(BUCKET, key))
+                .build();
+        return factory.open(new S3Location(BUCKET, key), options);
+    }
+
+    private static byte[] bytesOf(FileRange range) throws Exception {
+        ByteBuffer buffer = range.data().get(30, TimeUnit.SECONDS);
+        assertThat(buffer.remaining()).isEqualTo(range.length());
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.duplicate().get(bytes);
+        return bytes;
+    }
+
+    private static void assertHolds(FileRange range, byte[] data) throws Exception {
+        assertThat(bytesOf(range)).as(range.toString())
+                .isEqualTo(Arrays.copyOfRange(data, (int) range.offset(), (int) range.end()));
+    }
+
+    @Test
+    void everyRangeGetsExactlyItsBytesInHeapOrDirectBuffersWhateverTheOrder() throws Exception {
+        byte[] data = fixture.put("mixed", 40 * MIB);
+        try (SeekableS3InputStream stream = open(fixture.factory(), "mixed")) {
+            List<FileRange> ranges = new ArrayList<>(List.of(
+                    FileRange.of(30L * MIB, 100), FileRange.of(0, 1), FileRange.of(5 * MIB, 3 * MIB),
+                    FileRange.of(40L * MIB - 10, 10), FileRange.of(7, 0), FileRange.of(12 * MIB, 17 * MIB)));
+            Collections.shuffle(ranges, new java.util.Random(7));
+            stream.readVectored(ranges, length -> length % 2 == 0 ? ByteBuffer.allocateDirect(length)
+                    : ByteBuffer.allocate(length));
+            for (FileRange range : ranges) {
+                assertHolds(range, data);
+            }
+            assertThat(stream.getPos()).isZero();
+            assertThat(stream.statistics().bytesServed()).isEqualTo(ranges.stream().mapToLong(FileRange::length).sum());
+        }
+    }
+
+    @Test
+    void bytesLandAtTheBuffersPositionAndTheLimitEndsThem() throws Exception {
+        byte[] data = fixture.put("offset", MIB);
+        try (SeekableS3InputStream stream = open(fixture.factory(), "offset")) {
+            FileRange range = FileRange.of(1000, 500);
+            stream.readVectored(List.of(range), length -> ByteBuffer.allocate(length + 100).position(40));
+            ByteBuffer buffer = range.data().get(30, TimeUnit.SECONDS);
+            assertThat(buffer.position()).isEqualTo(40);
+            assertThat(buffer.limit()).isEqualTo(540);
+            assertHolds(range, data);
+        }
+    }
+
+    @Test
+    void fiveRangesWithinOneMegabyteCostOneGet() throws Exception {
+        byte[] data = fixture.put("near", 16 * MIB);
+        try (SeekableS3InputStream stream = open(fixture.factory(), "near")) {
+            List<FileRange> ranges = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                ranges.add(FileRange.of(2L * MIB + i * 200_000L, 10_000));
+            }
+            stream.readVectored(ranges, ByteBuffer::allocate);
+            for (FileRange range : ranges) {
+                assertHolds(range, data);
+            }
+        }
+        assertThat(client.gets()).extracting(Request::byteRange)
+                .containsExactly(new ByteRange(2L * MIB, 2L * MIB + 4 * 200_000 + 10_000));
+    }
+
+    @Test
+    void rangesFarApartCostOneGetEachAndALargeRangeIsCutIntoParallelParts() throws Exception {
+        byte[] data = fixture.put("far", 64 * MIB);
+        // every GET waits here until all five have arrived: a read that sent them one after another would fail
+        CountDownLatch allSent = new CountDownLatch(5);
+        client.addFault(request -> {
+            allSent.countDown();
+            try {
+                if (!allSent.await(20, TimeUnit.SECONDS)) {
+                    throw new IOException("GETs were not sent in parallel");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException(e);
+            }
+        });
+        try (SeekableS3InputStream stream = open(fixture.factory(), "far")) {
+            List<FileRange> ranges = List.of(FileRange.of(0, 1000), FileRange.of(20L * MIB, 1000),
+                    FileRange.of(40L * MIB, 24 * MIB));
+            stream.readVectored(ranges, ByteBuffer::allocate);
+            for (FileRange range : ranges) {
+                assertHolds(range, data);
+            }
+        }
+        assertThat(client.gets()).extracting(Request::byteRange).containsExactlyInAnyOrder(
+                new ByteRange(0, 1000), new ByteRange(20L * MIB, 20L * MIB + 1000),
+                new ByteRange(40L * MIB, 48L * MIB), new ByteRange(48L * MIB, 56L * MIB),
+                new ByteRange(56L * MIB, 64L * MIB));
+    }
+
+    @Test
+    void badInputFailsTheWholeCallBeforeAnyRequest() throws Exception {
+        fixture.put("bad", MIB);
+        try (SeekableS3InputStream stream = open(fixture.factory(), "bad")) {
+            assertThatThrownBy(() -> stream.readVectored(List.of(FileRange.of(-1, 10)), ByteBuffer::allocate))
+                    .isInstanceOf(EOFException.class).hasMessageContaining("negative offset");
+            assertThatThrownBy(() -> stream.readVectored(List.of(FileRange.of(0, -10)), ByteBuffer::allocate))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("negative length");
+            assertThatThrownBy(() -> stream.readVectored(
+                    List.of(FileRange.of(0, 10), FileRange.of(MIB - 5, 10)), ByteBuffer::allocate))
+                    .isInstanceOf(EOFException.class).hasMessageContaining("10 bytes at " + (MIB - 5))
+                    .hasMessageContaining("past the end");
+            assertThatThrownBy(() -> stream.readVectored(
+                    List.of(FileRange.of(500, 100), FileRange.of(0, 10), FileRange.of(550, 100)), ByteBuffer::allocate))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("100 bytes at 500").hasMessageContaining("100 bytes at 550");
+            FileRange once = FileRange.of(0, 10);
+            assertThatThrownBy(() -> stream.readVectored(List.of(once, once), ByteBuffer::allocate))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("read once");
+            assertThatThrownBy(() -> stream.readVectored(List.of(FileRange.of(0, 10)),
+                    length -> ByteBuffer.allocate(length).asReadOnlyBuffer()))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("writable");
+        }
+        assertThat(client.requests()).isEmpty();
+    }
+
+    @Test
+    void aStreamThatKnowsNothingLearnsTheLengthWithItsFirstRangeThenChecksTheRest() throws Exception {
+        byte[] data = fixture.put("unknown", 2 * MIB);
+        StreamFactory factory = fixture.factory();
+        try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "unknown"))) {
+            assertThatThrownBy(() -> stream.readVectored(
+                    List.of(FileRange.of(100, 10), FileRange.of(2L * MIB, 1)), ByteBuffer::allocate))
+                    .isInstanceOf(EOFException.class).hasMessageContaining("length " + 2 * MIB);
+            FileRange range = FileRange.of(100, 10);
+            stream.readVectored(List.of(range), ByteBuffer::allocate);
+            assertHolds(range, data);
+        }
+        // the one GET that learned the version read the small object whole; the second read came from the cache
+        assertThat(client.gets()).hasSize(1);
+        assertThat(client.count("HEAD")).isZero();
+    }
+
+    @Test
+    void aFailedGetFailsExactlyTheRangesItCarriedAndHandsTheirBuffersBack() throws Exception {
+        byte[] data = fixture.put("failing", 64 * MIB);
+        IOException broken = new IOException("connection reset");
+        InMemoryObjectClient.Fault fault = client.addFault(InMemoryObjectClient.failWhen(
+                request -> request.isGet() && request.byteRange().start() == 30L * MIB, broken));
+        List<ByteBuffer> released = new CopyOnWriteArrayList<>();
+        try (SeekableS3InputStream stream = open(fixture.factory(), "failing")) {
+            FileRange before = FileRange.of(0, 1000);
+            FileRange carried = FileRange.of(30L * MIB, 1000);
+            FileRange alsoCarried = FileRange.of(30L * MIB + 5000, 1000);
+            FileRange after = FileRange.of(60L * MIB, 1000);
+            stream.readVectored(List.of(before, carried, alsoCarried, after), ByteBuffer::allocate, released::add);
+            assertHolds(before, data);
+            assertHolds(after, data);
+            for (FileRange failed : List.of(carried, alsoCarried)) {
+                assertThatThrownBy(() -> failed.data().get(30, TimeUnit.SECONDS))
+                        .isInstanceOf(ExecutionException.class).cause().isSameAs(broken);
+            }
+            assertThat(released).hasSize(2);
+            // nothing of the failed GET stayed cached: reading the range again fetches it, and it comes back
+            client.removeFault(fault);
+            client.clearLog();
+            FileRange again = FileRange.of(30L * MIB, 1000);
+            stream.readVectored(List.of(again), ByteBuffer::allocate);
+            assertHolds(again, data);
+            assertThat(client.gets()).hasSize(1);
+        }
+    }
+
+    @Test
+    void bytesAlreadyCachedAreNotFetchedAgain() throws Exception {
+        byte[] data = fixture.put("cached", 32 * MIB);
+        StreamFactory factory = fixture.factory();
+        try (SeekableS3InputStream stream = open(factory, "cached")) {
+            byte[] buffer = new byte[100 * KIB];
+            stream.readFully(10L * MIB, buffer, 0, buffer.length);
+            List<ByteRange> first = client.gets().stream().map(Request::byteRange).toList();
+            assertThat(first).hasSize(1);
+            client.clearLog();
+            // one range wholly inside the cached block, one straddling its end, one far off
+            ByteRange cached = first.get(0);
+            FileRange inside = FileRange.of(cached.start() + 10, 1000);
+            FileRange straddling = FileRange.of(cached.end() - 100, 1000);
+            FileRange far = FileRange.of(30L * MIB, 1000);
+            stream.readVectored(List.of(inside, straddling, far), ByteBuffer::allocate);
+            for (FileRange range : List.of(inside, straddling, far)) {
+                assertHolds(range, data);
+            }
+            assertThat(client.gets()).extracting(Request::byteRange).containsExactlyInAnyOrder(
+                    new ByteRange(cached.end(), cached.end() + 900), new ByteRange(30L * MIB, 30L * MIB + 1000));
+        }
+    }
+
+    @Test
+    void gapBytesAreCachedWithinTheToleranceAndDroppedAboveIt() throws Exception {
+        byte[] data = fixture.put("gaps", 32 * MIB);
+        StreamFactory factory = fixture.factory();
+        try (SeekableS3InputStream stream = open(factory, "gaps")) {
+            // 100 KB gap between two 1 MB ranges: 5% of the useful bytes, so the gap stays cached
+            stream.readVectored(List.of(FileRange.of(0, MIB), FileRange.of(MIB + 100_000, MIB)), ByteBuffer::allocate);
+            // 1 MB gap between two 100 KB ranges: ten times the useful bytes, so it is dropped
+            FileRange left = FileRange.of(10L * MIB, 100_000);
+            FileRange right = FileRange.of(11L * MIB + 100_000, 100_000);
+            stream.readVectored(List.of(left, right), ByteBuffer::allocate);
+            assertHolds(left, data);
+            assertHolds(right, data);
+            assertThat(client.gets()).hasSize(2);
+            client.clearLog();
+            byte[] buffer = new byte[1000];
+            stream.readFully(MIB + 50_000, buffer, 0, buffer.length);
+            assertThat(client.gets()).as("the small gap was cached").isEmpty();
+            stream.readFully(10L * MIB + 500_000, buffer, 0, buffer.length);
+            assertThat(buffer).isEqualTo(Arrays.copyOfRange(data, 10 * MIB + 500_000, 10 * MIB + 501_000));
+            assertThat(client.gets()).as("the large gap was dropped").hasSize(1);
+        }
+    }
+
+    @Test
+    void withNoRoomInTheCacheTheBytesGoStraightToTheCallersBuffers() throws Exception {
+        byte[] data = fixture.put("tight", 32 * MIB);
+        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(MIB).build());
+        try (SeekableS3InputStream stream = open(factory, "tight")) {
+            List<FileRange> ranges = List.of(FileRange.of(0, 3 * MIB), FileRange.of(3L * MIB + 10, 5 * MIB),
+                    FileRange.of(20L * MIB, 9 * MIB));
+            stream.readVectored(ranges, ByteBuffer::allocateDirect);
+            for (FileRange range : ranges) {
+                assertHolds(range, data);
+            }
+        }
+        assertThat(factory.peakCacheMemoryBytes()).isLessThanOrEqualTo(MIB);
+    }
+
+    @Test
+    void anObjectOverwrittenUnderAPinnedStreamFailsItsRangesAsChanged() throws Exception {
+        fixture.put("moving", 4 * MIB);
+        try (SeekableS3InputStream stream = open(fixture.factory(), "moving")) {
+            client.put(BUCKET, "moving", TestData.bytes(4 * MIB, 99));
+            FileRange range = FileRange.of(0, 100);
+            stream.readVectored(List.of(range), ByteBuffer::allocate);
+            assertThatThrownBy(() -> range.data().get(30, TimeUnit.SECONDS))
+                    .cause().isInstanceOf(ObjectChangedException.class);
+        }
+    }
+
+    @Test
+    void positionedAndVectoredReadsFromManyThreadsOnOneAndManyStreamsReturnTheRightBytes() throws Exception {
+        byte[] data = fixture.put("shared", 48 * MIB);
+        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(24L * MIB).build());
+        ExecutorService threads = Executors.newFixedThreadPool(8);
+        try (SeekableS3InputStream shared = open(factory, "shared")) {
+            List<Future<?>> readers = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                int seed = t;
+                readers.add(threads.submit(() -> {
+                    SplittableRandom random = new SplittableRandom(seed);
+                    try (SeekableS3InputStream own = open(factory, "shared")) {
+                        for (int i = 0; i < 30; i++) {
+                            SeekableS3InputStream stream = random.nextBoolean() ? shared : own;
+                            if (random.nextBoolean()) {
+                                int length = random.nextInt(1, 2 * MIB);
+                                long position = random.nextLong(data.length - length);
+                                byte[] buffer = new byte[length];
+                                stream.readFully(position, buffer, 0, length);
+                                assertThat(buffer).isEqualTo(Arrays.copyOfRange(data, (int) position,
+                                        (int) position + length));
+                            } else {
+                                List<FileRange> ranges = new ArrayList<>();
+                                long position = random.nextLong(MIB);
+                                while (ranges.size() < 6) {
+                                    int length = random.nextInt(1, MIB);
+                                    if (position + length > data.length) {
+                                        break;
+                                    }
+                                    ranges.add(FileRange.of(position, length));
+                                    position += length + random.nextLong(4L * MIB);
+                                }
+                                stream.readVectored(ranges, ByteBuffer::allocate);
+                                for (FileRange range : ranges) {
+                                    assertHolds(range, data);
+                                }
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> reader : readers) {
+                reader.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            threads.shutdownNow();
+            assertThat(threads.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(factory.peakCacheMemoryBytes()).isLessThanOrEqualTo(24L * MIB);
+    }
+
+    @Test
+    void aReadWaitingOnTheNetworkDoesNotHoldUpOtherReadsOfTheSameStream() throws Exception {
+        byte[] data = fixture.put("parallel", 32 * MIB);
+        BodyHold hold = client.holdBodies(request -> request.isGet() && request.byteRange().start() == 20L * MIB);
+        ExecutorService threads = Executors.newSingleThreadExecutor();
+        try (SeekableS3InputStream stream = open(fixture.factory(), "parallel")) {
+            Future<byte[]> blocked = threads.submit(() -> {
+                byte[] buffer = new byte[100];
+                stream.readFully(20L * MIB, buffer, 0, buffer.length);
+                return buffer;
+            });
+            FileRange vectored = FileRange.of(20L * MIB - MIB, 1000);
+            assertThat(hold.awaitHeld(1)).isTrue();
+            // the positioned read above waits on its body; these must not wait for it
+            stream.readVectored(List.of(vectored), ByteBuffer::allocate);
+            assertHolds(vectored, data);
+            byte[] buffer = new byte[1000];
+            stream.readFully(MIB, buffer, 0, buffer.length);
+            assertThat(blocked.isDone()).isFalse();
+            hold.release();
+            assertThat(blocked.get(30, TimeUnit.SECONDS)).isEqualTo(Arrays.copyOfRange(data, 20 * MIB, 20 * MIB + 100));
+        } finally {
+            hold.release();
+            threads.shutdownNow();
+            assertThat(threads.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    @Test
+    void closingTheFactoryAbortsAVectoredReadInFlight() throws Exception {
+        fixture.put("aborted", 8 * MIB);
+        BodyHold hold = client.holdBodies(Request::isGet);
+        StreamFactory factory = fixture.factory();
+        SeekableS3InputStream stream = open(factory, "aborted");
+        FileRange range = FileRange.of(0, 1000);
+        stream.readVectored(List.of(range), ByteBuffer::allocate);
+        assertThat(hold.awaitHeld(1)).isTrue();
+        factory.close(); // returns once the abort has ended the GET; the hold itself never lets go
+        assertThat(hold.closedWhileHeld()).isEqualTo(1);
+        // a future completed with a CancellationException throws it from get() as is
+        assertThatThrownBy(() -> range.data().get(30, TimeUnit.SECONDS))
+                .isInstanceOf(CancellationException.class).hasMessageContaining("aborted");
+        hold.release();
+    }
+
+    /** A factory whose first prefetch is one GET: a window smaller than a part is not cut. */
+    private StreamFactory factoryWithOnePartPrefetches() {
+        return fixture.factory(StreamConfig.builder().cacheMaxMemory(256L * MIB).prefetchInitialSize(MIB).build());
+    }
+
+    /** Reads 8 KiB at a time from the start until a prefetch's body is held in flight. */
+    private static void readUntilAPrefetchIsInFlight(SeekableS3InputStream stream, BodyHold hold) throws Exception {
+        byte[] buffer = new byte[8 * KIB];
+        while (hold.held() == 0) {
+            stream.read(buffer, 0, buffer.length);
+        }
+    }
+
+    @Test
+    void closingAStreamAbortsItsPrefetchInFlightAndTheBytesAreFetchedAgainWhenNeeded() throws Exception {
+        byte[] data = fixture.put("scan", 64 * MIB);
+        StreamFactory factory = factoryWithOnePartPrefetches();
+        BodyHold hold = client.holdBodies(request -> request.isGet() && request.byteRange().start() >= MIB);
+        ByteRange prefetched;
+        try (SeekableS3InputStream stream = open(factory, "scan")) {
+            readUntilAPrefetchIsInFlight(stream, hold);
+            prefetched = hold.heldRequests().get(0).byteRange();
+        }
+        assertThat(hold.awaitClosedWhileHeld(1)).as("the prefetch was aborted").isTrue();
+        hold.release();
+        client.clearLog();
+        try (SeekableS3InputStream stream = open(factory, "scan")) {
+            byte[] buffer = new byte[1000];
+            stream.readFully(prefetched.start(), buffer, 0, buffer.length);
+            assertThat(buffer).isEqualTo(Arrays.copyOfRange(data, (int) prefetched.start(), (int) prefetched.start() + 1000));
+        }
+        // a GET of another prefetch may have started before the close and shows up late; it was aborted too
+        assertThat(client.gets().stream().map(Request::byteRange).filter(range -> range.contains(prefetched.start())))
+                .as("the aborted prefetch left nothing cached").hasSize(1);
+    }
+
+    @Test
+    void aPrefetchAnotherReaderWaitsForOutlivesTheStreamThatStartedIt() throws Exception {
+        byte[] data = fixture.put("joined", 64 * MIB);
+        StreamFactory factory = factoryWithOnePartPrefetches();
+        BodyHold hold = client.holdBodies(request -> request.isGet() && request.byteRange().start() >= MIB);
+        SeekableS3InputStream scanner = open(factory, "joined");
+        readUntilAPrefetchIsInFlight(scanner, hold);
+        ByteRange prefetched = hold.heldRequests().get(0).byteRange();
+        int getsBefore = client.gets().size();
+        try (SeekableS3InputStream other = open(factory, "joined")) {
+            FileRange wanted = FileRange.of(prefetched.start() + 10, 1000);
+            other.readVectored(List.of(wanted), ByteBuffer::allocate); // joins the prefetch in flight
+            scanner.close();
+            hold.release();
+            assertHolds(wanted, data);
+            assertThat(hold.requestsClosedWhileHeld()).doesNotContain(hold.heldRequests().get(0));
+        }
+        assertThat(client.gets().stream().skip(getsBefore).map(Request::byteRange)
+                .filter(range -> range.contains(prefetched.start() + 10))).isEmpty();
+    }
+}
