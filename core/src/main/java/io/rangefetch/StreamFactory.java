@@ -62,14 +62,14 @@ public final class StreamFactory implements AutoCloseable {
             Instant now = clock.instant();
             return now.getEpochSecond() * 1_000_000_000L + now.getNano();
         };
+        PlannerSettings planner = plannerSettings(config);
         this.context = new ReaderContext(
                 client,
                 new BlockCache(config.cacheMaxMemory()),
                 new MetadataCache(config.metadataTtl(), config.metadataMaxEntries(), ticker),
                 new FetchScheduler(config.fetchMaxConcurrency(), executor, ownedExecutor),
-                new ReadPlanner(plannerSettings(config)),
-                new RangeCoalescer(new CoalescerSettings(config.vectoredMinSeek(), config.vectoredMaxMergedSize(),
-                        config.maxRequestSize(), config.vectoredDiscardTolerance())));
+                new ReadPlanner(planner),
+                new RangeCoalescer(coalescerSettings(config, planner)));
     }
 
     private static PlannerSettings plannerSettings(StreamConfig config) {
@@ -83,6 +83,13 @@ public final class StreamFactory implements AutoCloseable {
                 config.fetchMaxConcurrency(),
                 config.firstByteLatency(),
                 config.connectionBandwidth());
+    }
+
+    // Merged requests are cut into parallel parts no smaller than prefetch parts, by the same network model.
+    private static CoalescerSettings coalescerSettings(StreamConfig config, PlannerSettings planner) {
+        return new CoalescerSettings(config.vectoredMinSeek(), config.vectoredMaxMergedSize(),
+                config.maxRequestSize(), config.vectoredDiscardTolerance(), planner.prefetchMinPartSize(),
+                config.fetchMaxConcurrency());
     }
 
     /** A factory over the SDK's async client (Netty or CRT), which stays the caller's. */

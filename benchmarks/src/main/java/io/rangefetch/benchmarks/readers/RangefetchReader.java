@@ -2,13 +2,19 @@ package io.rangefetch.benchmarks.readers;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.FileRange;
 import io.rangefetch.OpenOptions;
 import io.rangefetch.S3Location;
 import io.rangefetch.SeekableS3InputStream;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
+import io.rangefetch.benchmarks.readers.BenchmarkStream.Span;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.apache.parquet.io.InputFile;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
@@ -20,8 +26,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * the SDK's sync client by default (measured here to cost the least CPU per byte: the Netty client copies
  * every chunk once more and hands it across threads), or the Netty or CRT async client, so each can be measured.
  *
- * <p>Its Parquet file is parquet-java's {@code DelegatingSeekableInputStream} over the Rangefetch stream: no
- * vectored read yet, so parquet-java reads a row group's ranges one after another with it.
+ * <p>Its Parquet file is parquet-java's {@code DelegatingSeekableInputStream} over the Rangefetch stream, whose
+ * vectored read goes to {@link SeekableS3InputStream#readVectored}, as an engine's adapter would do it.
  */
 public final class RangefetchReader implements ReaderUnderTest {
 
@@ -59,7 +65,7 @@ public final class RangefetchReader implements ReaderUnderTest {
         return "StreamFactory with StreamConfig.defaults() over the SDK " + client.label
                 + " S3 client (SDK defaults; endpoint, region, path-style, static credentials set);"
                 + " OpenOptions with the known length (and ETag when known); Parquet through a"
-                + " DelegatingSeekableInputStream, no vectored read";
+                + " DelegatingSeekableInputStream whose readVectored is the stream's";
     }
 
     @Override
@@ -101,16 +107,24 @@ public final class RangefetchReader implements ReaderUnderTest {
         @Override
         public BenchmarkStream open(String key, long length, Optional<String> etag) {
             SeekableS3InputStream stream = openStream(key, length, etag);
-            // no vectored read yet: the runner's fallback reads the ranges with positioned reads
-            return new DelegatingBenchmarkStream(stream, stream::seek, stream::readFully, Optional.empty());
+            return new DelegatingBenchmarkStream(stream, stream::seek, stream::readFully,
+                    Optional.of((spans, allocate) -> readVectored(stream, spans, allocate)));
         }
 
         @Override
         public InputFile parquetFile(String key, long length, Optional<String> etag) {
             return new KnownLengthInputFile(target.uri(key), length, () -> {
                 SeekableS3InputStream stream = openStream(key, length, etag);
-                return new ParquetStreamAdapter(stream, stream::getPos, stream::seek, Optional.empty());
+                return new ParquetStreamAdapter(stream, stream::getPos, stream::seek,
+                        Optional.of((spans, allocate) -> readVectored(stream, spans, allocate)));
             });
+        }
+
+        private static List<CompletableFuture<ByteBuffer>> readVectored(SeekableS3InputStream stream,
+                List<Span> spans, IntFunction<ByteBuffer> allocate) throws IOException {
+            List<FileRange> ranges = spans.stream().map(span -> FileRange.of(span.offset(), span.length())).toList();
+            stream.readVectored(ranges, allocate);
+            return ranges.stream().map(FileRange::data).toList();
         }
 
         private SeekableS3InputStream openStream(String key, long length, Optional<String> etag) {

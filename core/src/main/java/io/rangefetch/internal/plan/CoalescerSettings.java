@@ -8,10 +8,23 @@ package io.rangefetch.internal.plan;
  * @param maxMergedSize the largest span a request merged from several ranges may cover
  * @param maxRequestSize the largest single GET; larger requests are cut into even parts fetched in parallel
  * @param discardTolerance gap bytes above this fraction of a request's useful bytes are dropped, not cached
+ * @param minPartSize the smallest part a merged request is cut into, at a gap, to be fetched in parallel: what
+ *     one connection moves during one first-byte latency (a smaller part waits longer than it transfers)
+ * @param maxParallelParts the most parts a merged request is cut into at gaps: the fetch concurrency
  */
-public record CoalescerSettings(long minSeek, long maxMergedSize, long maxRequestSize, double discardTolerance) {
+public record CoalescerSettings(long minSeek, long maxMergedSize, long maxRequestSize, double discardTolerance,
+        long minPartSize, int maxParallelParts) {
+
+    /** Settings that never cut a merged request at its gaps: only the maximum request size splits it. */
+    public CoalescerSettings(long minSeek, long maxMergedSize, long maxRequestSize, double discardTolerance) {
+        this(minSeek, maxMergedSize, maxRequestSize, discardTolerance, Long.MAX_VALUE, 1);
+    }
 
     public CoalescerSettings {
+        if (minPartSize < 1 || maxParallelParts < 1) {
+            throw new IllegalArgumentException("Need min part size >= 1 and max parallel parts >= 1, got "
+                    + minPartSize + " and " + maxParallelParts);
+        }
         if (minSeek < 0 || maxMergedSize < 1 || maxRequestSize < 1) {
             throw new IllegalArgumentException("Need min seek >= 0, max merged size >= 1 and max request size >= 1, "
                     + "got min seek " + minSeek + ", max merged size " + maxMergedSize + ", max request size "

@@ -26,7 +26,11 @@ import java.util.List;
  *       most {@code minSeek} bytes and the request would then span at most {@code maxMergedSize}. Greedy from
  *       the lowest offset, so the plan depends only on the set of ranges, never on their order in the input. A
  *       range larger than {@code maxMergedSize} therefore stands alone.</li>
- *   <li>A request larger than {@code maxRequestSize} is cut into the fewest even parts of at most that size,
+ *   <li>A merged request is cut at its gaps into pieces fetched in parallel, as many as
+ *       {@code maxParallelParts} and no smaller than {@code minPartSize}: merging saved round trips, and
+ *       parallel connections then cut the transfer time, while the gap at each cut is not even read. A piece
+ *       never splits a caller range.</li>
+ *   <li>A piece larger than {@code maxRequestSize} is cut into the fewest even parts of at most that size,
  *       fetched in parallel; a caller range may span parts, and each part lists the segments it carries.</li>
  *   <li>A request whose gap bytes exceed {@code discardTolerance} × its useful bytes is flagged: its gap bytes
  *       are dropped once read rather than cached (ORC's {@code orc.min.disk.seek.size.tolerance}), so merging
@@ -99,18 +103,57 @@ public final class RangeCoalescer {
         for (int index : group) {
             useful += ranges.get(index).length();
         }
-        long gap = span.length() - useful;
+        List<RequestPart> parts = new ArrayList<>();
+        long fetched = 0;
+        for (List<Integer> piece : cutAtGaps(ranges, group, span)) {
+            ByteRange pieceSpan = new ByteRange(ranges.get(piece.get(0)).offset(),
+                    ranges.get(piece.get(piece.size() - 1)).end());
+            parts.addAll(parts(ranges, piece, pieceSpan));
+            fetched += pieceSpan.length();
+        }
+        long gap = fetched - useful;
+        return new CoalescedRequest(span, group, gap, gap > settings.discardTolerance() * useful, parts);
+    }
+
+    /**
+     * The group's ranges in pieces of about equal span, cut where a gap lies between two ranges. A piece is cut
+     * off once it reaches its share of the span and what is left still makes a piece of the minimum size.
+     */
+    private List<List<Integer>> cutAtGaps(List<CallerRange> ranges, List<Integer> group, ByteRange span) {
+        long pieces = Math.min(settings.maxParallelParts(), span.length() / settings.minPartSize());
+        if (pieces < 2 || group.size() < 2) {
+            return List.of(group);
+        }
+        long target = (span.length() + pieces - 1) / pieces;
+        List<List<Integer>> result = new ArrayList<>();
+        int start = 0;
+        for (int i = 0; i < group.size() - 1; i++) {
+            CallerRange last = ranges.get(group.get(i));
+            CallerRange next = ranges.get(group.get(i + 1));
+            if (next.offset() > last.end()
+                    && last.end() - ranges.get(group.get(start)).offset() >= target
+                    && span.end() - next.offset() >= settings.minPartSize()) {
+                result.add(group.subList(start, i + 1));
+                start = i + 1;
+            }
+        }
+        result.add(group.subList(start, group.size()));
+        return result;
+    }
+
+    /** The even parts of one piece and the caller-range segments each carries. */
+    private List<RequestPart> parts(List<CallerRange> ranges, List<Integer> piece, ByteRange pieceSpan) {
         List<RequestPart> parts = new ArrayList<>();
         int next = 0;
-        for (ByteRange part : EvenParts.of(span, settings.maxRequestSize())) {
+        for (ByteRange part : EvenParts.of(pieceSpan, settings.maxRequestSize())) {
             List<RangeSegment> segments = new ArrayList<>();
             // A range ending past this part continues in the next one, so it stays current.
-            for (; next < group.size(); next++) {
-                CallerRange range = ranges.get(group.get(next));
+            for (; next < piece.size(); next++) {
+                CallerRange range = ranges.get(piece.get(next));
                 long start = Math.max(range.offset(), part.start());
                 long end = Math.min(range.end(), part.end());
                 if (start < end) {
-                    segments.add(new RangeSegment(group.get(next), new ByteRange(start, end)));
+                    segments.add(new RangeSegment(piece.get(next), new ByteRange(start, end)));
                 }
                 if (range.end() > part.end()) {
                     break;
@@ -118,6 +161,6 @@ public final class RangeCoalescer {
             }
             parts.add(new RequestPart(part, segments));
         }
-        return new CoalescedRequest(span, group, gap, gap > settings.discardTolerance() * useful, parts);
+        return parts;
     }
 }

@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.Set;
 import java.util.LongSummaryStatistics;
 import java.util.Map;
 import java.util.Random;
@@ -73,7 +75,7 @@ class RangeCoalescerPropertiesTest {
                 assertThat(request.span().length()).isLessThanOrEqualTo(settings.maxMergedSize());
             }
             request.parts().forEach(part -> assertThat(part.range().length()).isLessThanOrEqualTo(settings.maxRequestSize()));
-            assertThat(request.gapBytes()).isEqualTo(request.span().length()
+            assertThat(request.gapBytes()).isEqualTo(request.fetchedBytes()
                     - request.ranges().stream().mapToLong(i -> scenario.ranges().get(i).length()).sum());
             assertThat(request.discardGaps())
                     .isEqualTo(request.gapBytes() > settings.discardTolerance() * request.usefulBytes());
@@ -104,20 +106,67 @@ class RangeCoalescerPropertiesTest {
     }
 
     @Property(tries = 1000)
-    void thePartsOfASplitAreEvenAndContiguous(@ForAll("scenarios") Scenario scenario) {
-        long max = scenario.settings().maxRequestSize();
+    void mergedRequestsAreCutOnlyAtGapsIntoPiecesOfEvenParts(@ForAll("scenarios") Scenario scenario) {
+        CoalescerSettings settings = scenario.settings();
+        long max = settings.maxRequestSize();
         for (CoalescedRequest request : scenario.plan()) {
-            List<RequestPart> parts = request.parts();
-            assertThat((long) parts.size()).isEqualTo((request.span().length() + max - 1) / max);
-            long cursor = request.span().start();
-            for (RequestPart part : parts) {
-                assertThat(part.range().start()).isEqualTo(cursor);
-                cursor = part.range().end();
+            List<List<RequestPart>> pieces = new ArrayList<>();
+            for (RequestPart part : request.parts()) {
+                if (pieces.isEmpty() || part.range().start() != last(last(pieces)).range().end()) {
+                    pieces.add(new ArrayList<>());
+                }
+                last(pieces).add(part);
             }
-            assertThat(cursor).isEqualTo(request.span().end());
-            LongSummaryStatistics sizes = parts.stream().mapToLong(part -> part.range().length()).summaryStatistics();
-            assertThat(sizes.getMax() - sizes.getMin()).isLessThanOrEqualTo(1);
+            long wanted = Math.min(settings.maxParallelParts(), request.span().length() / settings.minPartSize());
+            assertThat((long) pieces.size()).as("pieces").isLessThanOrEqualTo(Math.max(1, wanted));
+            if (request.ranges().size() == 1) {
+                assertThat(pieces).hasSize(1);
+            }
+            Set<Long> rangeStarts = request.ranges().stream().map(i -> scenario.ranges().get(i).offset())
+                    .collect(Collectors.toSet());
+            Set<Long> rangeEnds = request.ranges().stream().map(i -> scenario.ranges().get(i).end())
+                    .collect(Collectors.toSet());
+            for (List<RequestPart> piece : pieces) {
+                long start = piece.get(0).range().start();
+                long end = last(piece).range().end();
+                assertThat(rangeStarts).as("a piece starts where a range starts").contains(start);
+                assertThat(rangeEnds).as("a piece ends where a range ends").contains(end);
+                assertThat((long) piece.size()).isEqualTo((end - start + max - 1) / max);
+                LongSummaryStatistics sizes = piece.stream().mapToLong(part -> part.range().length()).summaryStatistics();
+                assertThat(sizes.getMax() - sizes.getMin()).isLessThanOrEqualTo(1);
+            }
+            for (int i = 0; i < pieces.size() && pieces.size() > 1; i++) {
+                long pieceSpan = last(pieces.get(i)).range().end() - pieces.get(i).get(0).range().start();
+                assertThat(pieceSpan).as("a cut piece is at least the minimum part size")
+                        .isGreaterThanOrEqualTo(settings.minPartSize());
+                if (i + 1 < pieces.size()) {
+                    assertThat(pieceSpan).as("every piece but the last reaches its share of the span")
+                            .isGreaterThanOrEqualTo((request.span().length() + wanted - 1) / wanted);
+                }
+            }
         }
+    }
+
+    private static <T> T last(List<T> list) {
+        return list.get(list.size() - 1);
+    }
+
+    @Example
+    void aMergedRequestIsCutAtItsGapsIntoParallelPartsOfAtLeastTheMinimumSize() {
+        // ten 50-byte ranges every 150 bytes: a span of 1,400; parts of at least 400, at most 4 in parallel, so
+        // 3 pieces of a share of 467 bytes each, but the last would be 200 bytes: too small to stand alone
+        List<CallerRange> ranges = IntStream.range(0, 10).mapToObj(i -> range(i * 150L, 50)).toList();
+        RangeCoalescer coalescer = new RangeCoalescer(new CoalescerSettings(1000, 10_000, 10_000, 10, 400, 4));
+        List<CoalescedRequest> plan = coalescer.coalesce(ranges);
+        assertThat(plan).hasSize(1);
+        assertThat(plan.get(0).parts()).extracting(RequestPart::range).containsExactly(
+                new ByteRange(0, 500), new ByteRange(600, 1400));
+        assertThat(plan.get(0).gapBytes()).isEqualTo(1300 - 500);
+        // with room for one part only, or parts of at least the span, nothing is cut
+        assertThat(new RangeCoalescer(new CoalescerSettings(1000, 10_000, 10_000, 10, 400, 1)).coalesce(ranges)
+                .get(0).parts()).hasSize(1);
+        assertThat(new RangeCoalescer(new CoalescerSettings(1000, 10_000, 10_000, 10, 1400, 4)).coalesce(ranges)
+                .get(0).parts()).hasSize(1);
     }
 
     @Property(tries = 500)
@@ -242,7 +291,9 @@ class RangeCoalescerPropertiesTest {
                         Arbitraries.longs().between(0, 500),
                         Arbitraries.longs().between(1, 3000),
                         Arbitraries.longs().between(50, 1000),
-                        Arbitraries.doubles().between(0, 2).ofScale(2))
+                        Arbitraries.doubles().between(0, 2).ofScale(2),
+                        Arbitraries.longs().between(1, 4000),
+                        Arbitraries.integers().between(1, 8))
                 .as(CoalescerSettings::new);
         // Each range: a gap after the previous one, then its length; zero is common for both.
         Arbitrary<long[]> gapAndLength = Combinators.combine(
