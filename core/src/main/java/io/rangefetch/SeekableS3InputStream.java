@@ -20,8 +20,9 @@ import java.util.function.BooleanSupplier;
  *
  * <p>The streaming methods ({@code read}, {@code seek}, {@code skip}) act at the stream's position and are
  * serialized on the stream. The positioned methods ({@link #readFully(long, byte[], int, int)},
- * {@link #readTail}) leave the position alone and may be called from many threads at once; they fetch only the
- * bytes asked for, grown to the minimum request size.
+ * {@link #readTail}, {@link #readVectored}) leave the position alone and may be called from many threads at
+ * once, without waiting for each other; positioned reads fetch only the bytes asked for, grown to the minimum
+ * request size.
  *
  * <p>Never returns bytes of two versions of the object: see {@link ObjectChangedException}.
  */
@@ -229,8 +230,9 @@ public final class SeekableS3InputStream extends InputStream {
     }
 
     /**
-     * Cancels this stream's queued prefetches. Bytes already fetched stay cached for other streams. Never
-     * waits for a read in progress on another thread.
+     * Stops this stream's prefetches that no other reader waits for: queued ones are cancelled, those in flight
+     * aborted. Bytes already fetched stay cached for other streams; vectored reads already started complete.
+     * Never waits for a read in progress on another thread.
      */
     @Override
     public void close() {

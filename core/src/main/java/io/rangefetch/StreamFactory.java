@@ -35,8 +35,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * its streams: it holds the block cache (one memory budget for every stream), the learned lengths and ETags,
  * and the threads that run GETs.
  *
- * <p>Thread-safe. {@link #close()} cancels queued fetches, interrupts running ones, stops every thread the
- * factory started and drops the cache; streams still open then fail their next read that needs a request. An
+ * <p>Thread-safe. {@link #close()} cancels queued fetches, aborts running ones (cutting their connections, so it
+ * waits for nothing longer than that), stops every thread the factory started and drops the cache; streams still open then fail their next read that needs a request. An
  * S3 client handed to a factory stays open: its owner closes it.
  */
 public final class StreamFactory implements AutoCloseable {
