@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import io.rangefetch.it.server.ThreadLeakChecker;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -91,6 +93,55 @@ class ShapingProxyTest {
     assertThat(server.connectionsAccepted()).isEqualTo(1);
     assertThat(proxy.ledger().requests()).extracting(ProxiedRequest::target)
         .containsExactly("/o0", "/o1", "/o2", "/o3", "/o4");
+  }
+
+  @Test
+  void countsTheRequestsInFlightAtOnceFromTheirHeadToTheirLastByte() throws Exception {
+    // the server answers none of three requests before it has all three, so all are in flight at once
+    CountDownLatch allArrived = new CountDownLatch(3);
+    ScriptedServer.Handler answer = ScriptedServer.answering(OBJECT);
+    ScriptedServer server =
+        server(
+            (request, in, out) -> {
+              allArrived.countDown();
+              try {
+                if (!allArrived.await(10, TimeUnit.SECONDS)) {
+                  throw new IOException("the three requests never reached the server together");
+                }
+              } catch (InterruptedException e) {
+                throw new InterruptedIOException("server closing");
+              }
+              return answer.handle(request, in, out);
+            });
+    ShapingProxy proxy = proxy(server.endpoint(), NetworkModel.unshaped());
+    List<RawHttpClient> clients = List.of(client(proxy), client(proxy), client(proxy));
+
+    for (RawHttpClient client : clients) {
+      client.send("GET /together HTTP/1.1\nHost: proxy");
+    }
+    for (RawHttpClient client : clients) {
+      assertThat(client.read("GET").payload()).isEqualTo(OBJECT);
+    }
+
+    assertThat(proxy.ledger().maxRequestsInFlight()).isEqualTo(3);
+  }
+
+  @Test
+  void requestsOneAfterAnotherOnAConnectionAreNeverTwoInFlightWhateverTheAnswer() throws Exception {
+    ScriptedServer server = server(ScriptedServer.answering(OBJECT));
+    ShapingProxy proxy = proxy(server.endpoint(), NetworkModel.unshaped());
+    RawHttpClient client = client(proxy);
+    proxy.failNext(Fault.SLOW_DOWN_503);
+
+    for (String method : List.of("GET", "GET", "HEAD", "GET")) {
+      client.send(method + " /next HTTP/1.1\nHost: proxy");
+      client.read(method);
+    }
+
+    assertThat(proxy.ledger().requests())
+        .extracting(ProxiedRequest::status)
+        .containsExactly(503, 200, 200, 200);
+    assertThat(proxy.ledger().maxRequestsInFlight()).isEqualTo(1);
   }
 
   @Test
