@@ -2,7 +2,6 @@ package io.rangefetch.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.rangefetch.FileRange;
 import io.rangefetch.OpenOptions;
@@ -15,8 +14,6 @@ import io.rangefetch.it.proxy.ProxiedRequest;
 import io.rangefetch.it.proxy.ProxyLedger;
 import io.rangefetch.it.proxy.ShapingProxy;
 import io.rangefetch.it.server.S3Clients;
-import io.rangefetch.it.server.S3Server;
-import io.rangefetch.it.server.S3ServerTestBase;
 import io.rangefetch.it.server.ThreadLeakChecker;
 import java.io.EOFException;
 import java.io.IOException;
@@ -30,7 +27,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
@@ -47,7 +43,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * <p>No test waits for time to pass or measures it. Where an order or an overlap must be forced, {@link HeldGets}
  * holds chosen GETs on the client until the test lets them go.
  */
-abstract class VectoredReadSuite extends S3ServerTestBase {
+abstract class VectoredReadSuite extends ProxiedS3ServerTestBase {
     private static final int KIB = 1024;
     private static final int MIB = 1024 * 1024;
     private static final String NAME = "object";
@@ -55,24 +51,16 @@ abstract class VectoredReadSuite extends S3ServerTestBase {
 
     private byte[] object;
     private String etag;
-    private ShapingProxy proxy;
+
+    VectoredReadSuite() {
+        super(NetworkModel.s3InRegion());
+    }
 
     @BeforeAll
-    void startProxyAndUploadTheObject() throws IOException {
-        // the proxy forwards plain HTTP only: an https endpoint (S3 itself) is reached directly, uncounted
-        if ("http".equalsIgnoreCase(server().endpoint().getScheme())) {
-            proxy = ShapingProxy.start(server().endpoint(), NetworkModel.s3InRegion());
-        }
+    void uploadTheObject() throws IOException {
         object = randomBytes(64 * MIB, 11);
         try (S3Client s3 = S3Clients.sync(server())) {
             etag = put(s3, NAME, object);
-        }
-    }
-
-    @AfterAll
-    void closeProxy() {
-        if (proxy != null) {
-            proxy.close();
         }
     }
 
@@ -144,8 +132,7 @@ abstract class VectoredReadSuite extends S3ServerTestBase {
                 assertThat(ledger.requests()).isEmpty();
 
                 // the stream still reads, and nothing a refused call might have queued goes out with it
-                stream.readVectored(List.of(good), ByteBuffer::allocate);
-                assertHolds(good);
+                assertReadsVectored(stream, List.of(good));
             }
         });
 
@@ -221,11 +208,7 @@ abstract class VectoredReadSuite extends S3ServerTestBase {
                                 int length = random.nextInt(1, 2 * MIB);
                                 assertReadsFully(stream, random.nextLong(object.length - length), length);
                             } else {
-                                List<FileRange> ranges = randomDisjointRanges(random);
-                                stream.readVectored(ranges, ByteBuffer::allocate);
-                                for (FileRange range : ranges) {
-                                    assertHolds(range);
-                                }
+                                assertReadsVectored(stream, randomDisjointRanges(random));
                             }
                         }
                     }
@@ -264,13 +247,17 @@ abstract class VectoredReadSuite extends S3ServerTestBase {
         ProxyLedger ledger = countingLedger();
         withSyncFactory(StreamConfig.defaults(), factory -> {
             try (SeekableS3InputStream stream = open(factory)) {
-                stream.readVectored(ranges, ByteBuffer::allocate);
-                for (FileRange range : ranges) {
-                    assertHolds(range);
-                }
+                assertReadsVectored(stream, ranges);
             }
         });
         return ledger;
+    }
+
+    private void assertReadsVectored(SeekableS3InputStream stream, List<FileRange> ranges) throws Exception {
+        stream.readVectored(ranges, ByteBuffer::allocate);
+        for (FileRange range : ranges) {
+            assertHolds(range);
+        }
     }
 
     /** Builds a factory on a fresh sync client with {@code interceptors}, runs the body, closes both. */
@@ -319,18 +306,6 @@ abstract class VectoredReadSuite extends S3ServerTestBase {
     private void assertSameBytes(byte[] bytes, long position, String what) {
         byte[] expected = Arrays.copyOfRange(object, (int) position, (int) position + bytes.length);
         assertThat(Arrays.mismatch(bytes, expected)).as("first wrong byte of %s", what).isEqualTo(-1);
-    }
-
-    /** The proxy's ledger, emptied; a test that counts requests is skipped where there is no proxy. */
-    private ProxyLedger countingLedger() {
-        assumeTrue(proxy != null, "no request counts: " + server().endpoint() + " is not plain HTTP, so no proxy");
-        proxy.ledger().reset();
-        return proxy.ledger();
-    }
-
-    /** The server as clients see it: behind the proxy where there is one. */
-    private S3Server proxied() {
-        return proxy == null ? server() : server().reachedAt(proxy.endpoint());
     }
 
     private static String rangeHeader(long offset, long length) {
