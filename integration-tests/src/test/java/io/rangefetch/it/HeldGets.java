@@ -23,7 +23,7 @@ import software.amazon.awssdk.services.s3.model.GetObjectRequest;
  * interrupt (the factory closing) fails it at once. Thread-safe.
  */
 final class HeldGets implements ExecutionInterceptor {
-    private static final long LIMIT_SECONDS = 30;
+    private static final long LIMIT_SECONDS = 10;
 
     private final Predicate<String> range;
     private final Semaphore held = new Semaphore(0);

@@ -91,8 +91,8 @@ abstract class VectoredReadSuite extends ProxiedS3ServerTestBase {
     @Test
     void aTwentyFourMebibyteRangeCostsThreeGetsInFlightAtOnce() throws Exception {
         ProxyLedger ledger = countingLedger();
-        // the three 8 MiB parts wait on the client until all three are sent: parts sent one after another
-        // would never all be held, and the test would fail at awaitHeld
+        // each 8 MiB part waits on its fetch thread, about to be sent, until all three are there: parts sent one
+        // after another would never all be held, and the test would fail at awaitHeld
         HeldGets parts = new HeldGets(range -> firstByte(range) >= 40L * MIB);
         FileRange large = FileRange.of(40L * MIB, 24 * MIB);
         withSyncFactory(StreamConfig.defaults(), factory -> {
