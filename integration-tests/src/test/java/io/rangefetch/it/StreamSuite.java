@@ -2,7 +2,6 @@ package io.rangefetch.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.rangefetch.ObjectChangedException;
 import io.rangefetch.OpenOptions;
@@ -15,8 +14,6 @@ import io.rangefetch.it.proxy.ProxiedRequest;
 import io.rangefetch.it.proxy.ProxyLedger;
 import io.rangefetch.it.proxy.ShapingProxy;
 import io.rangefetch.it.server.S3Clients;
-import io.rangefetch.it.server.S3Server;
-import io.rangefetch.it.server.S3ServerTestBase;
 import io.rangefetch.it.server.ThreadLeakChecker;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -29,7 +26,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,7 +38,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * byte for byte. Every client reaches the server through an unshaped {@link ShapingProxy}, whose ledger counts the
  * requests on the wire whatever the client (the CRT's included), independently of Rangefetch's statistics.
  */
-abstract class StreamSuite extends S3ServerTestBase {
+abstract class StreamSuite extends ProxiedS3ServerTestBase {
     private static final int KIB = 1024;
     private static final int MIB = 1024 * 1024;
 
@@ -55,27 +51,19 @@ abstract class StreamSuite extends S3ServerTestBase {
 
     private byte[] patterns;
     private byte[] large;
-    private ShapingProxy proxy;
+
+    StreamSuite() {
+        super(NetworkModel.unshaped());
+    }
 
     @BeforeAll
-    void startProxyAndUploadObjects() throws IOException {
-        // the proxy forwards plain HTTP only: an https endpoint (S3 itself) is reached directly, uncounted
-        if ("http".equalsIgnoreCase(server().endpoint().getScheme())) {
-            proxy = ShapingProxy.start(server().endpoint(), NetworkModel.unshaped());
-        }
+    void uploadObjects() throws IOException {
         patterns = randomBytes(24 * MIB, 1);
         large = randomBytes(64 * MIB, 2);
         try (S3Client s3 = S3Clients.sync(server())) {
             put(s3, "patterns", patterns);
             put(s3, "large", large);
             put(s3, "small", Arrays.copyOf(patterns, 4 * MIB));
-        }
-    }
-
-    @AfterAll
-    void closeProxy() {
-        if (proxy != null) {
-            proxy.close();
         }
     }
 
@@ -142,7 +130,7 @@ abstract class StreamSuite extends S3ServerTestBase {
                 }
             }
         });
-        assertThat(requestsFor("small")).as("%s", ledger).hasSize(1);
+        assertThat(requestsFor(ledger, "small")).as("%s", ledger).hasSize(1);
         assertThat(ledger.gets()).isEqualTo(1);
         assertThat(ledger.heads()).isZero();
         assertThat(ledger.responseBodyBytes()).isEqualTo(4 * MIB);
@@ -164,7 +152,7 @@ abstract class StreamSuite extends S3ServerTestBase {
                 }
             }
         });
-        List<ProxiedRequest> requests = requestsFor("large");
+        List<ProxiedRequest> requests = requestsFor(ledger, "large");
         assertThat(requests).as("%s", ledger).hasSizeBetween(1, 100).allMatch(r -> r.method().equals("GET"));
         assertThat(ledger.heads()).isZero();
         for (ProxiedRequest request : requests) {
@@ -298,24 +286,12 @@ abstract class StreamSuite extends S3ServerTestBase {
                 .isEqualTo(Arrays.copyOfRange(expected, (int) position, (int) position + length));
     }
 
-    /** This class's requests to the object {@code name} in the proxy's ledger: another object's never count. */
-    private List<ProxiedRequest> requestsFor(String name) {
+    /** This class's requests to the object {@code name} in the ledger: another object's never count. */
+    private List<ProxiedRequest> requestsFor(ProxyLedger ledger, String name) {
         String path = "/" + bucket() + "/" + key(name);
-        return proxy.ledger().requests().stream()
+        return ledger.requests().stream()
                 .filter(request -> request.target().equals(path) || request.target().startsWith(path + "?"))
                 .toList();
-    }
-
-    /** The proxy's ledger, emptied; a test that counts requests is skipped where there is no proxy. */
-    private ProxyLedger countingLedger() {
-        assumeTrue(proxy != null, "no request counts: " + server().endpoint() + " is not plain HTTP, so no proxy");
-        proxy.ledger().reset();
-        return proxy.ledger();
-    }
-
-    /** The server as clients see it: behind the proxy where there is one. */
-    private S3Server proxied() {
-        return proxy == null ? server() : server().reachedAt(proxy.endpoint());
     }
 
     private S3Location location(String name) {

@@ -115,6 +115,21 @@ final class ProxyConnection implements Runnable {
     String version = request.startLinePart(2);
     ProxyLedger.Exchange exchange =
         proxy.ledger().arrived(method, request.startLinePart(1), request.field("Range"));
+    try {
+      return serve(request, method, version, headReceived, exchange);
+    } finally {
+      proxy.ledger().ended(exchange);
+    }
+  }
+
+  /** Answers one request the ledger counted: forwarded, or failed by a fault. */
+  private boolean serve(
+      MessageHead request,
+      String method,
+      String version,
+      long headReceived,
+      ProxyLedger.Exchange exchange)
+      throws IOException {
     clientOut.begin(proxy.shaping(), exchange);
     BodyFraming requestBody = BodyFraming.ofRequest(request);
     boolean clientKeepsAlive = request.keepsAlive(version);

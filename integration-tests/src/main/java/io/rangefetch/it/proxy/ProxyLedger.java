@@ -8,7 +8,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a {@link ShapingProxy} saw: requests by method, in arrival order, and the bytes it sent back.
+ * What a {@link ShapingProxy} saw: requests by method, in arrival order, how many were in flight at
+ * once, and the bytes it sent back.
  *
  * <p>A request is counted as soon as its head is read, and bytes are counted just before they are
  * handed to the client's socket, so whatever a client has received is already counted when its call
@@ -22,6 +23,8 @@ public final class ProxyLedger {
   private long responseBodyBytes;
   private long responseBytes;
   private long connectionsOpened;
+  private int inFlight;
+  private int maxInFlight;
 
   ProxyLedger() {}
 
@@ -54,18 +57,35 @@ public final class ProxyLedger {
     return connectionsOpened;
   }
 
+  /**
+   * The most requests that were in flight at once since creation or {@link #reset()}. A request is in
+   * flight from when its head is read until its response is fully sent or fails, so requests a client
+   * sent in parallel overlap for as long as their transfers do.
+   *
+   * <p>A request ends just after the write of its last byte returns, which may be a moment after the
+   * client has that byte: a client that sends its next request on another connection at once can,
+   * rarely, see the two counted together. Requests one after another on one connection never are.
+   */
+  public synchronized int maxRequestsInFlight() {
+    return maxInFlight;
+  }
+
   /** A snapshot of every request, in arrival order; a response still being sent shows its progress. */
   public synchronized List<ProxiedRequest> requests() {
     return exchanges.stream().map(Exchange::snapshot).toList();
   }
 
-  /** Forgets everything counted so far; responses in progress go on counting their bytes from zero. */
+  /**
+   * Forgets everything counted so far; responses in progress go on counting their bytes from zero, and
+   * stay in flight: the most in flight starts again from how many are.
+   */
   public synchronized void reset() {
     byMethod.clear();
     exchanges.clear();
     responseBodyBytes = 0;
     responseBytes = 0;
     connectionsOpened = 0;
+    maxInFlight = inFlight;
   }
 
   @Override
@@ -78,7 +98,9 @@ public final class ProxyLedger {
         + responseBytes
         + " bytes, "
         + connectionsOpened
-        + " connections}";
+        + " connections, at most "
+        + maxInFlight
+        + " requests in flight}";
   }
 
   synchronized void connectionOpened() {
@@ -89,7 +111,17 @@ public final class ProxyLedger {
     byMethod.merge(method, 1L, Long::sum);
     Exchange exchange = new Exchange(method, target, rangeHeader);
     exchanges.add(exchange);
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
     return exchange;
+  }
+
+  /** {@code exchange}'s response was fully sent, or it failed: it is no longer in flight. Idempotent. */
+  synchronized void ended(Exchange exchange) {
+    if (!exchange.ended) {
+      exchange.ended = true;
+      inFlight--;
+    }
   }
 
   synchronized void responseStarted(Exchange exchange, int status) {
@@ -111,6 +143,7 @@ public final class ProxyLedger {
     private final String rangeHeader;
     private int status;
     private long bodyBytes;
+    private boolean ended;
 
     private Exchange(String method, String target, String rangeHeader) {
       this.method = method;

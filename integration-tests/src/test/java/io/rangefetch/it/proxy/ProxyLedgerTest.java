@@ -48,4 +48,50 @@ class ProxyLedgerTest {
     assertThat(ledger.responseBodyBytes()).isEqualTo(7);
     assertThat(ledger.responseBytes()).isEqualTo(7);
   }
+
+  @Test
+  void countsTheMostRequestsInFlightAtOnce() {
+    ProxyLedger.Exchange first = ledger.arrived("GET", "/b/k", "bytes=0-9");
+    ProxyLedger.Exchange second = ledger.arrived("GET", "/b/k", "bytes=10-19");
+    ledger.ended(first);
+    ProxyLedger.Exchange third = ledger.arrived("GET", "/b/k", "bytes=20-29");
+    ProxyLedger.Exchange fourth = ledger.arrived("GET", "/b/k", "bytes=30-39");
+    ledger.ended(second);
+    ledger.ended(third);
+    ledger.ended(fourth);
+    ledger.ended(fourth); // a second end of the same request changes nothing
+
+    assertThat(ledger.maxRequestsInFlight()).isEqualTo(3);
+    ledger.arrived("HEAD", "/b/k", null);
+    assertThat(ledger.maxRequestsInFlight()).as("one in flight is fewer than three").isEqualTo(3);
+  }
+
+  @Test
+  void requestsOneAfterAnotherAreNeverMoreThanOneInFlight() {
+    assertThat(ledger.maxRequestsInFlight()).isZero();
+    for (int i = 0; i < 5; i++) {
+      ledger.ended(ledger.arrived("GET", "/b/k", null));
+    }
+
+    assertThat(ledger.maxRequestsInFlight()).isEqualTo(1);
+  }
+
+  @Test
+  void resetStartsTheMostInFlightAgainFromTheRequestsStillInFlight() {
+    ProxyLedger.Exchange longOne = ledger.arrived("GET", "/b/long", null);
+    ledger.ended(ledger.arrived("GET", "/b/k", null));
+    ledger.ended(ledger.arrived("GET", "/b/k", null));
+
+    ledger.reset();
+    assertThat(ledger.maxRequestsInFlight()).as("the long one is still in flight").isEqualTo(1);
+    ProxyLedger.Exchange next = ledger.arrived("GET", "/b/k", null);
+    assertThat(ledger.maxRequestsInFlight()).isEqualTo(2);
+
+    ledger.ended(longOne);
+    ledger.ended(next);
+    ledger.reset();
+    assertThat(ledger.maxRequestsInFlight()).isZero();
+    ledger.ended(ledger.arrived("GET", "/b/k", null));
+    assertThat(ledger.maxRequestsInFlight()).isEqualTo(1);
+  }
 }

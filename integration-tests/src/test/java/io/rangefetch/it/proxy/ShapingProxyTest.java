@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import io.rangefetch.it.server.ThreadLeakChecker;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -91,6 +93,39 @@ class ShapingProxyTest {
     assertThat(server.connectionsAccepted()).isEqualTo(1);
     assertThat(proxy.ledger().requests()).extracting(ProxiedRequest::target)
         .containsExactly("/o0", "/o1", "/o2", "/o3", "/o4");
+    // one after another on one connection: each ended before the next head was read
+    assertThat(proxy.ledger().maxRequestsInFlight()).isEqualTo(1);
+  }
+
+  @Test
+  void countsTheRequestsInFlightAtOnceFromTheirHeadToTheirLastByte() throws Exception {
+    // the server answers none of three requests before it has all three, so all are in flight at once
+    CountDownLatch allArrived = new CountDownLatch(3);
+    ScriptedServer.Handler answer = ScriptedServer.answering(OBJECT);
+    ScriptedServer server =
+        server(
+            (request, in, out) -> {
+              allArrived.countDown();
+              try {
+                if (!allArrived.await(10, TimeUnit.SECONDS)) {
+                  throw new IOException("the three requests never reached the server together");
+                }
+              } catch (InterruptedException e) {
+                throw new InterruptedIOException("server closing");
+              }
+              return answer.handle(request, in, out);
+            });
+    ShapingProxy proxy = proxy(server.endpoint(), NetworkModel.unshaped());
+    List<RawHttpClient> clients = List.of(client(proxy), client(proxy), client(proxy));
+
+    for (RawHttpClient client : clients) {
+      client.send("GET /together HTTP/1.1\nHost: proxy");
+    }
+    for (RawHttpClient client : clients) {
+      assertThat(client.read("GET").payload()).isEqualTo(OBJECT);
+    }
+
+    assertThat(proxy.ledger().maxRequestsInFlight()).isEqualTo(3);
   }
 
   @Test
@@ -340,6 +375,8 @@ class ShapingProxyTest {
             tuple("/not-a-get", 200),
             tuple("/throttled", 503),
             tuple("/fine", 200));
+    // an answer of the proxy's own ends its request too
+    assertThat(proxy.ledger().maxRequestsInFlight()).isEqualTo(1);
   }
 
   @Test
