@@ -387,12 +387,17 @@ class VectoredReadTest {
         return fixture.factory(StreamConfig.builder().cacheMaxMemory(256L * MIB).prefetchInitialSize(MIB).build());
     }
 
-    /** Reads 8 KiB at a time from the start until a prefetch's body is held in flight. */
+    /**
+     * Reads 8 KiB at a time over the first MiB, which the hold never catches, then waits until the prefetch
+     * those reads started has its body held in flight. (Reading on until a body is held would race the fetch
+     * thread: a warm reader can reach the held bytes before their GET is even sent.)
+     */
     private static void readUntilAPrefetchIsInFlight(SeekableS3InputStream stream, BodyHold hold) throws Exception {
         byte[] buffer = new byte[8 * KIB];
-        while (hold.held() == 0) {
+        while (stream.getPos() + buffer.length <= MIB) {
             stream.read(buffer, 0, buffer.length);
         }
+        assertThat(hold.awaitHeld(1)).as("a prefetch past the first MiB is in flight").isTrue();
     }
 
     @Test

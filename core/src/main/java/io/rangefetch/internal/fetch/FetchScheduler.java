@@ -2,6 +2,8 @@ package io.rangefetch.internal.fetch;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -9,6 +11,8 @@ import java.util.List;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
@@ -94,6 +98,55 @@ public final class FetchScheduler implements AutoCloseable {
         }
         dispatch();
         return job;
+    }
+
+    /** A request whose caller waits for its answer. */
+    @FunctionalInterface
+    public interface Call<T> {
+        T run(FetchAbort abort) throws IOException;
+    }
+
+    /**
+     * Runs {@code call} as one of this scheduler's fetches, so it counts against the concurrency limit and
+     * waits its turn like any other, and waits for its answer on this thread. Its exception is rethrown as is;
+     * an interrupt aborts it.
+     */
+    public <T> T call(FetchPriority priority, Call<T> call) throws IOException {
+        requireNonNull(call, "call is null");
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        Ticket ticket = submit(priority, abort -> {
+            try {
+                answer.complete(call.run(abort));
+            } catch (IOException | RuntimeException e) {
+                answer.completeExceptionally(e);
+            } catch (Error e) {
+                answer.completeExceptionally(e);
+                throw e;
+            }
+        }, answer::completeExceptionally);
+        try {
+            return answer.get();
+        } catch (InterruptedException e) {
+            ticket.cancel();
+            Thread.currentThread().interrupt();
+            InterruptedIOException interrupted = new InterruptedIOException("Interrupted while waiting for a request");
+            interrupted.initCause(e);
+            throw interrupted;
+        } catch (CancellationException e) {
+            throw new IOException("Request cancelled: " + e.getMessage(), e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new IOException(cause);
+        }
     }
 
     public int maxConcurrency() {

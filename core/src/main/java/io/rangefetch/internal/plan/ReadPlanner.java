@@ -20,8 +20,9 @@ import java.util.List;
  *       every later read of it.</li>
  *   <li>A streaming reader whose reads follow one another {@code sequentialReads} times is sequential: it gets a
  *       prefetch window that starts at {@code prefetchInitialSize} and doubles with each prefetch up to
- *       {@code prefetchMaxSize}, refilled whenever less than half of it remains ahead of the reader. Any jump
- *       resets the window, so a random reader never grows it.</li>
+ *       {@code prefetchMaxSize}. It is refilled once less than a quarter of the window remains ahead of the
+ *       reader (half of the last fill, before the window doubled): so a window grows only as fast as the
+ *       reader actually reads. Any jump resets the window, so a random reader never grows it.</li>
  * </ul>
  */
 public final class ReadPlanner {
@@ -80,7 +81,7 @@ public final class ReadPlanner {
         long window = state.window() == 0 ? settings.prefetchInitialSize() : state.window();
         long ahead = coverage.firstUncovered(read.end(), objectLength);
         List<ByteRange> prefetch = new ArrayList<>();
-        if (ahead < objectLength && ahead - read.end() <= window / 2) {
+        if (ahead < objectLength && ahead - read.end() <= refillThreshold(window)) {
             long horizon = Math.min(objectLength, read.end() + window);
             for (ByteRange gap : coverage.gaps(ahead, horizon)) {
                 ByteRange grown = grow(gap, coverage, objectLength);
@@ -95,11 +96,20 @@ public final class ReadPlanner {
     }
 
     /**
+     * How few bytes ahead of the reader trigger a refill: a quarter of the window. The window doubled after the
+     * last fill, so that is half of what the last fill put ahead of the reader; once the window stops growing
+     * at its maximum, a quarter of it still stays buffered ahead while the next fill is in flight.
+     */
+    private static long refillThreshold(long window) {
+        return window / 4;
+    }
+
+    /**
      * How far following streaming reads can go without a plan: while they stay on covered bytes and short of
-     * the point where the window is refilled ({@code ahead - end <= window / 2}, see {@link #plan}).
+     * the point where the window is refilled ({@code ahead - end <= refillThreshold}, see {@link #plan}).
      */
     private static long quietEnd(long end, long ahead, long objectLength, long window) {
-        long quiet = ahead >= objectLength ? objectLength : ahead - window / 2 - 1;
+        long quiet = ahead >= objectLength ? objectLength : ahead - refillThreshold(window) - 1;
         return Math.max(end, quiet);
     }
 

@@ -321,9 +321,18 @@ public final class ObjectReader implements AutoCloseable {
                         : RangeGetRequest.of(address, ByteRange.ofLength(position, len), etag);
             }
             try {
-                ObjectContent content;
+                FirstAnswer answer;
                 try {
-                    content = context.client().get(request);
+                    answer = context.scheduler().call(FetchPriority.DEMAND, abort -> {
+                        try (ObjectContent content = context.client().get(request)) {
+                            abort.attach(content);
+                            ObjectMetadata metadata = content.metadata();
+                            checkEtag(request, metadata.etag());
+                            byte[] data = Bodies.readExactly(request, content,
+                                    expectedAnswer(request, metadata.length()));
+                            return new FirstAnswer(content.range(), metadata, data);
+                        }
+                    });
                 } catch (RangeNotSatisfiableException e) {
                     statistics.failedGetSent();
                     learn(head());
@@ -332,25 +341,21 @@ public final class ObjectReader implements AutoCloseable {
                     statistics.failedGetSent();
                     throw e;
                 }
-                try (content) {
-                    ObjectMetadata metadata = content.metadata();
-                    checkEtag(request, metadata.etag());
-                    byte[] data = Bodies.readExactly(request, content, expectedAnswer(request, metadata.length()));
-                    statistics.getSent(data.length, false);
-                    boolean cached = false;
-                    if (reserved) {
-                        context.cache().release(reservedBytes - data.length);
-                        reservedBytes = data.length;
-                        // Indexed before the version is published: a concurrent reader that then sees the ETag
-                        // finds these bytes instead of fetching them again.
-                        cached = insert(metadata.etag(), content.range(), data);
-                        if (cached) {
-                            reservedBytes = 0;
-                        }
+                byte[] data = answer.data();
+                statistics.getSent(data.length, false);
+                boolean cached = false;
+                if (reserved) {
+                    context.cache().release(reservedBytes - data.length);
+                    reservedBytes = data.length;
+                    // Indexed before the version is published: a concurrent reader that then sees the ETag
+                    // finds these bytes instead of fetching them again.
+                    cached = insert(answer.metadata().etag(), answer.range(), data);
+                    if (cached) {
+                        reservedBytes = 0;
                     }
-                    learn(metadata);
-                    return new FirstFetch(content.range(), data, cached);
                 }
+                learn(answer.metadata());
+                return new FirstFetch(answer.range(), data, cached);
             } finally {
                 context.cache().release(reservedBytes);
             }
@@ -535,19 +540,21 @@ public final class ObjectReader implements AutoCloseable {
     /** Fetches exactly {@code range} straight into the reader's buffer: the cache had no room for it. */
     private void readDirect(String pinned, ByteRange range, byte[] buffer, int offset) throws IOException {
         RangeGetRequest request = RangeGetRequest.of(address, range, pinned);
-        ObjectContent content;
         try {
-            content = context.client().get(request);
+            context.scheduler().call(FetchPriority.DEMAND, abort -> {
+                try (ObjectContent content = context.client().get(request)) {
+                    abort.attach(content);
+                    checkEtag(request, content.metadata().etag());
+                    Bodies.checkRange(request, content, range);
+                    Bodies.fill(request, content, buffer, offset, (int) range.length());
+                    return null;
+                }
+            });
         } catch (IOException e) {
             statistics.failedGetSent();
             throw e;
         }
-        try (content) {
-            checkEtag(request, content.metadata().etag());
-            Bodies.checkRange(request, content, range);
-            Bodies.fill(request, content, buffer, offset, (int) range.length());
-            statistics.getSent(range.length(), false);
-        }
+        statistics.getSent(range.length(), false);
     }
 
     private byte[] await(Block block, boolean own) throws IOException {
@@ -606,7 +613,7 @@ public final class ObjectReader implements AutoCloseable {
 
     private ObjectMetadata head() throws IOException {
         statistics.headSent();
-        return context.client().head(address);
+        return context.scheduler().call(FetchPriority.DEMAND, abort -> context.client().head(address));
     }
 
     // Called with versionLock held.
@@ -642,6 +649,9 @@ public final class ObjectReader implements AutoCloseable {
     ObjectId objectId(String pinnedEtag) {
         return new ObjectId(address.bucket(), address.key(), pinnedEtag);
     }
+
+    /** What the first request answered. */
+    private record FirstAnswer(ByteRange range, ObjectMetadata metadata, byte[] data) {}
 
     /** The bytes of the first request. */
     private record FirstFetch(ByteRange range, byte[] data, boolean cached) {
