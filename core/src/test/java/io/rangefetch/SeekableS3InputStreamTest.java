@@ -88,11 +88,31 @@ class SeekableS3InputStreamTest {
         // every byte fetched once: no request overlaps another
         long fetched = gets.stream().mapToLong(get -> get.byteRange().length()).sum();
         assertThat(fetched).isEqualTo(data.length);
-        // the window grows: far fewer GETs than one per 64 KiB, the later ones parts of a split window
-        // (a full 64 MiB window is cut into 16 parts of 4 MiB, so the 100 MiB take about 50 GETs)
+        // the window grows: far fewer GETs than one per 64 KiB, and nearly every byte in a prefetch part of at
+        // least what a connection moves in one first-byte latency (2.55 MiB by default)
         assertThat(gets.size()).isLessThan(60);
-        assertThat(gets.stream().filter(get -> get.byteRange().length() >= 4L * MIB).count()).isGreaterThan(8);
+        assertThat(gets.stream().mapToLong(get -> get.byteRange().length()).filter(length -> length >= 2_600_000)
+                .sum()).isGreaterThan(90L * MIB);
         assertThat(factory.statistics().prefetchedBytes()).isGreaterThan(50L * MIB);
+    }
+
+    @Test
+    void aFewSmallSequentialReadsLeaveNoMoreThanTheInitialWindowBehind() throws IOException {
+        put("short-run", 100 * MIB);
+        StreamFactory factory = factory();
+        OpenOptions known = OpenOptions.builder().length(100L * MIB).etag(client.etag(BUCKET, "short-run")).build();
+        try (SeekableS3InputStream stream = factory.open(at("short-run"), known)) {
+            byte[] buffer = new byte[8 * KIB];
+            for (int i = 0; i < 6; i++) {
+                stream.read(buffer, 0, buffer.length);
+            }
+            // waits for the prefetch (it joins it) before the close could cancel it
+            stream.readFully(4L * MIB - 100, buffer, 0, 100);
+        }
+        // 48 KiB read: one 64 KiB block, then one initial window (4 MiB) of prefetch, and nothing more
+        assertThat(client.gets()).hasSize(2);
+        long furthest = client.gets().stream().mapToLong(get -> get.byteRange().end()).max().orElseThrow();
+        assertThat(furthest).isBetween(4L * MIB, 4L * MIB + 64 * KIB);
     }
 
     @Test

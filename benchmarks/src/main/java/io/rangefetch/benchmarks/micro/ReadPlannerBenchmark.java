@@ -60,7 +60,7 @@ public class ReadPlannerBenchmark {
                 cached.add(ByteRange.ofLength(start, block));
             }
             sequential[i] = new Scenario(new ReadRequest(position, 64 << 10, OBJECT_LENGTH, true, AccessHint.DETECT),
-                    new SequentialState(position, 8, config.prefetchMaxSize()), cached);
+                    new SequentialState(position, 8, config.prefetchMaxSize(), 0), cached);
 
             // A random reader: 16 KiB to 1 MiB anywhere, after another read elsewhere, with a few earlier
             // reads' bytes cached around it.
@@ -74,7 +74,7 @@ public class ReadPlannerBenchmark {
                 cursor = end;
             }
             random[i] = new Scenario(new ReadRequest(at, (16 << 10) + rng.nextInt(1 << 20), OBJECT_LENGTH, true,
-                    AccessHint.DETECT), new SequentialState(rng.nextLong(OBJECT_LENGTH), 0, 0), scattered);
+                    AccessHint.DETECT), SequentialState.freshAt(rng.nextLong(OBJECT_LENGTH)), scattered);
         }
     }
 

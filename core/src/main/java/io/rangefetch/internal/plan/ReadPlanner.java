@@ -19,10 +19,13 @@ import java.util.List;
  *   <li>An object of at most {@code smallObjectSize} is fetched whole on its first miss: one round trip serves
  *       every later read of it.</li>
  *   <li>A streaming reader whose reads follow one another {@code sequentialReads} times is sequential: it gets a
- *       prefetch window that starts at {@code prefetchInitialSize} and doubles with each prefetch up to
- *       {@code prefetchMaxSize}. It is refilled once less than a quarter of the window remains ahead of the
- *       reader (half of the last fill, before the window doubled): so a window grows only as fast as the
- *       reader actually reads. Any jump resets the window, so a random reader never grows it.</li>
+ *       prefetch window of {@code prefetchInitialSize}, which grows to twice the bytes it has read in a row, and
+ *       opens to {@code prefetchMaxSize} at once when the reader catches up with bytes still in flight (it
+ *       has read everything fetched so far: the network sets the pace). A window grows only as the reader
+ *       actually reads, so a short run of small reads never leaves a large prefetch behind. The window is kept full a part at a time: as soon
+ *       as one prefetch part's worth of it is free, it is refilled (growing first), so parts keep arriving
+ *       while the reader reads instead of all at once after it has waited. Any jump resets the window, so a
+ *       random reader never grows it.</li>
  * </ul>
  */
 public final class ReadPlanner {
@@ -71,45 +74,52 @@ public final class ReadPlanner {
         if (!read.streaming()) {
             return new ReadPlan(demand, List.of(), state, read.end());
         }
-        int streak = read.position() == state.nextExpected() ? state.followedBy(read.end()).streak() : 0;
+        boolean follows = read.position() == state.nextExpected();
+        int streak = follows ? state.followedBy(read.end()).streak() : 0;
+        long streakStart = follows && state.streakStart() >= 0 ? state.streakStart() : read.position();
         int readsInARow = streak == Integer.MAX_VALUE ? streak : streak + 1;
         boolean sequential = read.hint() == AccessHint.SEQUENTIAL
                 || (read.hint() == AccessHint.DETECT && readsInARow >= settings.sequentialReads());
         if (!sequential || settings.prefetchMaxSize() == 0) {
-            return new ReadPlan(demand, List.of(), new SequentialState(read.end(), streak, 0), read.end());
+            return new ReadPlan(demand, List.of(), new SequentialState(read.end(), streak, 0, streakStart), read.end());
         }
         long window = state.window() == 0 ? settings.prefetchInitialSize() : state.window();
+        if (read.starved() && state.window() > 0) {
+            // The reader caught up with bytes still in flight: the network, not the reader, sets the pace, and
+            // only a full window keeps enough parts in flight. Growing one round trip at a time would cost a
+            // scan a round trip per doubling.
+            window = settings.prefetchMaxSize();
+        }
         long ahead = coverage.firstUncovered(read.end(), objectLength);
         List<ByteRange> prefetch = new ArrayList<>();
-        if (ahead < objectLength && ahead - read.end() <= refillThreshold(window)) {
+        if (ahead < objectLength && ahead - read.end() <= window - refillStep(window)) {
+            window = Math.max(window, Math.min(settings.prefetchMaxSize(), 2 * (read.end() - streakStart)));
             long horizon = Math.min(objectLength, read.end() + window);
             for (ByteRange gap : coverage.gaps(ahead, horizon)) {
                 ByteRange grown = grow(gap, coverage, objectLength);
                 coverage.add(grown);
                 prefetch.addAll(split(grown, prefetchPartSize(window)));
             }
-            window = Math.min(window * 2, settings.prefetchMaxSize());
             ahead = coverage.firstUncovered(read.end(), objectLength);
         }
-        return new ReadPlan(demand, prefetch, new SequentialState(read.end(), streak, window),
+        return new ReadPlan(demand, prefetch, new SequentialState(read.end(), streak, window, streakStart),
                 quietEnd(read.end(), ahead, objectLength, window));
     }
 
     /**
-     * How few bytes ahead of the reader trigger a refill: a quarter of the window. The window doubled after the
-     * last fill, so that is half of what the last fill put ahead of the reader; once the window stops growing
-     * at its maximum, a quarter of it still stays buffered ahead while the next fill is in flight.
+     * How much of the window must be free before it is refilled: one prefetch part (half the window, if that is
+     * less), so the refill is worth a request.
      */
-    private static long refillThreshold(long window) {
-        return window / 4;
+    private long refillStep(long window) {
+        return Math.min(prefetchPartSize(window), window / 2);
     }
 
     /**
      * How far following streaming reads can go without a plan: while they stay on covered bytes and short of
-     * the point where the window is refilled ({@code ahead - end <= refillThreshold}, see {@link #plan}).
+     * the point where the window is refilled ({@code ahead - end <= window - refillStep}, see {@link #plan}).
      */
-    private static long quietEnd(long end, long ahead, long objectLength, long window) {
-        long quiet = ahead >= objectLength ? objectLength : ahead - refillThreshold(window) - 1;
+    private long quietEnd(long end, long ahead, long objectLength, long window) {
+        long quiet = ahead >= objectLength ? objectLength : ahead - (window - refillStep(window)) - 1;
         return Math.max(end, quiet);
     }
 

@@ -390,6 +390,9 @@ public final class ObjectReader implements AutoCloseable {
             if (!joinAll(known, position, read.end())) {
                 known = context.cache().blocksOverlapping(id, window.start(), window.end());
             }
+            if (streaming) {
+                read = read.starved(known.stream().anyMatch(block -> block.range().contains(position) && !block.isDone()));
+            }
             plan = context.planner().plan(read, streaming ? sequential : SequentialState.initial(),
                     known.stream().map(Block::range).toList());
             if (streaming) {
@@ -480,7 +483,7 @@ public final class ObjectReader implements AutoCloseable {
                 replaceQuiet(next);
                 if (cursor < end) {
                     // handed over less than planned: the next read starts here and must still count as following on
-                    sequential = new SequentialState(cursor, sequential.streak(), sequential.window());
+                    sequential = sequential.at(cursor);
                 }
             }
         } finally {
