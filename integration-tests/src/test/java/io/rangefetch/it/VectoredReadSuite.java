@@ -161,9 +161,8 @@ abstract class VectoredReadSuite extends ProxiedS3ServerTestBase {
                 try {
                     occupier.readVectored(List.of(occupying), ByteBuffer::allocate);
                     slot.awaitHeld(1);
-                    // Two streaming reads in a row make the stream sequential: the second queues a prefetch from
-                    // 1 MiB, where the cached bytes end. No more: each further read would double the window
-                    // toward 20 MiB, and the demand read below would join a prefetch instead of sending a GET.
+                    // Two streaming reads in a row make the stream sequential: the second queues a prefetch of the
+                    // initial window from 1 MiB, where the cached bytes end, well short of the demand read below.
                     scanner.seek(0);
                     assertStreams(scanner, 8 * KIB);
                     assertStreams(scanner, 8 * KIB);
@@ -186,6 +185,52 @@ abstract class VectoredReadSuite extends ProxiedS3ServerTestBase {
                 .contains(20L * MIB, (long) MIB);
         assertThat(starts.indexOf(20L * MIB)).as("the demand GET arrives before the prefetch; GETs from %s", starts)
                 .isLessThan(starts.indexOf((long) MIB));
+    }
+
+    /**
+     * Closing a stream cuts the connection of its prefetch in flight (the SDK's abort, not a close that would
+     * read the body to its end), and leaves nothing of it cached: the next reader of those bytes fetches them.
+     */
+    @Test
+    void closingAStreamAbortsItsPrefetchMidBody() throws Exception {
+        ProxyLedger ledger = countingLedger();
+        withSyncFactory(StreamConfig.defaults(), factory -> {
+            long prefetchStart = 64 * KIB; // after the first read's 64 KiB block
+            try (SeekableS3InputStream scanner = open(factory)) {
+                ledger.reset();
+                assertStreams(scanner, 8 * KIB);
+                assertStreams(scanner, 8 * KIB); // sequential now: a 4 MiB prefetch from 64 KiB is on its way
+                ProxiedRequest prefetch = awaitBodyStarted(ledger, prefetchStart);
+                assertThat(prefetch.bodyBytes()).isLessThan(4L * MIB);
+            }
+            long inPrefetch = 4L * MIB - 100;
+            try (SeekableS3InputStream next = open(factory)) {
+                assertReadsFully(next, inPrefetch, 100);
+            }
+            List<ProxiedRequest> gets = ledger.requests().stream().filter(request -> request.method().equals("GET"))
+                    .toList();
+            ProxiedRequest aborted = gets.stream().filter(get -> firstByte(get.rangeHeader()) == prefetchStart)
+                    .findFirst().orElseThrow();
+            assertThat(aborted.bodyBytes()).as("body bytes the aborted prefetch moved: %s", aborted)
+                    .isLessThan(lastByte(aborted.rangeHeader()) + 1 - prefetchStart);
+            assertThat(gets.stream().filter(get -> firstByte(get.rangeHeader()) <= inPrefetch
+                    && lastByte(get.rangeHeader()) >= inPrefetch)).as("GETs for the aborted bytes").hasSize(2);
+        });
+    }
+
+    /** Waits (bounded, not timed) until the GET starting at {@code firstByte} has sent body bytes. */
+    private static ProxiedRequest awaitBodyStarted(ProxyLedger ledger, long firstByte) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+        while (System.nanoTime() < deadline) {
+            for (ProxiedRequest request : ledger.requests()) {
+                if (request.method().equals("GET") && firstByte(request.rangeHeader()) == firstByte
+                        && request.bodyBytes() > 0) {
+                    return request;
+                }
+            }
+            Thread.onSpinWait();
+        }
+        throw new AssertionError("No GET from " + firstByte + " started its body: " + ledger.requests());
     }
 
     @Test
@@ -310,6 +355,11 @@ abstract class VectoredReadSuite extends ProxiedS3ServerTestBase {
 
     private static String rangeHeader(long offset, long length) {
         return "bytes=" + offset + "-" + (offset + length - 1);
+    }
+
+    /** The last byte a {@code bytes=first-last} range names. */
+    private static long lastByte(String rangeHeader) {
+        return Long.parseLong(rangeHeader.substring(rangeHeader.indexOf('-') + 1));
     }
 
     /** The first byte a {@code bytes=first-last} range names. */
