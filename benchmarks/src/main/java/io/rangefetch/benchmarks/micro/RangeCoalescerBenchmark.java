@@ -41,8 +41,10 @@ public class RangeCoalescerBenchmark {
     @Setup
     public void setUp() {
         StreamConfig config = StreamConfig.defaults();
+        // parallel parts no smaller than latency x bandwidth, as many as the fetch concurrency: the factory's rule
+        long minPart = (long) (config.connectionBandwidth() * (config.firstByteLatency().toNanos() / 1e9));
         coalescer = new RangeCoalescer(new CoalescerSettings(config.vectoredMinSeek(), config.vectoredMaxMergedSize(),
-                config.maxRequestSize(), config.vectoredDiscardTolerance()));
+                config.maxRequestSize(), config.vectoredDiscardTolerance(), minPart, config.fetchMaxConcurrency()));
         Random random = new Random(11);
         long maxGap = layout.equals("dense") ? 256 << 10 : 7 << 20;
         long minGap = layout.equals("dense") ? 0 : 1 << 20;
