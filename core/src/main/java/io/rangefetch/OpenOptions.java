@@ -57,6 +57,17 @@ public final class OpenOptions {
         return Optional.ofNullable(sseCustomerKey);
     }
 
+    /** A builder holding these options, to change some of them. */
+    public Builder toBuilder() {
+        Builder builder = new Builder();
+        builder.length = length;
+        builder.etag = etag;
+        builder.versionId = versionId;
+        builder.readPolicy = readPolicy;
+        builder.sseCustomerKey = sseCustomerKey;
+        return builder;
+    }
+
     @Override
     public String toString() {
         return "OpenOptions{length=" + length + ", etag=" + etag + ", versionId=" + versionId

@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import java.util.concurrent.locks.ReentrantLock;
@@ -126,6 +127,11 @@ public final class SeekableS3InputStream extends InputStream {
         } finally {
             streamingLock.unlock();
         }
+    }
+
+    /** The ETag of the version this stream reads, once a response or the caller has told it; never sends a request. */
+    public Optional<String> etag() {
+        return Optional.ofNullable(reader.knownEtag());
     }
 
     /** The object's length; sends a HEAD only if nothing has told it yet. */

@@ -8,6 +8,7 @@ import io.rangefetch.S3Location;
 import io.rangefetch.SeekableS3InputStream;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
+import io.rangefetch.parquet.S3ParquetInputFile;
 import io.rangefetch.benchmarks.readers.BenchmarkStream.Span;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -26,8 +27,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * the SDK's sync client by default (measured here to cost the least CPU per byte: the Netty client copies
  * every chunk once more and hands it across threads), or the Netty or CRT async client, so each can be measured.
  *
- * <p>Its Parquet file is parquet-java's {@code DelegatingSeekableInputStream} over the Rangefetch stream, whose
- * vectored read goes to {@link SeekableS3InputStream#readVectored}, as an engine's adapter would do it.
+ * <p>Its Parquet file is rangefetch-parquet's {@link S3ParquetInputFile}, whose streams implement parquet-java's
+ * vectored read with {@link SeekableS3InputStream#readVectored}.
  */
 public final class RangefetchReader implements ReaderUnderTest {
 
@@ -64,8 +65,8 @@ public final class RangefetchReader implements ReaderUnderTest {
     public String configuration() {
         return "StreamFactory with StreamConfig.defaults() over the SDK " + client.label
                 + " S3 client (SDK defaults; endpoint, region, path-style, static credentials set);"
-                + " OpenOptions with the known length (and ETag when known); Parquet through a"
-                + " DelegatingSeekableInputStream whose readVectored is the stream's";
+                + " OpenOptions with the known length (and ETag when known); Parquet through"
+                + " rangefetch-parquet's S3ParquetInputFile (vectored reads)";
     }
 
     @Override
@@ -113,11 +114,8 @@ public final class RangefetchReader implements ReaderUnderTest {
 
         @Override
         public InputFile parquetFile(String key, long length, Optional<String> etag) {
-            return new KnownLengthInputFile(target.uri(key), length, () -> {
-                SeekableS3InputStream stream = openStream(key, length, etag);
-                return new ParquetStreamAdapter(stream, stream::getPos, stream::seek,
-                        Optional.of((spans, allocate) -> readVectored(stream, spans, allocate)));
-            });
+            requireNonNull(key, "key is null");
+            return new S3ParquetInputFile(factory, new S3Location(target.bucket(), key), options(length, etag));
         }
 
         private static List<CompletableFuture<ByteBuffer>> readVectored(SeekableS3InputStream stream,
@@ -129,10 +127,14 @@ public final class RangefetchReader implements ReaderUnderTest {
 
         private SeekableS3InputStream openStream(String key, long length, Optional<String> etag) {
             requireNonNull(key, "key is null");
+            return factory.open(new S3Location(target.bucket(), key), options(length, etag));
+        }
+
+        private static OpenOptions options(long length, Optional<String> etag) {
             requireNonNull(etag, "etag is null");
             OpenOptions.Builder options = OpenOptions.builder().length(length);
             etag.ifPresent(options::etag);
-            return factory.open(new S3Location(target.bucket(), key), options.build());
+            return options.build();
         }
 
         @Override

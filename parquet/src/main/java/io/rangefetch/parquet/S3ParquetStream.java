@@ -1,0 +1,61 @@
+package io.rangefetch.parquet;
+
+import static java.util.Objects.requireNonNull;
+
+import io.rangefetch.FileRange;
+import io.rangefetch.SeekableS3InputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.parquet.bytes.ByteBufferAllocator;
+import org.apache.parquet.io.DelegatingSeekableInputStream;
+import org.apache.parquet.io.ParquetFileRange;
+
+/**
+ * parquet-java's stream over a Rangefetch stream. Streaming reads and seeks go to the stream; parquet-java's
+ * vectored read (a row group's column chunks, all at once) goes to {@link SeekableS3InputStream#readVectored},
+ * which coalesces nearby chunks and fetches the rest in parallel. Buffers come from parquet-java's allocator and
+ * go back to it when their range fails.
+ */
+final class S3ParquetStream extends DelegatingSeekableInputStream {
+    private final SeekableS3InputStream stream;
+
+    S3ParquetStream(SeekableS3InputStream stream) {
+        super(requireNonNull(stream, "stream is null"));
+        this.stream = stream;
+    }
+
+    @Override
+    public long getPos() {
+        return stream.getPos();
+    }
+
+    @Override
+    public void seek(long newPosition) throws IOException {
+        stream.seek(newPosition);
+    }
+
+    @Override
+    public boolean readVectoredAvailable(ByteBufferAllocator allocator) {
+        return true;
+    }
+
+    @Override
+    public void readVectored(List<ParquetFileRange> ranges, ByteBufferAllocator allocator) throws IOException {
+        requireNonNull(ranges, "ranges is null");
+        requireNonNull(allocator, "allocator is null");
+        List<FileRange> fileRanges = new ArrayList<>(ranges.size());
+        for (ParquetFileRange range : ranges) {
+            fileRanges.add(FileRange.of(range.getOffset(), range.getLength()));
+        }
+        stream.readVectored(fileRanges, allocator::allocate, allocator::release);
+        for (int i = 0; i < ranges.size(); i++) {
+            ranges.get(i).setDataReadFuture(fileRanges.get(i).data());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "S3ParquetStream{" + stream.location() + " at " + stream.getPos() + "}";
+    }
+}

@@ -1,0 +1,172 @@
+package io.rangefetch.parquet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rangefetch.OpenOptions;
+import io.rangefetch.S3Location;
+import io.rangefetch.StreamConfig;
+import io.rangefetch.StreamFactory;
+import io.rangefetch.testing.InMemoryObjectClient;
+import io.rangefetch.testing.InMemoryObjectClient.Request;
+import io.rangefetch.testing.StreamFixture;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.ColumnIOFactory;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.io.MessageColumnIO;
+import org.apache.parquet.io.RecordReader;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * parquet-java reading through {@link S3ParquetInputFile} over the in-memory client, without Hadoop's runtime:
+ * the records come back as written, the footer costs one GET and no HEAD, and a row group's
+ * column chunks are fetched as one vectored read.
+ */
+class S3ParquetInputFileTest {
+    private static final MessageType SCHEMA = MessageTypeParser.parseMessageType(
+            "message row { required int64 id; required binary name (UTF8); required double score;"
+                    + " optional group address { required binary city (UTF8); optional int32 zip; } }");
+    private static final int ROWS = 20_000;
+    private static final int ROW_GROUPS = 4;
+
+    @RegisterExtension
+    final StreamFixture fixture = new StreamFixture();
+
+    @TempDir
+    Path directory;
+
+    /**
+     * parquet-java links some Hadoop classes (see the pom), but Hadoop's runtime is absent: its Configuration
+     * cannot even load here, so no read below can have gone through Hadoop's file systems.
+     */
+    @Test
+    void hadoopsRuntimeIsAbsent() {
+        assertThatThrownBy(() -> Class.forName("org.apache.hadoop.conf.Configuration").getConstructor().newInstance())
+                .isInstanceOf(NoClassDefFoundError.class);
+    }
+
+    @Test
+    void recordsComeBackAsWrittenAndTheFooterCostsOneGetAndNoHead() throws IOException {
+        byte[] file = write("people.parquet");
+        StreamFactory factory = fixture.factory();
+        InMemoryObjectClient client = fixture.client();
+        S3ParquetInputFile input = new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, "people.parquet"));
+
+        assertThat(input.getLength()).isEqualTo(file.length);
+        assertThat(client.requests()).extracting(Request::method).containsExactly("GET");
+        assertThat(client.gets().get(0).range()).as("a suffix GET of the tail").startsWith("bytes=-");
+
+        try (ParquetFileReader reader = ParquetFileReader.open(input, readOptions())) {
+            assertThat(reader.getRecordCount()).isEqualTo(ROWS);
+            assertThat(reader.getRowGroups()).hasSize(ROW_GROUPS);
+            assertThat(client.requests()).as("the footer came from the cached tail").hasSize(1);
+            assertThat(readRecords(reader, SCHEMA)).isEqualTo(expectedRecords());
+        }
+        assertThat(client.count("HEAD")).isZero();
+    }
+
+    @Test
+    void aProjectionFetchesEachRowGroupsChunksInOneVectoredRead() throws IOException {
+        byte[] file = write("projected.parquet");
+        // no small-object shortcut, so the requests show how the chunks are fetched
+        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(64L * StreamFixture.MIB)
+                .smallObjectSize(0).build());
+        InMemoryObjectClient client = fixture.client();
+        OpenOptions known = OpenOptions.builder().length(file.length)
+                .etag(client.etag(StreamFixture.BUCKET, "projected.parquet")).build();
+        S3ParquetInputFile input = new S3ParquetInputFile(factory,
+                new S3Location(StreamFixture.BUCKET, "projected.parquet"), known);
+        MessageType projection = MessageTypeParser.parseMessageType(
+                "message row { required int64 id; required double score; }");
+        try (ParquetFileReader reader = ParquetFileReader.open(input, readOptions())) {
+            int footerGets = client.gets().size();
+            assertThat(footerGets).as("the footer, read from the file's tail").isEqualTo(1);
+            reader.setRequestedSchema(projection);
+            List<String> records = readRecords(reader, projection);
+            assertThat(records).hasSize(ROWS);
+            assertThat(records.get(123)).contains("id: 123").contains("score: " + score(123));
+            // the two projected chunks of a row group lie apart (name sits between them) but close: one GET each
+            assertThat(client.gets()).hasSize(footerGets + ROW_GROUPS);
+        }
+    }
+
+    private static ParquetReadOptions readOptions() {
+        return ParquetReadOptions.builder(new PlainParquetConfiguration()).build();
+    }
+
+    private static List<String> readRecords(ParquetFileReader reader, MessageType schema) throws IOException {
+        List<String> records = new ArrayList<>();
+        MessageColumnIO columns = new ColumnIOFactory().getColumnIO(schema);
+        for (PageReadStore rowGroup = reader.readNextRowGroup(); rowGroup != null; rowGroup = reader.readNextRowGroup()) {
+            RecordReader<Group> records1 = columns.getRecordReader(rowGroup, new GroupRecordConverter(schema));
+            for (long i = 0; i < rowGroup.getRowCount(); i++) {
+                records.add(records1.read().toString());
+            }
+        }
+        return records;
+    }
+
+    /** Writes the file with parquet-java, stores it in the bucket and returns its bytes. */
+    private byte[] write(String key) throws IOException {
+        Path path = directory.resolve(key);
+        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new LocalOutputFile(path))
+                .withConf(new PlainParquetConfiguration())
+                .withType(SCHEMA)
+                .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
+                .withCompressionCodec(CompressionCodecName.UNCOMPRESSED)
+                .withRowGroupRowCountLimit(ROWS / ROW_GROUPS)
+                .build()) {
+            SimpleGroupFactory groups = new SimpleGroupFactory(SCHEMA);
+            for (int row = 0; row < ROWS; row++) {
+                writer.write(record(groups, row));
+            }
+        }
+        byte[] bytes = Files.readAllBytes(path);
+        fixture.client().put(StreamFixture.BUCKET, key, bytes);
+        return bytes;
+    }
+
+    private static List<String> expectedRecords() {
+        SimpleGroupFactory groups = new SimpleGroupFactory(SCHEMA);
+        List<String> records = new ArrayList<>(ROWS);
+        for (int row = 0; row < ROWS; row++) {
+            records.add(record(groups, row).toString());
+        }
+        return records;
+    }
+
+    private static Group record(SimpleGroupFactory groups, int row) {
+        Group group = groups.newGroup().append("id", (long) row).append("name", "name-" + row % 97)
+                .append("score", score(row));
+        if (row % 3 != 0) {
+            Group address = group.addGroup("address").append("city", "city-" + row % 13);
+            if (row % 2 == 0) {
+                address.append("zip", 10_000 + row % 900);
+            }
+        }
+        return group;
+    }
+
+    private static double score(int row) {
+        return row * 0.5;
+    }
+}
