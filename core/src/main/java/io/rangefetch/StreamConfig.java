@@ -22,6 +22,7 @@ public final class StreamConfig {
     public static final String MIN_REQUEST_SIZE = "read.min-request-size";
     public static final String MAX_REQUEST_SIZE = "read.max-request-size";
     public static final String SMALL_OBJECT_SIZE = "read.small-object-size";
+    public static final String SMALL_OBJECT_PART_SIZE = "read.small-object-part-size";
     public static final String SEQUENTIAL_READS = "prefetch.sequential-reads";
     public static final String PREFETCH_INITIAL_SIZE = "prefetch.initial-size";
     public static final String PREFETCH_MAX_SIZE = "prefetch.max-size";
@@ -38,6 +39,7 @@ public final class StreamConfig {
     static final long DEFAULT_MIN_REQUEST_SIZE = 64L << 10;
     static final long DEFAULT_MAX_REQUEST_SIZE = 8L << 20;
     static final long DEFAULT_SMALL_OBJECT_SIZE = 8L << 20;
+    static final long DEFAULT_SMALL_OBJECT_PART_SIZE = 512L << 10;
     static final int DEFAULT_SEQUENTIAL_READS = 2;
     static final long DEFAULT_PREFETCH_INITIAL_SIZE = 4L << 20;
     static final long DEFAULT_PREFETCH_MAX_SIZE = 64L << 20;
@@ -64,6 +66,7 @@ public final class StreamConfig {
     private final long minRequestSize;
     private final long maxRequestSize;
     private final long smallObjectSize;
+    private final long smallObjectPartSize;
     private final int sequentialReads;
     private final long prefetchInitialSize;
     private final long prefetchMaxSize;
@@ -81,6 +84,7 @@ public final class StreamConfig {
         this.minRequestSize = builder.minRequestSize;
         this.maxRequestSize = builder.maxRequestSize;
         this.smallObjectSize = builder.smallObjectSize;
+        this.smallObjectPartSize = builder.smallObjectPartSize;
         this.sequentialReads = builder.sequentialReads;
         this.prefetchInitialSize = builder.prefetchInitialSize;
         this.prefetchMaxSize = builder.prefetchMaxSize;
@@ -144,6 +148,8 @@ public final class StreamConfig {
         parsers.put(MIN_REQUEST_SIZE, (b, v) -> b.minRequestSize(ConfigValues.parseSize(MIN_REQUEST_SIZE, v)));
         parsers.put(MAX_REQUEST_SIZE, (b, v) -> b.maxRequestSize(ConfigValues.parseSize(MAX_REQUEST_SIZE, v)));
         parsers.put(SMALL_OBJECT_SIZE, (b, v) -> b.smallObjectSize(ConfigValues.parseSize(SMALL_OBJECT_SIZE, v)));
+        parsers.put(SMALL_OBJECT_PART_SIZE,
+                (b, v) -> b.smallObjectPartSize(ConfigValues.parseSize(SMALL_OBJECT_PART_SIZE, v)));
         parsers.put(SEQUENTIAL_READS, (b, v) -> b.sequentialReads(ConfigValues.parseInt(SEQUENTIAL_READS, v)));
         parsers.put(PREFETCH_INITIAL_SIZE,
                 (b, v) -> b.prefetchInitialSize(ConfigValues.parseSize(PREFETCH_INITIAL_SIZE, v)));
@@ -180,6 +186,11 @@ public final class StreamConfig {
     /** Objects of at most this many bytes are fetched whole on the first read; 0 turns this off. */
     public long smallObjectSize() {
         return smallObjectSize;
+    }
+
+    /** A small object read whole comes in parallel parts of at least this many bytes. */
+    public long smallObjectPartSize() {
+        return smallObjectPartSize;
     }
 
     /** How many reads in a row, each starting where the last ended, make a stream sequential. */
@@ -249,6 +260,7 @@ public final class StreamConfig {
         return "StreamConfig{" + MIN_REQUEST_SIZE + "=" + minRequestSize
                 + ", " + MAX_REQUEST_SIZE + "=" + maxRequestSize
                 + ", " + SMALL_OBJECT_SIZE + "=" + smallObjectSize
+                + ", " + SMALL_OBJECT_PART_SIZE + "=" + smallObjectPartSize
                 + ", " + SEQUENTIAL_READS + "=" + sequentialReads
                 + ", " + PREFETCH_INITIAL_SIZE + "=" + prefetchInitialSize
                 + ", " + PREFETCH_MAX_SIZE + "=" + prefetchMaxSize
@@ -270,6 +282,7 @@ public final class StreamConfig {
         private long minRequestSize = DEFAULT_MIN_REQUEST_SIZE;
         private long maxRequestSize = DEFAULT_MAX_REQUEST_SIZE;
         private long smallObjectSize = DEFAULT_SMALL_OBJECT_SIZE;
+        private long smallObjectPartSize = DEFAULT_SMALL_OBJECT_PART_SIZE;
         private int sequentialReads = DEFAULT_SEQUENTIAL_READS;
         private long prefetchInitialSize = DEFAULT_PREFETCH_INITIAL_SIZE;
         private long prefetchMaxSize = DEFAULT_PREFETCH_MAX_SIZE;
@@ -304,6 +317,12 @@ public final class StreamConfig {
         public Builder smallObjectSize(long bytes) {
             once(SMALL_OBJECT_SIZE);
             this.smallObjectSize = atLeast(SMALL_OBJECT_SIZE, bytes, 0);
+            return this;
+        }
+
+        public Builder smallObjectPartSize(long bytes) {
+            once(SMALL_OBJECT_PART_SIZE);
+            this.smallObjectPartSize = atLeast(SMALL_OBJECT_PART_SIZE, bytes, 1);
             return this;
         }
 
@@ -402,6 +421,11 @@ public final class StreamConfig {
                         + MIN_REQUEST_SIZE + " (" + minRequestSize + ") so that split parts stay above the minimum");
             }
             atMostOneGiB(SMALL_OBJECT_SIZE, smallObjectSize);
+            if (smallObjectPartSize < minRequestSize || smallObjectPartSize > maxRequestSize) {
+                throw new IllegalArgumentException(SMALL_OBJECT_PART_SIZE + " (" + smallObjectPartSize
+                        + ") must be between " + MIN_REQUEST_SIZE + " (" + minRequestSize + ") and "
+                        + MAX_REQUEST_SIZE + " (" + maxRequestSize + ")");
+            }
             if (prefetchInitialSize < minRequestSize) {
                 throw new IllegalArgumentException(PREFETCH_INITIAL_SIZE + " (" + prefetchInitialSize + ") must be at least "
                         + MIN_REQUEST_SIZE + " (" + minRequestSize + ")");

@@ -62,7 +62,7 @@ public final class StreamFactory implements AutoCloseable {
             Instant now = clock.instant();
             return now.getEpochSecond() * 1_000_000_000L + now.getNano();
         };
-        PlannerSettings planner = plannerSettings(config);
+        PlannerSettings planner = PlannerSettings.of(config);
         this.context = new ReaderContext(
                 client,
                 new BlockCache(config.cacheMaxMemory()),
@@ -70,19 +70,6 @@ public final class StreamFactory implements AutoCloseable {
                 new FetchScheduler(config.fetchMaxConcurrency(), executor, ownedExecutor),
                 new ReadPlanner(planner),
                 new RangeCoalescer(coalescerSettings(config, planner)));
-    }
-
-    private static PlannerSettings plannerSettings(StreamConfig config) {
-        return PlannerSettings.withNetworkModel(
-                config.minRequestSize(),
-                config.maxRequestSize(),
-                config.smallObjectSize(),
-                config.sequentialReads(),
-                config.prefetchInitialSize(),
-                config.prefetchMaxSize(),
-                config.fetchMaxConcurrency(),
-                config.firstByteLatency(),
-                config.connectionBandwidth());
     }
 
     // Merged requests are cut into parallel parts no smaller than prefetch parts, by the same network model.

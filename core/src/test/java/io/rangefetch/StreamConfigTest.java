@@ -17,6 +17,7 @@ class StreamConfigTest {
         assertThat(config.maxRequestSize()).isEqualTo(8 * 1024 * 1024);
         assertThat(config.smallObjectSize()).isEqualTo(8 * 1024 * 1024);
         assertThat(config.sequentialReads()).isEqualTo(2);
+        assertThat(config.smallObjectPartSize()).isEqualTo(512 * 1024);
         assertThat(config.prefetchInitialSize()).isEqualTo(4 * 1024 * 1024);
         assertThat(config.prefetchMaxSize()).isEqualTo(64 * 1024 * 1024);
         assertThat(config.cacheMaxMemory()).isEqualTo(Runtime.getRuntime().maxMemory() / 10);
@@ -38,6 +39,7 @@ class StreamConfigTest {
                 Map.entry("rangefetch.read.min-request-size", "128KiB"),
                 Map.entry("rangefetch.read.max-request-size", "16MB"),
                 Map.entry("rangefetch.read.small-object-size", "1m"),
+                Map.entry("rangefetch.read.small-object-part-size", "256KiB"),
                 Map.entry("rangefetch.prefetch.sequential-reads", "3"),
                 Map.entry("rangefetch.prefetch.initial-size", "2MiB"),
                 Map.entry("rangefetch.prefetch.max-size", "1GiB"),
@@ -54,6 +56,7 @@ class StreamConfigTest {
         assertThat(config.minRequestSize()).isEqualTo(128 * 1024);
         assertThat(config.maxRequestSize()).isEqualTo(16 * 1024 * 1024);
         assertThat(config.smallObjectSize()).isEqualTo(1024 * 1024);
+        assertThat(config.smallObjectPartSize()).isEqualTo(256 * 1024);
         assertThat(config.sequentialReads()).isEqualTo(3);
         assertThat(config.prefetchInitialSize()).isEqualTo(2 * 1024 * 1024);
         assertThat(config.prefetchMaxSize()).isEqualTo(1L << 30);
@@ -66,7 +69,7 @@ class StreamConfigTest {
         assertThat(config.vectoredMinSeek()).isEqualTo(1L << 20);
         assertThat(config.vectoredMaxMergedSize()).isEqualTo(32L << 20);
         assertThat(config.vectoredDiscardTolerance()).isEqualTo(0.5);
-        assertThat(StreamConfig.keys()).hasSize(15);
+        assertThat(StreamConfig.keys()).hasSize(16);
     }
 
     @Test

@@ -44,10 +44,7 @@ public class ReadPlannerBenchmark {
     @Setup
     public void setUp() {
         StreamConfig config = StreamConfig.defaults();
-        planner = new ReadPlanner(PlannerSettings.withNetworkModel(config.minRequestSize(),
-                config.maxRequestSize(), config.smallObjectSize(), config.sequentialReads(),
-                config.prefetchInitialSize(), config.prefetchMaxSize(), config.fetchMaxConcurrency(),
-                config.firstByteLatency(), config.connectionBandwidth()));
+        planner = new ReadPlanner(PlannerSettings.of(config));
         SplittableRandom rng = new SplittableRandom(7);
         long block = config.maxRequestSize();
         for (int i = 0; i < SCENARIOS; i++) {

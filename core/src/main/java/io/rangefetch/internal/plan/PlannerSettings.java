@@ -1,13 +1,14 @@
 package io.rangefetch.internal.plan;
 
-import java.time.Duration;
+import io.rangefetch.StreamConfig;
 
 /**
  * The request-shaping limits the planner works within (see StreamConfig for what each means).
  * {@code maxRequestSize >= 2 * minRequestSize} so that the even parts of a split never fall below the minimum.
  * {@code prefetchParallelism} is how many GETs a full prefetch window is cut into (the fetch concurrency), in
  * parts of at least {@code prefetchMinPartSize}: a part smaller than what one connection moves during a
- * first-byte latency spends more time waiting than transferring.
+ * first-byte latency spends more time waiting than transferring. A small object read whole is cut into as many
+ * parallel parts of at least {@code smallObjectPartSize} as {@code prefetchParallelism} allows.
  */
 public record PlannerSettings(
         long minRequestSize,
@@ -17,7 +18,8 @@ public record PlannerSettings(
         long prefetchInitialSize,
         long prefetchMaxSize,
         int prefetchParallelism,
-        long prefetchMinPartSize) {
+        long prefetchMinPartSize,
+        long smallObjectPartSize) {
 
     public PlannerSettings {
         if (minRequestSize < 1 || maxRequestSize < 2 * minRequestSize) {
@@ -25,21 +27,22 @@ public record PlannerSettings(
                     + minRequestSize + " max " + maxRequestSize);
         }
         if (smallObjectSize < 0 || sequentialReads < 1 || prefetchInitialSize < minRequestSize || prefetchMaxSize < 0
-                || prefetchParallelism < 1 || prefetchMinPartSize < minRequestSize) {
+                || prefetchParallelism < 1 || prefetchMinPartSize < minRequestSize
+                || smallObjectPartSize < minRequestSize) {
             throw new IllegalArgumentException("Invalid planner settings " + this);
         }
     }
 
     /**
-     * Settings whose prefetch parts are sized by the network model: at least what one connection moves during
-     * one first-byte latency, since a smaller part would spend more of its time waiting than transferring.
+     * The settings of {@code config}, prefetch parts sized by its network model: at least what one connection
+     * moves during one first-byte latency, since a smaller part would spend more of its time waiting than
+     * transferring.
      */
-    public static PlannerSettings withNetworkModel(long minRequestSize, long maxRequestSize, long smallObjectSize,
-            int sequentialReads, long prefetchInitialSize, long prefetchMaxSize, int fetchConcurrency,
-            Duration firstByteLatency, long connectionBytesPerSecond) {
-        double bytesPerLatency = connectionBytesPerSecond * (firstByteLatency.toNanos() / 1e9);
-        long minPart = Math.min(maxRequestSize, Math.max(minRequestSize, (long) bytesPerLatency));
-        return new PlannerSettings(minRequestSize, maxRequestSize, smallObjectSize, sequentialReads,
-                prefetchInitialSize, prefetchMaxSize, fetchConcurrency, minPart);
+    public static PlannerSettings of(StreamConfig config) {
+        double bytesPerLatency = config.connectionBandwidth() * (config.firstByteLatency().toNanos() / 1e9);
+        long minPart = Math.min(config.maxRequestSize(), Math.max(config.minRequestSize(), (long) bytesPerLatency));
+        return new PlannerSettings(config.minRequestSize(), config.maxRequestSize(), config.smallObjectSize(),
+                config.sequentialReads(), config.prefetchInitialSize(), config.prefetchMaxSize(),
+                config.fetchMaxConcurrency(), minPart, config.smallObjectPartSize());
     }
 }

@@ -16,8 +16,8 @@ import java.util.List;
  *       whole gap between cached ranges (fetching cached bytes again would only waste them).</li>
  *   <li>No request is larger than {@code maxRequestSize}: larger ranges are cut into even parts fetched in
  *       parallel, since one connection's bandwidth, not the number of requests, then bounds the time.</li>
- *   <li>An object of at most {@code smallObjectSize} is fetched whole on its first miss: one round trip serves
- *       every later read of it.</li>
+ *   <li>An object of at most {@code smallObjectSize} is fetched whole on its first miss, in parallel parts of
+ *       at least {@code smallObjectPartSize}: one round trip serves every later read of it.</li>
  *   <li>A streaming reader whose reads follow one another {@code sequentialReads} times is sequential: it gets a
  *       prefetch window of {@code prefetchInitialSize}, which grows to twice the bytes it has read in a row, and
  *       opens to {@code prefetchMaxSize} at once when the reader catches up with bytes still in flight (it
@@ -66,7 +66,8 @@ public final class ReadPlanner {
             long from = isSmall(objectLength) ? 0 : read.position();
             long to = isSmall(objectLength) ? objectLength : read.end();
             for (ByteRange gap : coverage.gaps(from, to)) {
-                demand.addAll(split(grow(gap, coverage, objectLength)));
+                ByteRange grown = grow(gap, coverage, objectLength);
+                demand.addAll(isSmall(objectLength) ? splitSmall(grown) : split(grown));
             }
         }
         demand.forEach(coverage::add);
@@ -177,6 +178,17 @@ public final class ReadPlanner {
             start = Math.max(coverage.previousEnd(start), end - min);
         }
         return new ByteRange(start, end);
+    }
+
+    /**
+     * Cuts a range of a small object into parallel parts: as many parts of at least the small-object part size
+     * as the fetch concurrency allows, and never one over the maximum request size. The object then arrives in
+     * about one first-byte latency plus a part's transfer, instead of plus the whole object's.
+     */
+    private List<ByteRange> splitSmall(ByteRange range) {
+        long max = settings.maxRequestSize();
+        long parallel = Math.min(settings.prefetchParallelism(), range.length() / settings.smallObjectPartSize());
+        return EvenParts.inParts(range, Math.max(Math.max(1, parallel), (range.length() + max - 1) / max));
     }
 
     /** Cuts a range into the fewest even parts of at most the maximum request size. */

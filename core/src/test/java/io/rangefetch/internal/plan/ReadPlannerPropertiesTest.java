@@ -103,9 +103,16 @@ class ReadPlannerPropertiesTest {
         List<ByteRange> demand = scenario.plan().demand();
         assertThat(demand.get(0).start()).isZero();
         assertThat(demand.get(demand.size() - 1).end()).isEqualTo(scenario.objectLength());
-        if (scenario.objectLength() <= settings.maxRequestSize()) {
-            assertThat(demand).hasSize(1);
+        // in parallel parts: as many of at least the small-object part size as the parallelism allows
+        long length = scenario.objectLength();
+        long max = settings.maxRequestSize();
+        long parts = Math.max(Math.max(1, Math.min(settings.prefetchParallelism(),
+                length / settings.smallObjectPartSize())), (length + max - 1) / max);
+        assertThat((long) demand.size()).isEqualTo(parts);
+        for (int i = 1; i < demand.size(); i++) {
+            assertThat(demand.get(i).start()).isEqualTo(demand.get(i - 1).end());
         }
+        assertThat(demand).allSatisfy(part -> assertThat(part.length()).isLessThanOrEqualTo(max));
     }
 
     @Property(tries = 1000)
@@ -246,7 +253,8 @@ class ReadPlannerPropertiesTest {
                 .flatAs((maximum, sequentialReads, initial, growth, parallelism) -> Arbitraries.longs()
                         .between(0, 10 * maximum)
                         .map(small -> new PlannerSettings(minimum, maximum, small, sequentialReads, initial,
-                                growth == 0 ? 0 : initial << growth, parallelism, minimum * (1 + parallelism % 3)))));
+                                growth == 0 ? 0 : initial << growth, parallelism, minimum * (1 + parallelism % 3),
+                                minimum * (1 + growth)))));
     }
 
     @Provide
