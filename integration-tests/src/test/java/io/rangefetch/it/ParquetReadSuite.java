@@ -65,8 +65,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * chunks, never one per page; a file that is not Parquet fails in parquet-java with parquet-java's error, while its
  * bytes still read right.
  *
- * <p>The files whose GETs are counted are larger than {@code read.small-object-size} (8 MiB), so no read is
- * widened to the whole object and every GET is one the footer or a row group asked for.
+ * <p>The files whose footer and projection GETs are counted exactly are larger than
+ * {@code read.small-object-size} (8 MiB), so no read is widened to the whole object and every GET is one the
+ * footer or a row group asked for.
  */
 abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
     private static final int MIB = 1024 * 1024;
@@ -80,7 +81,10 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
     /** 16 columns in 4 row groups of 20,000 rows, pages of 1,000 rows: chunks of 160 KB, 10.3 MB in all. */
     private static final ParquetShape SIXTEEN_COLUMNS =
             ParquetShape.wide("sixteen-columns.parquet", 16, 4, 20_000, 1_000);
-    /** 256 columns in 48 row groups: 12,288 column chunks whose metadata make a footer over 1 MiB; 9.4 MB. */
+    /**
+     * 256 columns in 48 row groups: 12,288 column chunks, whose metadata make a footer of 1.2 MiB; 11.6 MB in all,
+     * 9.4 MB of it values.
+     */
     private static final ParquetShape WIDE = ParquetShape.wide("wide.parquet", 256, 48, 96, 96);
 
     @TempDir
