@@ -138,6 +138,26 @@ class VectoredReadTest {
     }
 
     @Test
+    void aSmallObjectIsFetchedWholeInParallelPartsOnItsFirstVectoredRead() throws Exception {
+        byte[] data = fixture.put("small", 2 * MIB);
+        try (SeekableS3InputStream stream = open(fixture.factory(), "small")) {
+            FileRange first = FileRange.of(100, 10);
+            stream.readVectored(List.of(first), ByteBuffer::allocate);
+            assertHolds(first, data);
+            // later ranges in the third and fourth parts join those parts' GETs (or find them done)
+            List<FileRange> later = List.of(FileRange.of(MIB + 7, 300_000), FileRange.of(2 * MIB - 100, 100));
+            stream.readVectored(later, ByteBuffer::allocate);
+            for (FileRange range : later) {
+                assertHolds(range, data);
+            }
+        }
+        // read.small-object-part-size 512 KiB: four parts, the whole object, and nothing fetched twice
+        assertThat(client.gets()).extracting(Request::byteRange).containsExactlyInAnyOrder(
+                new ByteRange(0, 512 * KIB), new ByteRange(512 * KIB, MIB),
+                new ByteRange(MIB, MIB + 512 * KIB), new ByteRange(MIB + 512 * KIB, 2 * MIB));
+    }
+
+    @Test
     void badInputFailsTheWholeCallBeforeAnyRequest() throws Exception {
         fixture.put("bad", MIB);
         try (SeekableS3InputStream stream = open(fixture.factory(), "bad")) {
@@ -367,7 +387,7 @@ class VectoredReadTest {
 
     @Test
     void closingTheFactoryAbortsAVectoredReadInFlight() throws Exception {
-        fixture.put("aborted", 8 * MIB);
+        fixture.put("aborted", 16 * MIB); // above the small-object size, so the range is one GET
         BodyHold hold = client.holdBodies(Request::isGet);
         StreamFactory factory = fixture.factory();
         SeekableS3InputStream stream = open(factory, "aborted");

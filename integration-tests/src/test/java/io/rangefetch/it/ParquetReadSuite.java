@@ -44,7 +44,6 @@ import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.schema.MessageType;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -255,8 +254,6 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
      * opened knowing nothing, so the first footer read on it sends a GET of its own, of the trailer, even though
      * the suffix GET behind {@code getLength()} has told the factory the length and ETag and cached the tail.
      */
-    @Disabled("S3ParquetInputFile.newStream() opens its stream before getLength() has learned the length and "
-            + "ETag; that stream's first read sends a second GET (of the trailer). Enable once fixed.")
     @Test
     void openingTheFileWithoutALengthCostsOneGet() throws Exception {
         uploadSixteenColumns();

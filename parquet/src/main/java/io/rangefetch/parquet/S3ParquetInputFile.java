@@ -19,8 +19,9 @@ import org.apache.parquet.io.SeekableInputStream;
  * <p><b>Footer.</b> parquet-java asks for the length, then reads the footer's length and the footer from the
  * end of the file. When the length is not given, {@link #getLength()} learns it with one suffix GET of the
  * file's tail instead of a HEAD; the tail stays in the factory's cache, so the footer reads that follow cost
- * nothing more when the footer fits in it. When the length is given, the first footer read fetches the tail
- * in the same way. Either way the file is pinned to the version that GET saw: every stream of this file reads
+ * nothing more when the footer fits in it; {@link #newStream()} does the same, since parquet-java opens its
+ * stream before it asks for the length. When the length and ETag are given, the first footer read fetches the
+ * tail in the same way. Either way the file is pinned to the version that GET saw: every stream of this file reads
  * that ETag.
  *
  * <p>Thread-safe; each stream is for one reader thread at a time, as parquet-java uses them.
@@ -62,10 +63,14 @@ public final class S3ParquetInputFile implements InputFile {
         return known.length().getAsLong();
     }
 
+    /**
+     * A stream pinned to the file's version. parquet-java opens a stream before it asks for the length, and its
+     * first read is the footer's trailer: so the tail GET that learns length and ETag is sent here, once, and
+     * that first read is served from the cached tail instead of sending a GET of its own.
+     */
     @Override
     public SeekableInputStream newStream() throws IOException {
-        OpenOptions current = learned;
-        return new S3ParquetStream(factory.open(location, current != null ? current : options));
+        return new S3ParquetStream(factory.open(location, knownOptions()));
     }
 
     /** The options with the length and ETag the first tail read learned; sends that read once. */

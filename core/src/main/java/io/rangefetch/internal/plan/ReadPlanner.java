@@ -162,7 +162,8 @@ public final class ReadPlanner {
         return new FirstRequest(new ByteRange(Math.max(0, Math.min(start, end - settings.minRequestSize())), end), 0);
     }
 
-    private boolean isSmall(long objectLength) {
+    /** Whether an object of {@code objectLength} bytes is small: fetched whole on its first miss. */
+    public boolean isSmall(long objectLength) {
         return objectLength <= settings.smallObjectSize();
     }
 
@@ -185,7 +186,7 @@ public final class ReadPlanner {
      * as the fetch concurrency allows, and never one over the maximum request size. The object then arrives in
      * about one first-byte latency plus a part's transfer, instead of plus the whole object's.
      */
-    private List<ByteRange> splitSmall(ByteRange range) {
+    public List<ByteRange> splitSmall(ByteRange range) {
         long max = settings.maxRequestSize();
         long parallel = Math.min(settings.prefetchParallelism(), range.length() / settings.smallObjectPartSize());
         return EvenParts.inParts(range, Math.max(Math.max(1, parallel), (range.length() + max - 1) / max));

@@ -31,7 +31,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p><b>Plan.</b> Under the object's lock (so no other reader claims the same bytes meanwhile): bytes already
  * cached or in flight are taken from there, and their in-flight fetches joined (a prefetch joined by a waiting
- * reader turns into a demand fetch). The missing pieces are coalesced (see {@code RangeCoalescer}), never
+ * reader turns into a demand fetch). A small object ({@code read.small-object-size}) is then fetched whole, in
+ * parallel parts, as any first read of it would be. Otherwise the missing pieces are coalesced (see {@code RangeCoalescer}), never
  * across a block already in the cache, since blocks of one object never overlap. Each GET of the plan claims
  * a block for its whole range, or one block per piece when its gap bytes exceed the discard tolerance (they are
  * then read and dropped, never cached). Where the budget has no room, a GET writes straight into the
@@ -74,15 +75,20 @@ final class VectoredRead {
         }
         assemblies.sort(Comparator.comparingLong(assembly -> assembly.range.offset()));
         ObjectId id = reader.objectId(pinned);
+        long objectLength = reader.knownLength();
+        boolean small = context.planner().isSmall(objectLength);
         List<PartFetch> fetches;
         ReentrantLock lock = context.cache().lockFor(id);
         lock.lock();
         try {
-            long from = assemblies.get(0).range.offset();
-            long to = assemblies.get(assemblies.size() - 1).range.end();
+            long from = small ? 0 : assemblies.get(0).range.offset();
+            long to = small ? objectLength : assemblies.get(assemblies.size() - 1).range.end();
             List<Block> known = context.cache().blocksOverlapping(id, from, to);
             List<Block> present = takeCached(known, assemblies);
-            fetches = planFetches(id, missingPieces(present, assemblies), present);
+            List<List<Piece>> missing = missingPieces(present, assemblies);
+            fetches = missing.isEmpty() ? List.of()
+                    : small ? planWholeObject(id, present, assemblies, objectLength)
+                    : planFetches(id, missing, present);
         } finally {
             lock.unlock();
         }
@@ -180,6 +186,50 @@ final class VectoredRead {
             }
         }
         return fetches;
+    }
+
+    /**
+     * A small object is fetched whole on a read that misses, as a streaming or positioned read would fetch it:
+     * every stretch no present block holds, in parallel parts, whatever the ranges asked for.
+     */
+    private List<PartFetch> planWholeObject(ObjectId id, List<Block> present, List<Assembly> assemblies,
+            long objectLength) {
+        List<PartFetch> fetches = new ArrayList<>();
+        long cursor = 0;
+        for (int i = 0; i <= present.size(); i++) {
+            long stretchEnd = i < present.size() ? present.get(i).range().start() : objectLength;
+            if (stretchEnd > cursor) {
+                for (ByteRange part : context.planner().splitSmall(new ByteRange(cursor, stretchEnd))) {
+                    claimWholePart(id, part, assemblies, fetches);
+                }
+            }
+            if (i < present.size()) {
+                cursor = Math.max(cursor, present.get(i).range().end());
+            }
+        }
+        return fetches;
+    }
+
+    private void claimWholePart(ObjectId id, ByteRange part, List<Assembly> assemblies, List<PartFetch> fetches) {
+        List<Assembly> users = overlapping(assemblies, part);
+        Block block = context.cache().claim(id, part, false, statistics);
+        if (block == null && users.isEmpty()) {
+            return; // no room, and nobody asked for these bytes
+        }
+        PartFetch fetch = new PartFetch(part);
+        if (block != null) {
+            fetch.fill(block);
+        }
+        for (Assembly user : users) {
+            if (block != null) {
+                context.cache().retain(block); // cannot fail: its fetch is not even submitted yet
+                user.fromBlock(block, false);
+            } else {
+                fetch.direct(user, new ByteRange(Math.max(part.start(), user.range.offset()),
+                        Math.min(part.end(), user.range.end())));
+            }
+        }
+        fetches.add(fetch);
     }
 
     private PartFetch claimTargets(ObjectId id, RequestPart part, List<Piece> run, boolean discardGaps) {
