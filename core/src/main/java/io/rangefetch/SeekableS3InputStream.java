@@ -2,6 +2,7 @@ package io.rangefetch;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.client.ByteRange;
 import io.rangefetch.internal.read.ObjectReader;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import java.io.EOFException;
@@ -228,6 +229,20 @@ public final class SeekableS3InputStream extends InputStream {
         }
         VectoredRanges.checkWithin(sorted, objectLength, location);
         reader.readVectored(VectoredRanges.allocate(ranges, allocate, release));
+    }
+
+    /**
+     * Starts fetching {@code ranges} into the factory's cache, at a lower priority than any read, and returns at
+     * once: for readers that know what they will read next (the column chunks of the next row group). Nearby
+     * ranges share a GET as in {@link #readVectored}; bytes already cached or in flight are not fetched again;
+     * when the cache has no room, nothing is fetched. Closing the stream stops what no reader waits for yet.
+     * Does nothing before the stream knows the object's version (its length and ETag).
+     */
+    public void prefetch(List<ByteRange> ranges) throws IOException {
+        requireNonNull(ranges, "ranges is null");
+        checkOpen();
+        ranges.forEach(range -> requireNonNull(range, "range is null"));
+        reader.prefetch(ranges);
     }
 
     /** What this stream has cost and served so far. */

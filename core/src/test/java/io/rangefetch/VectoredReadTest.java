@@ -158,6 +158,36 @@ class VectoredReadTest {
     }
 
     @Test
+    void aPrefetchBringsRangesIntoTheCacheCoalescedAndReadsThenCostNothing() throws Exception {
+        byte[] data = fixture.put("prefetched", 64 * MIB);
+        try (SeekableS3InputStream stream = open(fixture.factory(), "prefetched")) {
+            stream.prefetch(List.of(ByteRange.ofLength(10L * MIB, MIB), ByteRange.ofLength(11L * MIB + 100_000, MIB),
+                    ByteRange.ofLength(40L * MIB, 2 * MIB), ByteRange.ofLength(40L * MIB + 10, 20)));
+            byte[] buffer = new byte[1000];
+            for (long position : new long[] {10L * MIB, 12L * MIB + 99_000, 40L * MIB + 5, 42L * MIB - 1000}) {
+                stream.readFully(position, buffer, 0, buffer.length);
+                assertThat(buffer).isEqualTo(Arrays.copyOfRange(data, (int) position, (int) position + 1000));
+            }
+            assertThat(stream.statistics().prefetchedBytes()).isEqualTo(2L * MIB + 100_000 + 2 * MIB);
+        }
+        // the first two share a GET across their 100 KB gap; the last is inside the third
+        assertThat(client.gets()).extracting(Request::byteRange).containsExactlyInAnyOrder(
+                new ByteRange(10L * MIB, 12L * MIB + 100_000), new ByteRange(40L * MIB, 42L * MIB));
+    }
+
+    @Test
+    void closingAStreamStopsItsPrefetchesInFlight() throws Exception {
+        fixture.put("stopped", 64 * MIB);
+        BodyHold hold = client.holdBodies(Request::isGet);
+        try (SeekableS3InputStream stream = open(fixture.factory(), "stopped")) {
+            stream.prefetch(List.of(ByteRange.ofLength(20L * MIB, MIB)));
+            assertThat(hold.awaitHeld(1)).isTrue();
+        }
+        assertThat(hold.awaitClosedWhileHeld(1)).as("the prefetch was aborted").isTrue();
+        hold.release();
+    }
+
+    @Test
     void badInputFailsTheWholeCallBeforeAnyRequest() throws Exception {
         fixture.put("bad", MIB);
         try (SeekableS3InputStream stream = open(fixture.factory(), "bad")) {

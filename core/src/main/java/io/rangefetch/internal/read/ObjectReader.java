@@ -148,6 +148,26 @@ public final class ObjectReader implements AutoCloseable {
         new VectoredRead(this, context, pinned, statistics, ranges).start();
     }
 
+    /**
+     * Brings {@code ranges} into the cache at prefetch priority, coalesced as a vectored read would be, without
+     * waiting; they are stopped when this stream closes unless another reader waits for them. Does nothing
+     * until the stream knows the object's version.
+     */
+    public void prefetch(List<ByteRange> ranges) {
+        String pinned = etag;
+        if (pinned == null || length < 0) {
+            return;
+        }
+        VectoredRead.prefetch(this, context, pinned, statistics, ranges).start();
+    }
+
+    /** Lets closing this stream stop a prefetch it started. */
+    void trackPrefetch(Block block, FetchScheduler.Ticket ticket) {
+        prefetches.put(block, ticket);
+        block.whenJoined(ticket::promote);
+        block.loaded().whenComplete((data, failure) -> prefetches.remove(block));
+    }
+
     void markServed() {
         served = true;
     }
@@ -515,9 +535,7 @@ public final class ObjectReader implements AutoCloseable {
         FetchScheduler.Ticket ticket = context.scheduler().submit(priority, abort -> load(block, request, abort),
                 cause -> context.cache().fail(block, cause));
         if (priority == FetchPriority.PREFETCH) {
-            prefetches.put(block, ticket);
-            block.whenJoined(ticket::promote);
-            block.loaded().whenComplete((data, failure) -> prefetches.remove(block));
+            trackPrefetch(block, ticket);
         }
     }
 

@@ -11,6 +11,7 @@ import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.ObjectId;
 import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchPriority;
+import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.internal.plan.CallerRange;
 import io.rangefetch.internal.plan.CoalescedRequest;
 import io.rangefetch.internal.plan.RangeSegment;
@@ -51,14 +52,35 @@ final class VectoredRead {
     private final String pinned;
     private final StatisticsCounter statistics;
     private final List<VectoredRange> ranges;
+    // Set for a prefetch: bytes to bring into the cache, for nobody waiting yet
+    private final List<ByteRange> prefetched;
 
     VectoredRead(ObjectReader reader, ReaderContext context, String pinned, StatisticsCounter statistics,
             List<VectoredRange> ranges) {
+        this(reader, context, pinned, statistics, ranges, null);
+    }
+
+    private VectoredRead(ObjectReader reader, ReaderContext context, String pinned, StatisticsCounter statistics,
+            List<VectoredRange> ranges, List<ByteRange> prefetched) {
         this.reader = requireNonNull(reader, "reader is null");
         this.context = requireNonNull(context, "context is null");
         this.pinned = requireNonNull(pinned, "pinned is null");
         this.statistics = requireNonNull(statistics, "statistics is null");
         this.ranges = List.copyOf(ranges);
+        this.prefetched = prefetched == null ? null : List.copyOf(prefetched);
+    }
+
+    /**
+     * A prefetch of {@code ranges} into the cache by the same plan as a vectored read, at prefetch priority: bytes
+     * cached or in flight are left alone, and where the budget has no room for a prefetch nothing is fetched.
+     */
+    static VectoredRead prefetch(ObjectReader reader, ReaderContext context, String pinned,
+            StatisticsCounter statistics, List<ByteRange> ranges) {
+        return new VectoredRead(reader, context, pinned, statistics, List.of(), ranges);
+    }
+
+    private boolean isPrefetch() {
+        return prefetched != null;
     }
 
     void start() {
@@ -70,19 +92,22 @@ final class VectoredRead {
                 assemblies.add(new Assembly(range));
             }
         }
+        if (isPrefetch()) {
+            union(prefetched, reader.knownLength()).forEach(range -> assemblies.add(new Assembly(range)));
+        }
         if (assemblies.isEmpty()) {
             return;
         }
-        assemblies.sort(Comparator.comparingLong(assembly -> assembly.range.offset()));
+        assemblies.sort(Comparator.comparingLong(assembly -> assembly.offset));
         ObjectId id = reader.objectId(pinned);
         long objectLength = reader.knownLength();
-        boolean small = context.planner().isSmall(objectLength);
+        boolean small = !isPrefetch() && context.planner().isSmall(objectLength);
         List<PartFetch> fetches;
         ReentrantLock lock = context.cache().lockFor(id);
         lock.lock();
         try {
-            long from = small ? 0 : assemblies.get(0).range.offset();
-            long to = small ? objectLength : assemblies.get(assemblies.size() - 1).range.end();
+            long from = small ? 0 : assemblies.get(0).offset;
+            long to = small ? objectLength : assemblies.get(assemblies.size() - 1).end;
             List<Block> known = context.cache().blocksOverlapping(id, from, to);
             List<Block> present = takeCached(known, assemblies);
             List<List<Piece>> missing = missingPieces(present, assemblies);
@@ -92,10 +117,31 @@ final class VectoredRead {
         } finally {
             lock.unlock();
         }
-        assemblies.forEach(Assembly::whenReady);
+        assemblies.stream().filter(assembly -> assembly.range != null).forEach(Assembly::whenReady);
         for (PartFetch fetch : fetches) {
-            context.scheduler().submit(FetchPriority.DEMAND, fetch::run, fetch::fail);
+            FetchScheduler.Ticket ticket = context.scheduler().submit(
+                    isPrefetch() ? FetchPriority.PREFETCH : FetchPriority.DEMAND, fetch::run, fetch::fail);
+            if (isPrefetch()) {
+                fetch.filled.forEach(block -> reader.trackPrefetch(block, ticket));
+            }
         }
+    }
+
+    /** Prefetch ranges may overlap one another: their union, within the object, as disjoint ranges by offset. */
+    private static List<ByteRange> union(List<ByteRange> ranges, long objectLength) {
+        List<ByteRange> sorted = ranges.stream().filter(range -> range.start() < objectLength && range.length() > 0)
+                .sorted(Comparator.comparingLong(ByteRange::start)).toList();
+        List<ByteRange> union = new ArrayList<>();
+        for (ByteRange range : sorted) {
+            long end = Math.min(range.end(), objectLength);
+            ByteRange last = union.isEmpty() ? null : union.get(union.size() - 1);
+            if (last != null && range.start() <= last.end()) {
+                union.set(union.size() - 1, new ByteRange(last.start(), Math.max(last.end(), end)));
+            } else {
+                union.add(new ByteRange(range.start(), end));
+            }
+        }
+        return union;
     }
 
     /**
@@ -104,6 +150,9 @@ final class VectoredRead {
      * the index, in order: those bound the coalescing.
      */
     private List<Block> takeCached(List<Block> known, List<Assembly> assemblies) {
+        if (isPrefetch()) {
+            return known; // nobody waits: nothing to join or retain
+        }
         List<Block> present = new ArrayList<>(known.size());
         for (Block block : known) {
             List<Assembly> users = overlapping(assemblies, block.range());
@@ -133,8 +182,8 @@ final class VectoredRead {
         List<Piece> run = new ArrayList<>();
         int next = 0; // first present block that may still lie at or after the cursor
         for (Assembly assembly : assemblies) {
-            long cursor = assembly.range.offset();
-            long end = assembly.range.end();
+            long cursor = assembly.offset;
+            long end = assembly.end;
             while (cursor < end) {
                 while (next < present.size() && present.get(next).range().end() <= cursor) {
                     next++;
@@ -181,7 +230,11 @@ final class VectoredRead {
                     .map(piece -> new CallerRange(piece.bytes.start(), piece.bytes.length())).toList();
             for (CoalescedRequest request : context.coalescer().coalesce(pieces)) {
                 for (RequestPart part : request.parts()) {
-                    fetches.add(claimTargets(id, part, run, request.discardGaps()));
+                    if (isPrefetch()) {
+                        claimPrefetch(id, part, request.discardGaps(), fetches);
+                    } else {
+                        fetches.add(claimTargets(id, part, run, request.discardGaps()));
+                    }
                 }
             }
         }
@@ -225,11 +278,29 @@ final class VectoredRead {
                 context.cache().retain(block); // cannot fail: its fetch is not even submitted yet
                 user.fromBlock(block, false);
             } else {
-                fetch.direct(user, new ByteRange(Math.max(part.start(), user.range.offset()),
-                        Math.min(part.end(), user.range.end())));
+                fetch.direct(user, new ByteRange(Math.max(part.start(), user.offset),
+                        Math.min(part.end(), user.end)));
             }
         }
         fetches.add(fetch);
+    }
+
+    /**
+     * Claims prefetch blocks for one part: the whole part, or each of its segments on a GET of its own when the
+     * gap bytes are to be dropped (one block per GET, so stopping one prefetch never fails another's bytes).
+     */
+    private void claimPrefetch(ObjectId id, RequestPart part, boolean discardGaps, List<PartFetch> fetches) {
+        List<ByteRange> pieces = discardGaps
+                ? part.segments().stream().map(RangeSegment::bytes).toList()
+                : List.of(part.range());
+        for (ByteRange piece : pieces) {
+            Block block = context.cache().claim(id, piece, true, statistics);
+            if (block != null) {
+                PartFetch fetch = new PartFetch(piece);
+                fetch.fill(block);
+                fetches.add(fetch);
+            }
+        }
     }
 
     private PartFetch claimTargets(ObjectId id, RequestPart part, List<Piece> run, boolean discardGaps) {
@@ -265,13 +336,13 @@ final class VectoredRead {
         int high = assemblies.size();
         while (low < high) { // first range that ends after the block starts
             int middle = (low + high) >>> 1;
-            if (assemblies.get(middle).range.end() <= bytes.start()) {
+            if (assemblies.get(middle).end <= bytes.start()) {
                 low = middle + 1;
             } else {
                 high = middle;
             }
         }
-        for (int i = low; i < assemblies.size() && assemblies.get(i).range.offset() < bytes.end(); i++) {
+        for (int i = low; i < assemblies.size() && assemblies.get(i).offset < bytes.end(); i++) {
             result.add(assemblies.get(i));
         }
         return result;
@@ -286,13 +357,24 @@ final class VectoredRead {
 
     /** One caller range and where its bytes come from. */
     private final class Assembly {
+        private final long offset;
+        private final long end;
+        // null for bytes that are only prefetched: nobody waits for them
         private final VectoredRange range;
         private final List<Block> blocks = new ArrayList<>();
         private final List<CompletableFuture<?>> waits = new ArrayList<>();
         private boolean fetched;
 
         Assembly(VectoredRange range) {
+            this.offset = range.offset();
+            this.end = range.end();
             this.range = range;
+        }
+
+        Assembly(ByteRange prefetched) {
+            this.offset = prefetched.start();
+            this.end = prefetched.end();
+            this.range = null;
         }
 
         /** Copy from {@code block}, retained for this range already. */
@@ -397,7 +479,7 @@ final class VectoredRead {
                     }
                     cursor = target.bytes().end();
                 }
-                statistics.getSent(bytes.length(), false);
+                statistics.getSent(bytes.length(), isPrefetch());
             } catch (IOException | RuntimeException e) {
                 statistics.failedGetSent();
                 fail(Bodies.abortedOr(abort, request, e));
