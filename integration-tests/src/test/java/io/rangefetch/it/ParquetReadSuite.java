@@ -268,8 +268,9 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
     }
 
     /**
-     * Three of sixteen columns, chunks apart (four unread chunks between two read ones), in pages of 1,000 rows: a
-     * row group costs no more GETs than its projected bytes over {@code read.max-request-size}, never one a page.
+     * Three of sixteen columns, chunks apart (four unread chunks between two read ones), in pages of 1,000 rows:
+     * the scan costs no more GETs than, per row group, its projected bytes over {@code read.max-request-size},
+     * never one a page.
      */
     @Test
     void threeOfSixteenColumnsCostARowGroupNoMoreGetsThanItsProjectedBytesOverTheMaximumRequest() throws Exception {
@@ -310,10 +311,10 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
             }
         });
         assertThat(sent).as("GETs sent: %s", ledger.requests()).hasSize(1 + bounds.size());
-        for (int i = 0; i < bounds.size(); i++) {
-            assertThat(sent.get(i + 1) - sent.get(i)).as("GETs of row group %d: %s", i, ledger.requests())
-                    .isLessThanOrEqualTo(bounds.get(i));
-        }
+        // Counted over the whole scan, not row group by row group: the column prefetch fetches the later row
+        // groups' chunks (coalesced) while the first is read, so their GETs are sent before their turn.
+        assertThat(sent.get(bounds.size()) - sent.get(0)).as("GETs after the footer: %s", ledger.requests())
+                .isLessThanOrEqualTo(bound);
         assertThat(ledger.heads()).isZero();
     }
 

@@ -34,6 +34,7 @@ public final class S3ParquetInputFile implements InputFile {
     private final S3Location location;
     private final OpenOptions options;
     private volatile OpenOptions learned;
+    private final ColumnPrefetcher prefetcher;
 
     /** A file whose length and ETag are learned when first needed. */
     public S3ParquetInputFile(StreamFactory factory, S3Location location) {
@@ -48,6 +49,9 @@ public final class S3ParquetInputFile implements InputFile {
         this.factory = requireNonNull(factory, "factory is null");
         this.location = requireNonNull(location, "location is null");
         this.options = requireNonNull(options, "options is null");
+        // as far ahead as a sequential prefetch may go, and never more than a quarter of the shared cache
+        this.prefetcher = new ColumnPrefetcher(location.toString(),
+                Math.min(factory.config().prefetchMaxSize(), factory.config().cacheMaxMemory() / 4));
         if (options.length().isPresent() && options.etag().isPresent()) {
             learned = options;
         }
@@ -70,7 +74,7 @@ public final class S3ParquetInputFile implements InputFile {
      */
     @Override
     public SeekableInputStream newStream() throws IOException {
-        return new S3ParquetStream(factory.open(location, knownOptions()));
+        return new S3ParquetStream(factory.open(location, knownOptions()), prefetcher);
     }
 
     /** The options with the length and ETag the first tail read learned; sends that read once. */

@@ -38,8 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * parquet-java reading through {@link S3ParquetInputFile} over the in-memory client, without Hadoop's runtime:
- * the records come back as written, the footer costs one GET and no HEAD, and a row group's
- * column chunks are fetched as one vectored read.
+ * the records come back as written, the footer costs one GET and no HEAD, a row group's column chunks are
+ * fetched as one vectored read, and the same columns of the row groups that follow are prefetched.
  */
 class S3ParquetInputFileTest {
     private static final MessageType SCHEMA = MessageTypeParser.parseMessageType(
@@ -85,7 +85,7 @@ class S3ParquetInputFileTest {
     }
 
     @Test
-    void aProjectionFetchesEachRowGroupsChunksInOneVectoredRead() throws IOException {
+    void aProjectionReadsTheFirstRowGroupAndPrefetchesTheSameColumnsOfTheOthers() throws IOException {
         byte[] file = write("projected.parquet");
         // no small-object shortcut, so the requests show how the chunks are fetched
         StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(64L * StreamFixture.MIB)
@@ -104,8 +104,11 @@ class S3ParquetInputFileTest {
             List<String> records = readRecords(reader, projection);
             assertThat(records).hasSize(ROWS);
             assertThat(records.get(123)).contains("id: 123").contains("score: " + score(123));
-            // the two projected chunks of a row group lie apart (name sits between them) but close: one GET each
-            assertThat(client.gets()).hasSize(footerGets + ROW_GROUPS);
+            // the first row group's two projected chunks (apart, name between them, but close) in one GET; the
+            // same columns of the three row groups after it prefetched together, coalesced, in one more
+            assertThat(client.gets()).hasSize(footerGets + 2);
+            assertThat(factory.statistics().prefetchedBytes()).isPositive();
+            assertThat(factory.statistics().prefetchedBytesUnread()).isZero();
         }
     }
 

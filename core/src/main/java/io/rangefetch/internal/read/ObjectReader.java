@@ -168,6 +168,30 @@ public final class ObjectReader implements AutoCloseable {
         block.loaded().whenComplete((data, failure) -> prefetches.remove(block));
     }
 
+    /**
+     * Lets closing this stream stop a prefetch GET that fills several blocks: only once every one of them is
+     * abandoned, so a reader that joined one of them still gets its bytes.
+     */
+    void trackPrefetch(List<Block> blocks, FetchScheduler.Ticket ticket) {
+        if (blocks.size() == 1) {
+            trackPrefetch(blocks.get(0), ticket);
+            return;
+        }
+        java.util.concurrent.atomic.AtomicInteger abandoned = new java.util.concurrent.atomic.AtomicInteger();
+        FetchScheduler.Ticket shared = new FetchScheduler.Ticket() {
+            @Override
+            public boolean cancel() {
+                return abandoned.incrementAndGet() == blocks.size() && ticket.cancel();
+            }
+
+            @Override
+            public void promote() {
+                ticket.promote();
+            }
+        };
+        blocks.forEach(block -> trackPrefetch(block, shared));
+    }
+
     void markServed() {
         served = true;
     }

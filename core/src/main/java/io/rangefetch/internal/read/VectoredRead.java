@@ -122,7 +122,7 @@ final class VectoredRead {
             FetchScheduler.Ticket ticket = context.scheduler().submit(
                     isPrefetch() ? FetchPriority.PREFETCH : FetchPriority.DEMAND, fetch::run, fetch::fail);
             if (isPrefetch()) {
-                fetch.filled.forEach(block -> reader.trackPrefetch(block, ticket));
+                reader.trackPrefetch(fetch.filled, ticket);
             }
         }
     }
@@ -286,20 +286,25 @@ final class VectoredRead {
     }
 
     /**
-     * Claims prefetch blocks for one part: the whole part, or each of its segments on a GET of its own when the
-     * gap bytes are to be dropped (one block per GET, so stopping one prefetch never fails another's bytes).
+     * Claims prefetch blocks for one part: the whole part, or one block per segment when the gap bytes are to be
+     * dropped. Where the budget has no room for a prefetch, those bytes are simply not fetched.
      */
     private void claimPrefetch(ObjectId id, RequestPart part, boolean discardGaps, List<PartFetch> fetches) {
         List<ByteRange> pieces = discardGaps
                 ? part.segments().stream().map(RangeSegment::bytes).toList()
                 : List.of(part.range());
+        List<Block> claimed = new ArrayList<>();
         for (ByteRange piece : pieces) {
             Block block = context.cache().claim(id, piece, true, statistics);
             if (block != null) {
-                PartFetch fetch = new PartFetch(piece);
-                fetch.fill(block);
-                fetches.add(fetch);
+                claimed.add(block);
             }
+        }
+        if (!claimed.isEmpty()) {
+            PartFetch fetch = new PartFetch(new ByteRange(claimed.get(0).range().start(),
+                    claimed.get(claimed.size() - 1).range().end()));
+            claimed.forEach(fetch::fill);
+            fetches.add(fetch);
         }
     }
 

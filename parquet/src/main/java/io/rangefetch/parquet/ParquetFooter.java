@@ -1,0 +1,95 @@
+package io.rangefetch.parquet;
+
+import static java.util.Objects.requireNonNull;
+
+import io.rangefetch.client.ByteRange;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.ColumnMetaData;
+import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.RowGroup;
+import org.apache.parquet.format.Util;
+
+/**
+ * Where the column chunks of a Parquet file lie: per row group, each chunk's column path and bytes (from its
+ * dictionary page, if any, to the end of its data pages). Parsed from the footer's Thrift with
+ * parquet-format-structures, checking the trailer's magic and length first, so a corrupt footer fails here with
+ * a message rather than somewhere in a prefetch.
+ */
+record ParquetFooter(List<List<Chunk>> rowGroups) {
+    static final int TRAILER_BYTES = 8;
+    private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
+
+    ParquetFooter {
+        rowGroups = rowGroups.stream().map(List::copyOf).toList();
+    }
+
+    /** The footer's bytes are not a Parquet footer. */
+    static final class CorruptFooterException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        CorruptFooterException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** One column chunk: its path (dotted) and where its bytes are. */
+    record Chunk(String path, ByteRange bytes) {
+        Chunk {
+            requireNonNull(path, "path is null");
+            requireNonNull(bytes, "bytes is null");
+        }
+    }
+
+    /** The footer's length, from the file's last 8 bytes; fails on a bad magic or an impossible length. */
+    static int footerLength(byte[] trailer, long fileLength) throws IOException {
+        if (trailer.length != TRAILER_BYTES
+                || !java.util.Arrays.equals(trailer, 4, 8, MAGIC, 0, 4)) {
+            throw new CorruptFooterException("Not a Parquet file: its last 4 bytes are not PAR1", null);
+        }
+        int length = ByteBuffer.wrap(trailer, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        if (length <= 0 || length > fileLength - TRAILER_BYTES - MAGIC.length) {
+            throw new CorruptFooterException("Corrupt Parquet footer: length " + length + " in a file of "
+                    + fileLength + " bytes", null);
+        }
+        return length;
+    }
+
+    /** Decodes the footer's Thrift; fails on bytes that do not decode. */
+    static ParquetFooter parse(byte[] footer, long fileLength) throws IOException {
+        FileMetaData metadata;
+        try {
+            metadata = Util.readFileMetaData(new ByteArrayInputStream(footer));
+        } catch (IOException | RuntimeException e) {
+            throw new CorruptFooterException("Corrupt Parquet footer: " + e.getMessage(), e);
+        }
+        List<List<Chunk>> rowGroups = new ArrayList<>();
+        for (RowGroup rowGroup : metadata.getRow_groups()) {
+            List<Chunk> chunks = new ArrayList<>();
+            for (ColumnChunk column : rowGroup.getColumns()) {
+                ColumnMetaData chunk = column.getMeta_data();
+                if (chunk == null) {
+                    continue; // encrypted or in another file: not ours to prefetch
+                }
+                long start = chunk.getData_page_offset();
+                if (chunk.isSetDictionary_page_offset() && chunk.getDictionary_page_offset() > 0) {
+                    start = Math.min(start, chunk.getDictionary_page_offset());
+                }
+                long end = start + chunk.getTotal_compressed_size();
+                if (start < 0 || end > fileLength || end <= start) {
+                    throw new CorruptFooterException("Corrupt Parquet footer: column " + chunk.getPath_in_schema()
+                            + " lies at [" + start + ", " + end + ") in a file of " + fileLength + " bytes", null);
+                }
+                chunks.add(new Chunk(String.join(".", chunk.getPath_in_schema()), new ByteRange(start, end)));
+            }
+            rowGroups.add(chunks);
+        }
+        return new ParquetFooter(rowGroups);
+    }
+}
