@@ -29,13 +29,50 @@ final class ColumnPrefetcher {
 
     private final String file;
     private final long budget;
+    private final ColumnHistory history;
     // Guarded by this.
     private ParquetFooter footer;
     private boolean disabled;
+    private boolean opened;
+    private boolean recorded;
 
-    ColumnPrefetcher(String file, long budget) {
+    ColumnPrefetcher(String file, long budget, ColumnHistory history) {
         this.file = requireNonNull(file, "file is null");
         this.budget = budget;
+        this.history = requireNonNull(history, "history is null");
+    }
+
+    /**
+     * When the file's first stream opens: if readers of its schema are known to read some columns, starts
+     * fetching those columns of the first row group at once. Never fails the open.
+     */
+    void onOpen(SeekableS3InputStream stream) {
+        try {
+            List<ByteRange> predicted = predictedChunks(stream);
+            if (!predicted.isEmpty()) {
+                stream.prefetch(predicted);
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("No predicted column prefetch for {}", file, e);
+        }
+    }
+
+    private List<ByteRange> predictedChunks(SeekableS3InputStream stream) throws IOException {
+        synchronized (this) {
+            if (opened || budget <= 0) {
+                return List.of();
+            }
+            opened = true;
+        }
+        ParquetFooter parsed = footer(stream);
+        if (parsed == null || parsed.rowGroups().isEmpty()) {
+            return List.of();
+        }
+        Set<String> columns = history.predicted(parsed.schema());
+        List<ByteRange> chunks = parsed.rowGroups().get(0).stream().filter(chunk -> columns.contains(chunk.path()))
+                .map(ParquetFooter.Chunk::bytes).toList();
+        long bytes = chunks.stream().mapToLong(ByteRange::length).sum();
+        return bytes <= budget ? chunks : List.of();
     }
 
     /**
@@ -69,6 +106,7 @@ final class ColumnPrefetcher {
                 }
             }
         }
+        recordOnce(parsed, columns);
         List<ByteRange> ahead = new ArrayList<>();
         long bytes = 0;
         for (int rowGroup = lastRowGroup + 1; rowGroup < parsed.rowGroups().size() && !columns.isEmpty(); rowGroup++) {
@@ -84,6 +122,17 @@ final class ColumnPrefetcher {
         if (!ahead.isEmpty()) {
             stream.prefetch(ahead);
         }
+    }
+
+    /** The columns this file's reader reads, learned from its first vectored read, go into the history. */
+    private void recordOnce(ParquetFooter parsed, Set<String> columns) {
+        synchronized (this) {
+            if (recorded || columns.isEmpty()) {
+                return;
+            }
+            recorded = true;
+        }
+        history.record(parsed.schema(), columns);
     }
 
     private synchronized ParquetFooter footer(SeekableS3InputStream stream) throws IOException {

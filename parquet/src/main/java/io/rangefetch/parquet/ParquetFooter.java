@@ -30,6 +30,13 @@ record ParquetFooter(List<List<Chunk>> rowGroups) {
         rowGroups = rowGroups.stream().map(List::copyOf).toList();
     }
 
+    /** The file's column paths: what identifies its schema to the column history. */
+    java.util.Set<String> schema() {
+        java.util.Set<String> paths = new java.util.TreeSet<>();
+        rowGroups.forEach(chunks -> chunks.forEach(chunk -> paths.add(chunk.path())));
+        return paths;
+    }
+
     /** The footer's bytes are not a Parquet footer. */
     static final class CorruptFooterException extends IOException {
         private static final long serialVersionUID = 1L;

@@ -51,7 +51,8 @@ public final class S3ParquetInputFile implements InputFile {
         this.options = requireNonNull(options, "options is null");
         // as far ahead as a sequential prefetch may go, and never more than a quarter of the shared cache
         this.prefetcher = new ColumnPrefetcher(location.toString(),
-                Math.min(factory.config().prefetchMaxSize(), factory.config().cacheMaxMemory() / 4));
+                Math.min(factory.config().prefetchMaxSize(), factory.config().cacheMaxMemory() / 4),
+                ColumnHistory.of(factory));
         if (options.length().isPresent() && options.etag().isPresent()) {
             learned = options;
         }
@@ -74,7 +75,9 @@ public final class S3ParquetInputFile implements InputFile {
      */
     @Override
     public SeekableInputStream newStream() throws IOException {
-        return new S3ParquetStream(factory.open(location, knownOptions()), prefetcher);
+        SeekableS3InputStream stream = factory.open(location, knownOptions());
+        prefetcher.onOpen(stream);
+        return new S3ParquetStream(stream, prefetcher);
     }
 
     /** The options with the length and ETag the first tail read learned; sends that read once. */

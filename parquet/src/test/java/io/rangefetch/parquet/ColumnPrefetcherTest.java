@@ -44,7 +44,7 @@ class ColumnPrefetcherTest {
         System.arraycopy(trailer(1000, "PAR1"), 0, data, LENGTH - 8, 8);
         fixture.client().put(StreamFixture.BUCKET, "corrupt.parquet", data);
         StreamFactory factory = fixture.factory();
-        ColumnPrefetcher prefetcher = new ColumnPrefetcher("corrupt.parquet", 64 << 20);
+        ColumnPrefetcher prefetcher = new ColumnPrefetcher("corrupt.parquet", 64 << 20, new ColumnHistory());
         OpenOptions known = OpenOptions.builder().length(LENGTH)
                 .etag(fixture.client().etag(StreamFixture.BUCKET, "corrupt.parquet")).build();
         try (SeekableS3InputStream stream = factory.open(new S3Location(StreamFixture.BUCKET, "corrupt.parquet"),

@@ -7,6 +7,7 @@ import io.rangefetch.OpenOptions;
 import io.rangefetch.S3Location;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
+import io.rangefetch.testing.BodyHold;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.InMemoryObjectClient.Request;
 import io.rangefetch.testing.StreamFixture;
@@ -110,6 +111,42 @@ class S3ParquetInputFileTest {
             assertThat(factory.statistics().prefetchedBytes()).isPositive();
             assertThat(factory.statistics().prefetchedBytesUnread()).isZero();
         }
+    }
+
+    @Test
+    void theSecondFileOfASchemaHasThePredictedColumnsInFlightBeforeItsReaderAsks() throws Exception {
+        write("first.parquet");
+        write("second.parquet");
+        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(64L * StreamFixture.MIB)
+                .smallObjectSize(0).build());
+        InMemoryObjectClient client = fixture.client();
+        MessageType projection = MessageTypeParser.parseMessageType(
+                "message row { required int64 id; required double score; }");
+        try (ParquetFileReader reader = ParquetFileReader.open(
+                new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, "first.parquet")), readOptions())) {
+            reader.setRequestedSchema(projection);
+            assertThat(readRecords(reader, projection)).hasSize(ROWS);
+        }
+        // the second file's first row group: where its id and score chunks lie
+        S3ParquetInputFile second = new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, "second.parquet"));
+        long firstChunk;
+        try (ParquetFileReader peek = ParquetFileReader.open(new org.apache.parquet.io.LocalInputFile(
+                directory.resolve("second.parquet")), readOptions())) {
+            firstChunk = peek.getRowGroups().get(0).getColumns().get(0).getStartingPos();
+        }
+        BodyHold held = client.holdBodies(request -> request.isGet() && request.key().equals("second.parquet")
+                && request.range().startsWith("bytes=" + firstChunk + "-"));
+        try (ParquetFileReader reader = ParquetFileReader.open(second, readOptions())) {
+            // nothing of the first row group has been asked for yet, and its predicted chunks are on their way
+            assertThat(held.awaitHeld(1)).isTrue();
+            held.release();
+            reader.setRequestedSchema(projection);
+            assertThat(readRecords(reader, projection).get(7)).contains("id: 7");
+        } finally {
+            held.release();
+        }
+        assertThat(client.gets().stream().filter(get -> get.key().equals("second.parquet")
+                && !get.range().startsWith("bytes=-") && get.byteRange().contains(firstChunk))).as("the predicted chunk was fetched once").hasSize(1);
     }
 
     private static ParquetReadOptions readOptions() {
