@@ -97,7 +97,13 @@ final class ColumnPrefetcher {
         }
         Set<String> columns = new HashSet<>();
         int lastRowGroup = -1;
+        long readStart = read.stream().mapToLong(ByteRange::start).min().orElse(0);
+        long readEnd = read.stream().mapToLong(ByteRange::end).max().orElse(0);
         for (int rowGroup = 0; rowGroup < parsed.rowGroups().size(); rowGroup++) {
+            ByteRange span = parsed.spans().get(rowGroup);
+            if (span == null || span.end() <= readStart || span.start() >= readEnd) {
+                continue; // wide files have many row groups: only those the read touches are looked into
+            }
             for (ParquetFooter.Chunk chunk : parsed.rowGroups().get(rowGroup)) {
                 if (read.stream().anyMatch(range -> range.start() <= chunk.bytes().start()
                         && chunk.bytes().end() <= range.end())) {

@@ -22,12 +22,31 @@ import org.apache.parquet.format.Util;
  * parquet-format-structures, checking the trailer's magic and length first, so a corrupt footer fails here with
  * a message rather than somewhere in a prefetch.
  */
-record ParquetFooter(List<List<Chunk>> rowGroups) {
+record ParquetFooter(List<List<Chunk>> rowGroups, List<ByteRange> spans) {
     static final int TRAILER_BYTES = 8;
     private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
 
+    /**
+     * @param spans per row group, from its first chunk's start to its last chunk's end ({@code null} for one
+     *     without chunks)
+     */
     ParquetFooter {
         rowGroups = rowGroups.stream().map(List::copyOf).toList();
+        spans = java.util.Collections.unmodifiableList(new ArrayList<>(spans));
+    }
+
+    ParquetFooter(List<List<Chunk>> rowGroups) {
+        this(rowGroups, spansOf(rowGroups));
+    }
+
+    private static List<ByteRange> spansOf(List<List<Chunk>> rowGroups) {
+        List<ByteRange> spans = new ArrayList<>(rowGroups.size());
+        for (List<Chunk> chunks : rowGroups) {
+            spans.add(chunks.isEmpty() ? null : new ByteRange(
+                    chunks.stream().mapToLong(chunk -> chunk.bytes().start()).min().getAsLong(),
+                    chunks.stream().mapToLong(chunk -> chunk.bytes().end()).max().getAsLong()));
+        }
+        return spans;
     }
 
     /** The file's column paths: what identifies its schema to the column history. */
