@@ -12,7 +12,6 @@ import io.rangefetch.client.RangeGetRequest;
 import io.rangefetch.client.RangeNotSatisfiableException;
 import io.rangefetch.internal.cache.Block;
 import io.rangefetch.internal.cache.ObjectId;
-import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchPriority;
 import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.internal.plan.AccessHint;
@@ -543,42 +542,35 @@ public final class ObjectReader implements AutoCloseable {
      * them. One whose fetch is being abandoned is forgotten instead; then this returns {@code false} and the
      * caller looks again. The caller holds the object's lock.
      */
-    boolean joinAll(List<Block> blocks, long from, long to) {
+    private boolean joinAll(List<Block> blocks, long from, long to) {
         boolean all = true;
         for (Block block : blocks) {
-            if (block.range().start() < to && block.range().end() > from && !block.isDone() && !block.join()) {
-                context.cache().forget(block);
+            if (block.range().start() < to && block.range().end() > from && !joinOrForget(block)) {
                 all = false;
             }
         }
         return all;
     }
 
-    private void submit(Block block, String pinned, FetchPriority priority) {
-        RangeGetRequest request = RangeGetRequest.of(address, block.range(), pinned);
-        FetchScheduler.Ticket ticket = context.scheduler().submit(priority, abort -> load(block, request, abort),
-                cause -> context.cache().fail(block, cause));
-        if (priority == FetchPriority.PREFETCH) {
-            trackPrefetch(block, ticket);
+    /**
+     * Joins {@code block} if it is in flight, so its fetch is not abandoned under a reader that waits for it; if
+     * it is being abandoned already, takes it out of the index (its range can be claimed anew) and returns
+     * {@code false}. The caller holds the object's lock.
+     */
+    boolean joinOrForget(Block block) {
+        if (block.isDone() || block.join()) {
+            return true;
         }
+        context.cache().forget(block);
+        return false;
     }
 
-    /** Runs on a scheduler thread: one GET for one claimed block. */
-    private void load(Block block, RangeGetRequest request, FetchAbort abort) {
-        try (ObjectContent content = context.client().get(request)) {
-            abort.attach(content);
-            checkEtag(request, content.metadata().etag());
-            Bodies.checkRange(request, content, block.range());
-            byte[] data = context.cache().bufferFor(block);
-            Bodies.fill(request, content, data, 0, (int) block.range().length());
-            statistics.getSent(block.range().length(), block.prefetch());
-            context.cache().complete(block, data);
-        } catch (IOException | RuntimeException e) {
-            statistics.failedGetSent();
-            context.cache().fail(block, Bodies.abortedOr(abort, request, e));
-        } catch (Error e) {
-            context.cache().fail(block, e);
-            throw e;
+    private void submit(Block block, String pinned, FetchPriority priority) {
+        RangeFetch fetch = new RangeFetch(this, context, pinned, statistics, block.range(), block.prefetch());
+        fetch.fill(block);
+        FetchScheduler.Ticket ticket = context.scheduler().submit(priority, fetch::run, fetch::fail);
+        if (priority == FetchPriority.PREFETCH) {
+            trackPrefetch(block, ticket);
         }
     }
 

@@ -3,13 +3,10 @@ package io.rangefetch.internal.read;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.client.ObjectContent;
 import io.rangefetch.client.PreconditionFailedException;
-import io.rangefetch.client.RangeGetRequest;
 import io.rangefetch.internal.cache.Block;
 import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.ObjectId;
-import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchPriority;
 import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.internal.plan.CallerRange;
@@ -17,8 +14,6 @@ import io.rangefetch.internal.plan.CoalescedRequest;
 import io.rangefetch.internal.plan.RangeSegment;
 import io.rangefetch.internal.plan.RequestPart;
 import io.rangefetch.internal.stats.StatisticsCounter;
-import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -102,7 +97,7 @@ final class VectoredRead {
         ObjectId id = reader.objectId(pinned);
         long objectLength = reader.knownLength();
         boolean small = !isPrefetch() && context.planner().isSmall(objectLength);
-        List<PartFetch> fetches;
+        List<RangeFetch> fetches;
         ReentrantLock lock = context.cache().lockFor(id);
         lock.lock();
         try {
@@ -118,11 +113,11 @@ final class VectoredRead {
             lock.unlock();
         }
         assemblies.stream().filter(assembly -> assembly.range != null).forEach(Assembly::whenReady);
-        for (PartFetch fetch : fetches) {
+        for (RangeFetch fetch : fetches) {
             FetchScheduler.Ticket ticket = context.scheduler().submit(
                     isPrefetch() ? FetchPriority.PREFETCH : FetchPriority.DEMAND, fetch::run, fetch::fail);
             if (isPrefetch()) {
-                reader.trackPrefetch(fetch.filled, ticket);
+                reader.trackPrefetch(fetch.filled(), ticket);
             }
         }
     }
@@ -160,8 +155,7 @@ final class VectoredRead {
                 present.add(block);
                 continue;
             }
-            if (!block.isDone() && !block.join()) {
-                context.cache().forget(block);
+            if (!reader.joinOrForget(block)) {
                 continue;
             }
             if (!context.cache().retain(block)) {
@@ -223,8 +217,8 @@ final class VectoredRead {
     }
 
     /** Coalesces each run and claims the blocks its GETs fill. */
-    private List<PartFetch> planFetches(ObjectId id, List<List<Piece>> runs, List<Block> present) {
-        List<PartFetch> fetches = new ArrayList<>();
+    private List<RangeFetch> planFetches(ObjectId id, List<List<Piece>> runs, List<Block> present) {
+        List<RangeFetch> fetches = new ArrayList<>();
         for (List<Piece> run : runs) {
             List<CallerRange> pieces = run.stream()
                     .map(piece -> new CallerRange(piece.bytes.start(), piece.bytes.length())).toList();
@@ -245,9 +239,9 @@ final class VectoredRead {
      * A small object is fetched whole on a read that misses, as a streaming or positioned read would fetch it:
      * every stretch no present block holds, in parallel parts, whatever the ranges asked for.
      */
-    private List<PartFetch> planWholeObject(ObjectId id, List<Block> present, List<Assembly> assemblies,
+    private List<RangeFetch> planWholeObject(ObjectId id, List<Block> present, List<Assembly> assemblies,
             long objectLength) {
-        List<PartFetch> fetches = new ArrayList<>();
+        List<RangeFetch> fetches = new ArrayList<>();
         long cursor = 0;
         for (int i = 0; i <= present.size(); i++) {
             long stretchEnd = i < present.size() ? present.get(i).range().start() : objectLength;
@@ -263,13 +257,13 @@ final class VectoredRead {
         return fetches;
     }
 
-    private void claimWholePart(ObjectId id, ByteRange part, List<Assembly> assemblies, List<PartFetch> fetches) {
+    private void claimWholePart(ObjectId id, ByteRange part, List<Assembly> assemblies, List<RangeFetch> fetches) {
         List<Assembly> users = overlapping(assemblies, part);
         Block block = context.cache().claim(id, part, false, statistics);
         if (block == null && users.isEmpty()) {
             return; // no room, and nobody asked for these bytes
         }
-        PartFetch fetch = new PartFetch(part);
+        RangeFetch fetch = newFetch(part);
         if (block != null) {
             fetch.fill(block);
         }
@@ -278,8 +272,7 @@ final class VectoredRead {
                 context.cache().retain(block); // cannot fail: its fetch is not even submitted yet
                 user.fromBlock(block, false);
             } else {
-                fetch.direct(user, new ByteRange(Math.max(part.start(), user.offset),
-                        Math.min(part.end(), user.end)));
+                direct(fetch, user, new ByteRange(Math.max(part.start(), user.offset), Math.min(part.end(), user.end)));
             }
         }
         fetches.add(fetch);
@@ -289,7 +282,7 @@ final class VectoredRead {
      * Claims prefetch blocks for one part: the whole part, or one block per segment when the gap bytes are to be
      * dropped. Where the budget has no room for a prefetch, those bytes are simply not fetched.
      */
-    private void claimPrefetch(ObjectId id, RequestPart part, boolean discardGaps, List<PartFetch> fetches) {
+    private void claimPrefetch(ObjectId id, RequestPart part, boolean discardGaps, List<RangeFetch> fetches) {
         List<ByteRange> pieces = discardGaps
                 ? part.segments().stream().map(RangeSegment::bytes).toList()
                 : List.of(part.range());
@@ -301,27 +294,38 @@ final class VectoredRead {
             }
         }
         if (!claimed.isEmpty()) {
-            PartFetch fetch = new PartFetch(new ByteRange(claimed.get(0).range().start(),
+            RangeFetch fetch = newFetch(new ByteRange(claimed.get(0).range().start(),
                     claimed.get(claimed.size() - 1).range().end()));
             claimed.forEach(fetch::fill);
             fetches.add(fetch);
         }
     }
 
-    private PartFetch claimTargets(ObjectId id, RequestPart part, List<Piece> run, boolean discardGaps) {
-        PartFetch fetch = new PartFetch(part.range());
+    private RangeFetch newFetch(ByteRange bytes) {
+        return new RangeFetch(reader, context, pinned, statistics, bytes, isPrefetch());
+    }
+
+    /** Bytes of {@code assembly}'s range that {@code fetch} writes straight into its buffer. */
+    private static void direct(RangeFetch fetch, Assembly assembly, ByteRange segment) {
+        if (fetch.direct(assembly.range, segment)) {
+            assembly.waitFor(fetch.directWrites());
+        }
+    }
+
+    private RangeFetch claimTargets(ObjectId id, RequestPart part, List<Piece> run, boolean discardGaps) {
+        RangeFetch fetch = newFetch(part.range());
         Block whole = discardGaps ? null : context.cache().claim(id, part.range(), false, statistics);
         for (RangeSegment segment : part.segments()) {
             Assembly assembly = run.get(segment.range()).assembly;
             Block target = whole;
             if (target == null && !discardGaps) {
-                fetch.direct(assembly, segment.bytes());
+                direct(fetch, assembly, segment.bytes());
                 continue;
             }
             if (target == null) {
                 target = context.cache().claim(id, segment.bytes(), false, statistics);
                 if (target == null) {
-                    fetch.direct(assembly, segment.bytes());
+                    direct(fetch, assembly, segment.bytes());
                     continue;
                 }
                 fetch.fill(target);
@@ -438,77 +442,4 @@ final class VectoredRead {
         }
     }
 
-    /** One GET of the plan and where its bytes go: blocks to fill, or straight into callers' buffers. */
-    private final class PartFetch {
-        private final ByteRange bytes;
-        private final List<Target> targets = new ArrayList<>();
-        private final List<Block> filled = new ArrayList<>();
-        private final CompletableFuture<Void> directWrites = new CompletableFuture<>();
-
-        PartFetch(ByteRange bytes) {
-            this.bytes = bytes;
-        }
-
-        void fill(Block block) {
-            filled.add(block);
-            targets.add(new Target(block.range(), block, null));
-        }
-
-        void direct(Assembly assembly, ByteRange segment) {
-            if (targets.stream().noneMatch(target -> target.assembly() == assembly)) {
-                assembly.waitFor(directWrites);
-            }
-            targets.add(new Target(segment, null, assembly));
-        }
-
-        /** Runs on a scheduler thread. */
-        void run(FetchAbort abort) {
-            targets.sort(Comparator.comparingLong(target -> target.bytes().start()));
-            RangeGetRequest request = RangeGetRequest.of(reader.address(), bytes, pinned);
-            List<byte[]> arrays = new ArrayList<>(filled.size());
-            try (ObjectContent content = context.client().get(request)) {
-                abort.attach(content);
-                reader.checkEtag(request, content.metadata().etag());
-                Bodies.checkRange(request, content, bytes);
-                long cursor = bytes.start();
-                for (Target target : targets) {
-                    Bodies.skip(request, content, target.bytes().start() - cursor);
-                    int length = (int) target.bytes().length();
-                    if (target.block() != null) {
-                        byte[] data = context.cache().bufferFor(target.block());
-                        Bodies.fill(request, content, data, 0, length);
-                        arrays.add(data);
-                    } else {
-                        VectoredRange range = target.assembly().range;
-                        Bodies.fill(request, content, range.buffer(), range.indexOf(target.bytes().start()), length);
-                    }
-                    cursor = target.bytes().end();
-                }
-                statistics.getSent(bytes.length(), isPrefetch());
-            } catch (IOException | RuntimeException e) {
-                statistics.failedGetSent();
-                fail(Bodies.abortedOr(abort, request, e));
-                return;
-            } catch (Error e) {
-                fail(e);
-                throw e;
-            }
-            int next = 0;
-            for (Target target : targets) {
-                if (target.block() != null) {
-                    context.cache().complete(target.block(), arrays.get(next++));
-                }
-            }
-            directWrites.complete(null);
-        }
-
-        /** The GET failed, or never ran: its blocks leave the cache, and its ranges learn why. */
-        void fail(Throwable cause) {
-            filled.forEach(block -> context.cache().fail(block, cause));
-            directWrites.completeExceptionally(cause);
-        }
-    }
-
-    /** Where bytes of a GET go: a block's array, or a caller's buffer. */
-    private record Target(ByteRange bytes, Block block, Assembly assembly) {}
 }
