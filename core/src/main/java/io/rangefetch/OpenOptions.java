@@ -20,6 +20,8 @@ public final class OpenOptions {
     private final String versionId;
     private final ReadPolicy readPolicy;
     private final SseCustomerKey sseCustomerKey;
+    private final long splitStart;
+    private final long splitEnd;
 
     private OpenOptions(Builder builder) {
         this.length = builder.length;
@@ -27,6 +29,8 @@ public final class OpenOptions {
         this.versionId = builder.versionId;
         this.readPolicy = builder.readPolicy;
         this.sseCustomerKey = builder.sseCustomerKey;
+        this.splitStart = builder.splitStart;
+        this.splitEnd = builder.splitEnd;
     }
 
     public static OpenOptions defaults() {
@@ -57,6 +61,16 @@ public final class OpenOptions {
         return Optional.ofNullable(sseCustomerKey);
     }
 
+    /** Where the part of the object this reader is given (a task's split) starts, if it was given one. */
+    public OptionalLong splitStart() {
+        return splitEnd < 0 ? OptionalLong.empty() : OptionalLong.of(splitStart);
+    }
+
+    /** Where that split ends (exclusive): prefetch stops there; a reader finishing a record past it still reads. */
+    public OptionalLong splitEnd() {
+        return splitEnd < 0 ? OptionalLong.empty() : OptionalLong.of(splitEnd);
+    }
+
     /** A builder holding these options, to change some of them. */
     public Builder toBuilder() {
         Builder builder = new Builder();
@@ -65,13 +79,16 @@ public final class OpenOptions {
         builder.versionId = versionId;
         builder.readPolicy = readPolicy;
         builder.sseCustomerKey = sseCustomerKey;
+        builder.splitStart = splitStart;
+        builder.splitEnd = splitEnd;
         return builder;
     }
 
     @Override
     public String toString() {
         return "OpenOptions{length=" + length + ", etag=" + etag + ", versionId=" + versionId
-                + ", readPolicy=" + readPolicy + ", sse=" + (sseCustomerKey != null) + "}";
+                + ", readPolicy=" + readPolicy + (splitEnd < 0 ? "" : ", split=[" + splitStart + ", " + splitEnd + ")")
+                + ", sse=" + (sseCustomerKey != null) + "}";
     }
 
     /** Not thread-safe. */
@@ -81,6 +98,8 @@ public final class OpenOptions {
         private String versionId;
         private ReadPolicy readPolicy = ReadPolicy.AUTO;
         private SseCustomerKey sseCustomerKey;
+        private long splitStart;
+        private long splitEnd = -1;
 
         private Builder() {}
 
@@ -112,6 +131,20 @@ public final class OpenOptions {
 
         public Builder readPolicy(ReadPolicy readPolicy) {
             this.readPolicy = requireNonNull(readPolicy, "readPolicy is null");
+            return this;
+        }
+
+        /**
+         * The part {@code [start, end)} of the object this reader is given, as a task's split of a text file: a
+         * format policy reads ahead from {@code start} and never prefetches past {@code end}.
+         */
+        public Builder split(long start, long end) {
+            if (start < 0 || end < start) {
+                throw new IllegalArgumentException("A split must have 0 <= start <= end, got [" + start + ", " + end
+                        + ")");
+            }
+            this.splitStart = start;
+            this.splitEnd = end;
             return this;
         }
 

@@ -3,6 +3,7 @@ package io.rangefetch;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.client.ByteRange;
+import io.rangefetch.format.FormatSession;
 import io.rangefetch.internal.read.ObjectReader;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import java.io.EOFException;
@@ -33,6 +34,7 @@ public final class SeekableS3InputStream extends InputStream {
     private final ObjectReader reader;
     private final StatisticsCounter statistics;
     private final BooleanSupplier factoryClosed;
+    private final FormatSession format;
     // Serializes the streaming methods, which share the position and the reader's sequential state.
     private final ReentrantLock streamingLock = new ReentrantLock();
     // Reused by read(): streaming reads are serialized, and byte-at-a-time readers call it a lot.
@@ -41,11 +43,12 @@ public final class SeekableS3InputStream extends InputStream {
     private volatile boolean closed;
 
     SeekableS3InputStream(S3Location location, ObjectReader reader, StatisticsCounter statistics,
-            BooleanSupplier factoryClosed) {
+            BooleanSupplier factoryClosed, FormatSession format) {
         this.location = requireNonNull(location, "location is null");
         this.reader = requireNonNull(reader, "reader is null");
         this.statistics = requireNonNull(statistics, "statistics is null");
         this.factoryClosed = requireNonNull(factoryClosed, "factoryClosed is null");
+        this.format = requireNonNull(format, "format is null");
     }
 
     public S3Location location() {
@@ -77,6 +80,7 @@ public final class SeekableS3InputStream extends InputStream {
                 checkNotPastEnd(position);
                 return -1;
             }
+            format.afterRead(position, read);
             position += read;
             return read;
         } finally {
@@ -177,13 +181,16 @@ public final class SeekableS3InputStream extends InputStream {
             }
             copied += read;
         }
+        format.afterRead(position, length);
     }
 
     /** Reads the last {@code min(length, object length)} bytes into {@code buffer}; returns how many. */
     public int readTail(byte[] buffer, int offset, int length) throws IOException {
         Objects.checkFromIndexSize(offset, length, buffer.length);
         checkOpen();
-        return reader.readTail(buffer, offset, length);
+        int read = reader.readTail(buffer, offset, length);
+        format.afterRead(reader.knownLength() - read, read);
+        return read;
     }
 
     /**
@@ -229,6 +236,8 @@ public final class SeekableS3InputStream extends InputStream {
         }
         VectoredRanges.checkWithin(sorted, objectLength, location);
         reader.readVectored(VectoredRanges.allocate(ranges, allocate, release));
+        format.afterVectoredRead(sorted.stream().filter(range -> range.length() > 0)
+                .map(range -> ByteRange.ofLength(range.offset(), range.length())).toList());
     }
 
     /**
@@ -259,6 +268,7 @@ public final class SeekableS3InputStream extends InputStream {
     public void close() {
         if (!closed) {
             closed = true;
+            format.close();
             reader.close();
             // A streaming read in progress may still be copying from the block the reader holds; if one is,
             // the block is simply never recycled (the collector takes it), which costs nothing but reuse.

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
@@ -35,6 +36,12 @@ public final class StreamConfig {
     public static final String VECTORED_MIN_SEEK = "vectored.min-seek";
     public static final String VECTORED_MAX_MERGED_SIZE = "vectored.max-merged-size";
     public static final String VECTORED_DISCARD_TOLERANCE = "vectored.discard-tolerance";
+    public static final String FORMAT_EXTENSIONS = "format.extensions";
+    public static final String FORMAT_COMPRESSED_EXTENSIONS = "format.compressed-extensions";
+    public static final String ORC_TAIL_SIZE = "orc.tail-size";
+    public static final String PARQUET_FOOTER_PRECACHE_SIZE = "parquet.footer-precache-size";
+    public static final String PARQUET_LARGE_FOOTER_PRECACHE_SIZE = "parquet.large-footer-precache-size";
+    public static final String PARQUET_LARGE_FILE_SIZE = "parquet.large-file-size";
 
     static final long DEFAULT_MIN_REQUEST_SIZE = 64L << 10;
     static final long DEFAULT_MAX_REQUEST_SIZE = 8L << 20;
@@ -58,6 +65,15 @@ public final class StreamConfig {
      */
     static final int ROUND_TRIPS_PER_MERGED_REQUEST = 4;
 
+    static final String DEFAULT_FORMAT_EXTENSIONS =
+            "parquet:parquet,parq;orc:orc;text:csv,tsv,json,jsonl,ndjson,txt,log";
+    static final String DEFAULT_FORMAT_COMPRESSED_EXTENSIONS = "gz,bz2,zst,lz4,snappy,deflate,xz,br";
+    /** ORC's footer and stripe statistics: tens of KiB typically, a few hundred for files of many stripes. */
+    static final long DEFAULT_ORC_TAIL_SIZE = 256L << 10;
+    static final long DEFAULT_PARQUET_FOOTER_PRECACHE_SIZE = 32L << 10;
+    static final long DEFAULT_PARQUET_LARGE_FOOTER_PRECACHE_SIZE = 1L << 20;
+    static final long DEFAULT_PARQUET_LARGE_FILE_SIZE = 1L << 30;
+
     /** Largest single request: one request lands in one Java array. */
     static final long MAX_ARRAY_REQUEST = 1L << 30;
 
@@ -79,6 +95,12 @@ public final class StreamConfig {
     private final long vectoredMinSeek;
     private final long vectoredMaxMergedSize;
     private final double vectoredDiscardTolerance;
+    private final Map<String, List<String>> formatExtensions;
+    private final List<String> formatCompressedExtensions;
+    private final long orcTailSize;
+    private final long parquetFooterPrecacheSize;
+    private final long parquetLargeFooterPrecacheSize;
+    private final long parquetLargeFileSize;
 
     private StreamConfig(Builder builder, long vectoredMinSeek, long vectoredMaxMergedSize) {
         this.minRequestSize = builder.minRequestSize;
@@ -97,6 +119,12 @@ public final class StreamConfig {
         this.vectoredMinSeek = vectoredMinSeek;
         this.vectoredMaxMergedSize = vectoredMaxMergedSize;
         this.vectoredDiscardTolerance = builder.vectoredDiscardTolerance;
+        this.formatExtensions = builder.formatExtensions;
+        this.formatCompressedExtensions = builder.formatCompressedExtensions;
+        this.orcTailSize = builder.orcTailSize;
+        this.parquetFooterPrecacheSize = builder.parquetFooterPrecacheSize;
+        this.parquetLargeFooterPrecacheSize = builder.parquetLargeFooterPrecacheSize;
+        this.parquetLargeFileSize = builder.parquetLargeFileSize;
     }
 
     public static Builder builder() {
@@ -170,6 +198,17 @@ public final class StreamConfig {
                 (b, v) -> b.vectoredMaxMergedSize(ConfigValues.parseSize(VECTORED_MAX_MERGED_SIZE, v)));
         parsers.put(VECTORED_DISCARD_TOLERANCE,
                 (b, v) -> b.vectoredDiscardTolerance(ConfigValues.parseFraction(VECTORED_DISCARD_TOLERANCE, v)));
+        parsers.put(FORMAT_EXTENSIONS,
+                (b, v) -> b.formatExtensions(ConfigValues.parseFormatExtensions(FORMAT_EXTENSIONS, v)));
+        parsers.put(FORMAT_COMPRESSED_EXTENSIONS, (b, v) -> b.formatCompressedExtensions(
+                ConfigValues.parseExtensions(FORMAT_COMPRESSED_EXTENSIONS, v)));
+        parsers.put(ORC_TAIL_SIZE, (b, v) -> b.orcTailSize(ConfigValues.parseSize(ORC_TAIL_SIZE, v)));
+        parsers.put(PARQUET_FOOTER_PRECACHE_SIZE, (b, v) -> b.parquetFooterPrecacheSize(
+                ConfigValues.parseSize(PARQUET_FOOTER_PRECACHE_SIZE, v)));
+        parsers.put(PARQUET_LARGE_FOOTER_PRECACHE_SIZE, (b, v) -> b.parquetLargeFooterPrecacheSize(
+                ConfigValues.parseSize(PARQUET_LARGE_FOOTER_PRECACHE_SIZE, v)));
+        parsers.put(PARQUET_LARGE_FILE_SIZE,
+                (b, v) -> b.parquetLargeFileSize(ConfigValues.parseSize(PARQUET_LARGE_FILE_SIZE, v)));
         return parsers;
     }
 
@@ -255,6 +294,42 @@ public final class StreamConfig {
         return vectoredDiscardTolerance;
     }
 
+    /**
+     * Which format policy reads a key with which extension, by policy name: extensions are lower case, without
+     * the dot, matched at the key's end regardless of case.
+     */
+    public Map<String, List<String>> formatExtensions() {
+        return formatExtensions;
+    }
+
+    /**
+     * Compression suffixes after a known extension ({@code data.csv.gz}): such an object can only be read front
+     * to back through a decompressor, so the {@code text} policy reads it whatever the inner format.
+     */
+    public List<String> formatCompressedExtensions() {
+        return formatCompressedExtensions;
+    }
+
+    /** Bytes of an ORC file's tail (postscript, footer, metadata) fetched when its stream opens. */
+    public long orcTailSize() {
+        return orcTailSize;
+    }
+
+    /** Bytes of a Parquet file's tail fetched when its stream opens, for files up to {@link #parquetLargeFileSize()}. */
+    public long parquetFooterPrecacheSize() {
+        return parquetFooterPrecacheSize;
+    }
+
+    /** Bytes of a Parquet file's tail fetched when its stream opens, for larger files (their footers are larger). */
+    public long parquetLargeFooterPrecacheSize() {
+        return parquetLargeFooterPrecacheSize;
+    }
+
+    /** Above this length a Parquet file's open fetches {@link #parquetLargeFooterPrecacheSize()} of its tail. */
+    public long parquetLargeFileSize() {
+        return parquetLargeFileSize;
+    }
+
     @Override
     public String toString() {
         return "StreamConfig{" + MIN_REQUEST_SIZE + "=" + minRequestSize
@@ -272,7 +347,13 @@ public final class StreamConfig {
                 + ", " + CONNECTION_BANDWIDTH + "=" + connectionBandwidth
                 + ", " + VECTORED_MIN_SEEK + "=" + vectoredMinSeek
                 + ", " + VECTORED_MAX_MERGED_SIZE + "=" + vectoredMaxMergedSize
-                + ", " + VECTORED_DISCARD_TOLERANCE + "=" + vectoredDiscardTolerance + "}";
+                + ", " + VECTORED_DISCARD_TOLERANCE + "=" + vectoredDiscardTolerance
+                + ", " + FORMAT_EXTENSIONS + "=" + formatExtensions
+                + ", " + FORMAT_COMPRESSED_EXTENSIONS + "=" + formatCompressedExtensions
+                + ", " + ORC_TAIL_SIZE + "=" + orcTailSize
+                + ", " + PARQUET_FOOTER_PRECACHE_SIZE + "=" + parquetFooterPrecacheSize
+                + ", " + PARQUET_LARGE_FOOTER_PRECACHE_SIZE + "=" + parquetLargeFooterPrecacheSize
+                + ", " + PARQUET_LARGE_FILE_SIZE + "=" + parquetLargeFileSize + "}";
     }
 
     /** Not thread-safe. Each setting may be given once. */
@@ -296,6 +377,14 @@ public final class StreamConfig {
         private long vectoredMinSeek;
         private long vectoredMaxMergedSize;
         private double vectoredDiscardTolerance = DEFAULT_VECTORED_DISCARD_TOLERANCE;
+        private Map<String, List<String>> formatExtensions =
+                ConfigValues.parseFormatExtensions(FORMAT_EXTENSIONS, DEFAULT_FORMAT_EXTENSIONS);
+        private List<String> formatCompressedExtensions =
+                ConfigValues.parseExtensions(FORMAT_COMPRESSED_EXTENSIONS, DEFAULT_FORMAT_COMPRESSED_EXTENSIONS);
+        private long orcTailSize = DEFAULT_ORC_TAIL_SIZE;
+        private long parquetFooterPrecacheSize = DEFAULT_PARQUET_FOOTER_PRECACHE_SIZE;
+        private long parquetLargeFooterPrecacheSize = DEFAULT_PARQUET_LARGE_FOOTER_PRECACHE_SIZE;
+        private long parquetLargeFileSize = DEFAULT_PARQUET_LARGE_FILE_SIZE;
 
         private Builder(long maxHeapBytes) {
             this.maxHeapBytes = maxHeapBytes;
@@ -407,6 +496,50 @@ public final class StreamConfig {
                         + " must be a finite fraction of at least 0, got " + fraction);
             }
             this.vectoredDiscardTolerance = fraction;
+            return this;
+        }
+
+        /**
+         * Which policy reads which key extensions, by policy name (replaces the default mapping); see
+         * {@link StreamConfig#formatExtensions()}. An extension may belong to one policy only.
+         */
+        public Builder formatExtensions(Map<String, List<String>> extensionsByPolicy) {
+            once(FORMAT_EXTENSIONS);
+            this.formatExtensions = ConfigValues.checkedFormatExtensions(FORMAT_EXTENSIONS,
+                    requireNonNull(extensionsByPolicy, "extensionsByPolicy is null"));
+            return this;
+        }
+
+        public Builder formatCompressedExtensions(List<String> extensions) {
+            once(FORMAT_COMPRESSED_EXTENSIONS);
+            this.formatCompressedExtensions = ConfigValues.checkedExtensions(FORMAT_COMPRESSED_EXTENSIONS,
+                    requireNonNull(extensions, "extensions is null"));
+            return this;
+        }
+
+        public Builder orcTailSize(long bytes) {
+            once(ORC_TAIL_SIZE);
+            this.orcTailSize = atMostOneGiB(ORC_TAIL_SIZE, atLeast(ORC_TAIL_SIZE, bytes, 0));
+            return this;
+        }
+
+        public Builder parquetFooterPrecacheSize(long bytes) {
+            once(PARQUET_FOOTER_PRECACHE_SIZE);
+            this.parquetFooterPrecacheSize = atMostOneGiB(PARQUET_FOOTER_PRECACHE_SIZE,
+                    atLeast(PARQUET_FOOTER_PRECACHE_SIZE, bytes, 0));
+            return this;
+        }
+
+        public Builder parquetLargeFooterPrecacheSize(long bytes) {
+            once(PARQUET_LARGE_FOOTER_PRECACHE_SIZE);
+            this.parquetLargeFooterPrecacheSize = atMostOneGiB(PARQUET_LARGE_FOOTER_PRECACHE_SIZE,
+                    atLeast(PARQUET_LARGE_FOOTER_PRECACHE_SIZE, bytes, 0));
+            return this;
+        }
+
+        public Builder parquetLargeFileSize(long bytes) {
+            once(PARQUET_LARGE_FILE_SIZE);
+            this.parquetLargeFileSize = atLeast(PARQUET_LARGE_FILE_SIZE, bytes, 0);
             return this;
         }
 

@@ -19,8 +19,12 @@ import io.rangefetch.internal.plan.ReadPlanner;
 import io.rangefetch.internal.read.ObjectReader;
 import io.rangefetch.internal.read.ReaderContext;
 import io.rangefetch.internal.stats.StatisticsCounter;
+import io.rangefetch.format.FormatPolicy;
+import io.rangefetch.format.FormatSession;
+import io.rangefetch.format.OpenFetch;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -46,6 +50,8 @@ public final class StreamFactory implements AutoCloseable {
     private final ObjectClient client;
     private final ReaderContext context;
     private final StatisticsCounter statistics = StatisticsCounter.root();
+    private final FormatPolicies formats;
+    private final Executor executor;
     private volatile boolean closed;
 
     private StreamFactory(Builder builder) {
@@ -57,6 +63,9 @@ public final class StreamFactory implements AutoCloseable {
             ownedExecutor = Executors.newCachedThreadPool(daemonThreads("rangefetch-fetch-" + FACTORY_IDS.incrementAndGet()));
             executor = ownedExecutor;
         }
+        this.executor = executor;
+        this.formats = builder.formatPolicies == null ? FormatPolicies.discover(config)
+                : FormatPolicies.of(builder.formatPolicies, config);
         Clock clock = builder.clock;
         Ticker ticker = () -> {
             Instant now = clock.instant();
@@ -103,8 +112,11 @@ public final class StreamFactory implements AutoCloseable {
     }
 
     /**
-     * Opens a stream; sends no request. The length and ETag come from {@code options}, else from what this
-     * factory learned of the object recently, else from the stream's first GET.
+     * Opens a stream. The length and ETag come from {@code options}, else from what this factory learned of the
+     * object recently, else from the stream's first GET. The stream's format policy (chosen by the read policy
+     * hint or the key's extension: see {@link io.rangefetch.format.FormatPolicy}) may start a fetch now, such as
+     * a Parquet file's footer, which is then also the GET that learns the length and ETag; this never waits for
+     * it. Without a policy, opening sends no request.
      */
     public SeekableS3InputStream open(S3Location location, OpenOptions options) {
         requireNonNull(location, "location is null");
@@ -126,7 +138,22 @@ public final class StreamFactory implements AutoCloseable {
         StatisticsCounter streamStatistics = statistics.child();
         ObjectReader reader = new ObjectReader(context, address, length, etag, options.etag().isPresent(),
                 hint(options.readPolicy()), streamStatistics);
-        return new SeekableS3InputStream(location, reader, streamStatistics, this::isClosed);
+        FormatSession session = formats.choose(location.key(), options.readPolicy())
+                .map(policy -> GuardedFormatSession.open(policy,
+                        new StreamFormatView(location, options, config, reader, executor)))
+                .orElse(FormatSession.NONE);
+        if (session != FormatSession.NONE) {
+            ReadPolicy pattern = options.readPolicy() == ReadPolicy.SEQUENTIAL ? ReadPolicy.SEQUENTIAL
+                    : session.accessPattern();
+            reader.shapeReads(hint(pattern), session.prefetchEnd());
+            OpenFetch fetch = session.openFetch();
+            if (!fetch.isNone()) {
+                reader.startOpenFetch(fetch.tail(), fetch.start(), fetch.length(), session::opened);
+            } else if (reader.knownLength() >= 0) {
+                session.opened();
+            }
+        }
+        return new SeekableS3InputStream(location, reader, streamStatistics, this::isClosed, session);
     }
 
     /** Totals over every stream this factory opened. */
@@ -166,9 +193,9 @@ public final class StreamFactory implements AutoCloseable {
 
     private static AccessHint hint(ReadPolicy policy) {
         return switch (policy) {
-            case SEQUENTIAL -> AccessHint.SEQUENTIAL;
+            case SEQUENTIAL, TEXT -> AccessHint.SEQUENTIAL;
             case RANDOM -> AccessHint.RANDOM;
-            case AUTO, COLUMNAR -> AccessHint.DETECT;
+            case AUTO, COLUMNAR, PARQUET, ORC -> AccessHint.DETECT;
         };
     }
 
@@ -187,6 +214,7 @@ public final class StreamFactory implements AutoCloseable {
         private StreamConfig config;
         private Executor executor;
         private Clock clock = Clock.systemUTC();
+        private List<FormatPolicy> formatPolicies;
 
         private Builder(ObjectClient client) {
             this.client = requireNonNull(client, "client is null");
@@ -209,6 +237,15 @@ public final class StreamFactory implements AutoCloseable {
         /** The clock metadata freshness is measured with (tests move it instead of sleeping). */
         public Builder clock(Clock clock) {
             this.clock = requireNonNull(clock, "clock is null");
+            return this;
+        }
+
+        /**
+         * Uses exactly these format policies instead of those {@link java.util.ServiceLoader} finds on the class
+         * path (an empty list turns format awareness off).
+         */
+        public Builder formatPolicies(List<FormatPolicy> policies) {
+            this.formatPolicies = List.copyOf(requireNonNull(policies, "policies is null"));
             return this;
         }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -52,6 +53,12 @@ class StreamConfigTest {
                 Map.entry("rangefetch.vectored.min-seek", "1MiB"),
                 Map.entry("rangefetch.vectored.max-merged-size", "32MB"),
                 Map.entry("rangefetch.vectored.discard-tolerance", "50%"),
+                Map.entry("rangefetch.format.extensions", "parquet:.PARQUET,pq ; orc:orc;text:csv"),
+                Map.entry("rangefetch.format.compressed-extensions", "gz, .zst"),
+                Map.entry("rangefetch.orc.tail-size", "64KiB"),
+                Map.entry("rangefetch.parquet.footer-precache-size", "16KiB"),
+                Map.entry("rangefetch.parquet.large-footer-precache-size", "2MiB"),
+                Map.entry("rangefetch.parquet.large-file-size", "512MiB"),
                 Map.entry("other.setting", "ignored")), PREFIX);
         assertThat(config.minRequestSize()).isEqualTo(128 * 1024);
         assertThat(config.maxRequestSize()).isEqualTo(16 * 1024 * 1024);
@@ -69,7 +76,33 @@ class StreamConfigTest {
         assertThat(config.vectoredMinSeek()).isEqualTo(1L << 20);
         assertThat(config.vectoredMaxMergedSize()).isEqualTo(32L << 20);
         assertThat(config.vectoredDiscardTolerance()).isEqualTo(0.5);
-        assertThat(StreamConfig.keys()).hasSize(16);
+        assertThat(config.formatExtensions()).containsExactly(Map.entry("parquet", List.of("parquet", "pq")),
+                Map.entry("orc", List.of("orc")), Map.entry("text", List.of("csv")));
+        assertThat(config.formatCompressedExtensions()).containsExactly("gz", "zst");
+        assertThat(config.orcTailSize()).isEqualTo(64L << 10);
+        assertThat(config.parquetFooterPrecacheSize()).isEqualTo(16L << 10);
+        assertThat(config.parquetLargeFooterPrecacheSize()).isEqualTo(2L << 20);
+        assertThat(config.parquetLargeFileSize()).isEqualTo(512L << 20);
+        assertThat(StreamConfig.keys()).hasSize(22);
+    }
+
+    @Test
+    void formatExtensionsThatCannotBeMatchedSafelyAreRefusedWithTheKey() {
+        assertThatThrownBy(() -> StreamConfig.fromProperties(
+                Map.of("rangefetch.format.extensions", "parquet:parquet;orc:parquet"), PREFIX))
+                .hasMessageContaining("format.extensions")
+                .hasMessageContaining("'parquet' is given to both 'parquet' and 'orc'");
+        assertThatThrownBy(() -> StreamConfig.fromProperties(
+                Map.of("rangefetch.format.extensions", "parquet parquet"), PREFIX))
+                .hasMessageContaining("format.extensions=parquet parquet");
+        assertThatThrownBy(() -> StreamConfig.fromProperties(
+                Map.of("rangefetch.format.extensions", "text:csv,"), PREFIX))
+                .hasMessageContaining("is not a key extension");
+        assertThatThrownBy(() -> StreamConfig.fromProperties(
+                Map.of("rangefetch.format.compressed-extensions", "g z"), PREFIX))
+                .hasMessageContaining("format.compressed-extensions");
+        assertThat(StreamConfig.fromProperties(Map.of("rangefetch.format.extensions", ""), PREFIX).formatExtensions())
+                .isEmpty();
     }
 
     @Test

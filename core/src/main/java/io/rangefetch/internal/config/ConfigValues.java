@@ -1,7 +1,13 @@
 package io.rangefetch.internal.config;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -114,6 +120,86 @@ public final class ConfigValues {
             return (long) (maxHeapBytes * percent / 100);
         }
         return parseSize(key, value);
+    }
+
+    private static final Pattern POLICY_NAME = Pattern.compile("[a-z0-9][a-z0-9_-]*");
+    private static final Pattern EXTENSION = Pattern.compile("[^\\s.;:,][^\\s;:,]*");
+
+    /**
+     * Parses {@code name:ext,ext;name:ext} (policy names to key extensions), as {@code format.extensions} is
+     * written; an empty value maps nothing.
+     */
+    public static Map<String, List<String>> parseFormatExtensions(String key, String value) {
+        String expected = "policy:extension,extension;policy:extension (for example parquet:parquet,parq;orc:orc)";
+        Map<String, List<String>> byPolicy = new LinkedHashMap<>();
+        for (String entry : value.split(";", -1)) {
+            if (entry.isBlank()) {
+                if (value.isBlank()) {
+                    continue;
+                }
+                throw invalid(key, value, expected);
+            }
+            int colon = entry.indexOf(':');
+            if (colon < 0) {
+                throw invalid(key, value, expected);
+            }
+            String name = entry.substring(0, colon).trim();
+            if (byPolicy.containsKey(name)) {
+                throw new IllegalArgumentException("Invalid value '" + value + "' for " + key + ": policy '" + name
+                        + "' is listed twice");
+            }
+            byPolicy.put(name, parseExtensions(key, entry.substring(colon + 1)));
+        }
+        return checkedFormatExtensions(key, byPolicy);
+    }
+
+    /** Checks policy names and extensions, lower-cases the extensions, and refuses one extension in two policies. */
+    public static Map<String, List<String>> checkedFormatExtensions(String key, Map<String, List<String>> byPolicy) {
+        Map<String, List<String>> checked = new LinkedHashMap<>();
+        Map<String, String> owner = new HashMap<>();
+        for (Map.Entry<String, List<String>> entry : byPolicy.entrySet()) {
+            String name = entry.getKey();
+            if (name == null || !POLICY_NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException(key + ": policy name '" + name
+                        + "' must be lower-case letters, digits, '-' or '_'");
+            }
+            List<String> extensions = checkedExtensions(key, entry.getValue());
+            for (String extension : extensions) {
+                String previous = owner.putIfAbsent(extension, name);
+                if (previous != null) {
+                    throw new IllegalArgumentException(key + ": extension '" + extension + "' is given to both '"
+                            + previous + "' and '" + name + "'");
+                }
+            }
+            checked.put(name, extensions);
+        }
+        return Collections.unmodifiableMap(checked);
+    }
+
+    /** Parses a comma-separated list of key extensions (a leading dot is allowed); an empty value lists none. */
+    public static List<String> parseExtensions(String key, String value) {
+        List<String> extensions = new ArrayList<>();
+        if (!value.isBlank()) {
+            for (String extension : value.split(",", -1)) {
+                extensions.add(extension.trim());
+            }
+        }
+        return checkedExtensions(key, extensions);
+    }
+
+    /** Drops a leading dot, lower-cases, and refuses empty extensions or ones with spaces or separators. */
+    public static List<String> checkedExtensions(String key, List<String> extensions) {
+        List<String> checked = new ArrayList<>();
+        for (String extension : extensions) {
+            String bare = extension == null ? "" : extension.trim();
+            bare = bare.startsWith(".") ? bare.substring(1) : bare;
+            if (!EXTENSION.matcher(bare).matches()) {
+                throw new IllegalArgumentException(key + ": '" + extension + "' is not a key extension (expected "
+                        + "something like csv or .csv, without spaces, ';', ':' or ',')");
+            }
+            checked.add(bare.toLowerCase(Locale.ROOT));
+        }
+        return List.copyOf(checked);
     }
 
     private static Matcher match(String key, String value, String expected) {

@@ -26,6 +26,8 @@ import java.util.List;
  *       as one prefetch part's worth of it is free, it is refilled (growing first), so parts keep arriving
  *       while the reader reads instead of all at once after it has waited. Any jump resets the window, so a
  *       random reader never grows it.</li>
+ *   <li>Prefetch never goes past the read's {@code prefetchEnd} (the end of a task's split): those bytes are
+ *       another task's.</li>
  * </ul>
  */
 public final class ReadPlanner {
@@ -93,11 +95,13 @@ public final class ReadPlanner {
         }
         long ahead = coverage.firstUncovered(read.end(), objectLength);
         List<ByteRange> prefetch = new ArrayList<>();
-        if (ahead < objectLength && ahead - read.end() <= window - refillStep(window)) {
+        // a caller's split end bounds prefetch: the bytes past it are another task's
+        long prefetchLimit = Math.min(objectLength, read.prefetchEnd());
+        if (ahead < prefetchLimit && ahead - read.end() <= window - refillStep(window)) {
             window = Math.max(window, Math.min(settings.prefetchMaxSize(), 2 * (read.end() - streakStart)));
-            long horizon = Math.min(objectLength, read.end() + window);
+            long horizon = Math.min(prefetchLimit, read.end() + window);
             for (ByteRange gap : coverage.gaps(ahead, horizon)) {
-                ByteRange grown = grow(gap, coverage, objectLength);
+                ByteRange grown = grow(gap, coverage, prefetchLimit);
                 coverage.add(grown);
                 prefetch.addAll(split(grown, prefetchPartSize(window)));
             }

@@ -6,13 +6,15 @@ package io.rangefetch.internal.plan;
  * @param streaming {@code true} for reads at the stream's position (they drive sequential detection),
  *     {@code false} for positioned reads, which fetch only what they need
  * @param starved whether the read's first bytes are still in flight: the reader caught up with its prefetch
+ * @param prefetchEnd the offset sequential prefetch never goes past (the end of the caller's split), or
+ *     {@code Long.MAX_VALUE}
  */
 public record ReadRequest(long position, long length, long objectLength, boolean streaming, AccessHint hint,
-        boolean starved) {
+        boolean starved, long prefetchEnd) {
 
-    /** A read whose first bytes are not known to be in flight. */
+    /** A read whose first bytes are not known to be in flight, prefetching up to the object's end. */
     public ReadRequest(long position, long length, long objectLength, boolean streaming, AccessHint hint) {
-        this(position, length, objectLength, streaming, hint, false);
+        this(position, length, objectLength, streaming, hint, false, Long.MAX_VALUE);
     }
 
     public ReadRequest {
@@ -24,7 +26,7 @@ public record ReadRequest(long position, long length, long objectLength, boolean
 
     /** The same read, knowing whether its first bytes are still in flight. */
     public ReadRequest starved(boolean waiting) {
-        return new ReadRequest(position, length, objectLength, streaming, hint, waiting);
+        return new ReadRequest(position, length, objectLength, streaming, hint, waiting, prefetchEnd);
     }
 
     public long end() {

@@ -29,9 +29,12 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads one object for one stream: learns and pins its version, plans each read, claims and fetches blocks
@@ -48,11 +51,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * only for the blocks that hold the bytes it asked for.
  */
 public final class ObjectReader implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ObjectReader.class);
     private static final int MAX_ATTEMPTS = 3;
 
     private final ReaderContext context;
     private final ObjectAddress address;
-    private final AccessHint hint;
+    // Set by shapeReads before the stream is handed out, as its format policy asks.
+    private AccessHint hint;
+    private long prefetchEnd = Long.MAX_VALUE;
     private final boolean etagPinnedByCaller;
     private final StatisticsCounter statistics;
     private final Object versionLock = new Object();
@@ -61,6 +67,9 @@ public final class ObjectReader implements AutoCloseable {
     private volatile String etag;
     private volatile long length;
     private volatile boolean served;
+    // The open fetch a format policy asked for, while it runs: reads that would learn the version wait for it.
+    private volatile CompletableFuture<Void> opening;
+    private volatile FetchScheduler.Ticket openTicket;
     // Touched only by streaming reads, which the stream serializes.
     private SequentialState sequential = SequentialState.initial();
     private QuietBlock quiet;
@@ -79,6 +88,72 @@ public final class ObjectReader implements AutoCloseable {
         this.etagPinnedByCaller = etagPinnedByCaller;
         this.hint = requireNonNull(hint, "hint is null");
         this.statistics = requireNonNull(statistics, "statistics is null");
+    }
+
+    /**
+     * How streaming reads are planned, as the stream's format policy decided: the access pattern and the offset
+     * sequential prefetch stops at. Called before the stream is handed out.
+     */
+    public void shapeReads(AccessHint accessHint, long prefetchLimit) {
+        this.hint = requireNonNull(accessHint, "accessHint is null");
+        this.prefetchEnd = prefetchLimit;
+    }
+
+    /**
+     * Starts fetching, without waiting, what a format policy wants as the stream opens: the last {@code len}
+     * bytes ({@code tail}), or {@code len} bytes from {@code start}. When the version is not known yet this is the
+     * request that learns it, run in a scheduler slot; reads that would learn the version wait for it instead of
+     * sending their own. When it is known, the bytes are prefetched (a small object whole, in parallel parts).
+     * Then {@code opened} runs, unless the fetch failed: the reader's own first read then meets the failure.
+     */
+    public void startOpenFetch(boolean tail, long start, long len, Runnable opened) {
+        if (etag != null && length >= 0) {
+            long objectLength = length;
+            ByteRange range = context.planner().isSmall(objectLength) ? new ByteRange(0, objectLength)
+                    : tail ? new ByteRange(Math.max(0, objectLength - len), objectLength)
+                    : new ByteRange(Math.min(start, objectLength), Math.min(objectLength, start + len));
+            if (range.length() > 0) {
+                prefetch(List.of(range));
+            }
+            opened.run();
+            return;
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        opening = done;
+        int size = (int) Math.min(Integer.MAX_VALUE, Math.max(1, len));
+        openTicket = context.scheduler().submit(FetchPriority.DEMAND, abort -> {
+            boolean learned = false;
+            try {
+                fetchFirst(tail ? -1 : start, size, tail, call -> call.run(abort));
+                learned = true;
+            } catch (IOException | RuntimeException e) {
+                // the reader's first read sends its own request and reports what goes wrong
+                LOG.debug("Open fetch of {} failed", address, e);
+            } finally {
+                done.complete(null);
+            }
+            if (learned) {
+                opened.run();
+            }
+        }, failure -> done.complete(null));
+    }
+
+    /** Waits for the open fetch, if one runs: it is learning the version this read would learn. */
+    private void awaitOpening() throws InterruptedIOException {
+        CompletableFuture<Void> pending = opening;
+        if (pending == null || pending.isDone()) {
+            return;
+        }
+        try {
+            pending.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            InterruptedIOException interrupted = new InterruptedIOException("Interrupted while opening " + address);
+            interrupted.initCause(e);
+            throw interrupted;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("The open fetch never fails its future", e);
+        }
     }
 
     public ObjectAddress address() {
@@ -101,6 +176,7 @@ public final class ObjectReader implements AutoCloseable {
         if (known >= 0) {
             return known;
         }
+        awaitOpening();
         synchronized (versionLock) {
             if (length < 0) {
                 learn(head());
@@ -128,8 +204,9 @@ public final class ObjectReader implements AutoCloseable {
         if (etag != null && length >= 0) {
             return;
         }
+        awaitOpening();
         withRetries(() -> {
-            fetchFirst(position, Math.max(len, 1), false);
+            fetchFirst(position, Math.max(len, 1), false, this::sendNow);
             return 0;
         });
     }
@@ -261,6 +338,10 @@ public final class ObjectReader implements AutoCloseable {
      */
     @Override
     public void close() {
+        FetchScheduler.Ticket open = openTicket;
+        if (open != null && !opening.isDone()) {
+            open.cancel();
+        }
         prefetches.forEach((block, ticket) -> {
             if (block.tryAbandon()) {
                 ticket.cancel();
@@ -281,7 +362,8 @@ public final class ObjectReader implements AutoCloseable {
             return -1;
         }
         if (etag == null || knownLength < 0) {
-            FirstFetch first = fetchFirst(position, len, false);
+            awaitOpening();
+            FirstFetch first = fetchFirst(position, len, false, this::sendNow);
             if (first != null && !first.cached() && first.range().contains(position)) {
                 int copied = first.copyTo(position, buffer, offset, len);
                 served = true;
@@ -321,7 +403,10 @@ public final class ObjectReader implements AutoCloseable {
     }
 
     private int readTailOnce(byte[] buffer, int offset, int len) throws IOException {
-        FirstFetch first = etag == null || length < 0 ? fetchFirst(-1, len, true) : null;
+        if (etag == null || length < 0) {
+            awaitOpening();
+        }
+        FirstFetch first = etag == null || length < 0 ? fetchFirst(-1, len, true, this::sendNow) : null;
         long objectLength = length;
         int wanted = (int) Math.min(len, objectLength);
         long position = objectLength - wanted;
@@ -344,7 +429,7 @@ public final class ObjectReader implements AutoCloseable {
      * otherwise only exactly the asked bytes are fetched and handed back uncached. Returns {@code null} when
      * nothing needed learning any more, or when the read starts past the end (the length is then known).
      */
-    private FirstFetch fetchFirst(long position, int len, boolean tail) throws IOException {
+    private FirstFetch fetchFirst(long position, int len, boolean tail, Sender sender) throws IOException {
         synchronized (versionLock) {
             if (etag != null && length >= 0) {
                 return null;
@@ -366,7 +451,7 @@ public final class ObjectReader implements AutoCloseable {
             try {
                 FirstAnswer answer;
                 try {
-                    answer = context.scheduler().call(FetchPriority.DEMAND, abort -> {
+                    answer = sender.send(abort -> {
                         try (ObjectContent content = context.client().get(request)) {
                             abort.attach(content);
                             ObjectMetadata metadata = content.metadata();
@@ -405,6 +490,15 @@ public final class ObjectReader implements AutoCloseable {
         }
     }
 
+    /** How the first request is sent: from a reader, as a scheduled call; from the open fetch, in its own slot. */
+    private interface Sender {
+        FirstAnswer send(FetchScheduler.Call<FirstAnswer> call) throws IOException;
+    }
+
+    private FirstAnswer sendNow(FetchScheduler.Call<FirstAnswer> call) throws IOException {
+        return context.scheduler().call(FetchPriority.DEMAND, call);
+    }
+
     private boolean insert(String learnedEtag, ByteRange range, byte[] data) {
         ObjectId id = objectId(learnedEtag);
         ReentrantLock lock = context.cache().lockFor(id);
@@ -419,7 +513,7 @@ public final class ObjectReader implements AutoCloseable {
     private int readCached(String pinned, long objectLength, long position, byte[] buffer, int offset, int len,
             boolean streaming, boolean missed) throws IOException {
         ObjectId id = objectId(pinned);
-        ReadRequest read = new ReadRequest(position, len, objectLength, streaming, hint);
+        ReadRequest read = new ReadRequest(position, len, objectLength, streaming, hint, false, prefetchEnd);
         List<Block> known;
         ReadPlan plan;
         List<Block> demand = new ArrayList<>();

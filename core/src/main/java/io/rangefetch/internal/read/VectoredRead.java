@@ -96,7 +96,7 @@ final class VectoredRead {
         assemblies.sort(Comparator.comparingLong(assembly -> assembly.offset));
         ObjectId id = reader.objectId(pinned);
         long objectLength = reader.knownLength();
-        boolean small = !isPrefetch() && context.planner().isSmall(objectLength);
+        boolean small = context.planner().isSmall(objectLength);
         List<RangeFetch> fetches;
         ReentrantLock lock = context.cache().lockFor(id);
         lock.lock();
@@ -258,8 +258,9 @@ final class VectoredRead {
     }
 
     private void claimWholePart(ObjectId id, ByteRange part, List<Assembly> assemblies, List<RangeFetch> fetches) {
-        List<Assembly> users = overlapping(assemblies, part);
-        Block block = context.cache().claim(id, part, false, statistics);
+        // a prefetch's own assemblies wait for nothing: only a reader's ranges use the part
+        List<Assembly> users = overlapping(assemblies, part).stream().filter(user -> user.range != null).toList();
+        Block block = context.cache().claim(id, part, isPrefetch(), statistics);
         if (block == null && users.isEmpty()) {
             return; // no room, and nobody asked for these bytes
         }

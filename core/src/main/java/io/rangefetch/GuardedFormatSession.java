@@ -1,0 +1,108 @@
+package io.rangefetch;
+
+import static java.util.Objects.requireNonNull;
+
+import io.rangefetch.client.ByteRange;
+import io.rangefetch.format.FormatPolicy;
+import io.rangefetch.format.FormatSession;
+import io.rangefetch.format.FormatStream;
+import io.rangefetch.format.OpenFetch;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A format session that cannot hurt its stream: the first exception (or linkage error, as when a policy's
+ * library is missing from the class path) it throws turns it off for the stream, with one warning, and every
+ * later call does nothing. The read that called it has its bytes already.
+ */
+final class GuardedFormatSession implements FormatSession {
+    private static final Logger LOG = LoggerFactory.getLogger(GuardedFormatSession.class);
+
+    private final String policy;
+    private final S3Location location;
+    private final FormatSession session;
+    private final AtomicBoolean off = new AtomicBoolean();
+
+    private GuardedFormatSession(String policy, S3Location location, FormatSession session) {
+        this.policy = policy;
+        this.location = location;
+        this.session = session;
+    }
+
+    /** Opens {@code policy}'s session on {@code stream}; a policy that throws here gives no session. */
+    static FormatSession open(FormatPolicy policy, FormatStream stream) {
+        requireNonNull(policy, "policy is null");
+        GuardedFormatSession guard = new GuardedFormatSession(policy.name(), stream.location(), FormatSession.NONE);
+        FormatSession opened = guard.call(() -> policy.open(stream), FormatSession.NONE);
+        return opened == null || opened == FormatSession.NONE ? FormatSession.NONE
+                : new GuardedFormatSession(policy.name(), stream.location(), opened);
+    }
+
+    boolean isOff() {
+        return off.get();
+    }
+
+    @Override
+    public ReadPolicy accessPattern() {
+        ReadPolicy pattern = call(session::accessPattern, ReadPolicy.AUTO);
+        return pattern == null ? ReadPolicy.AUTO : pattern;
+    }
+
+    @Override
+    public OpenFetch openFetch() {
+        OpenFetch fetch = call(session::openFetch, OpenFetch.NONE);
+        return fetch == null ? OpenFetch.NONE : fetch;
+    }
+
+    @Override
+    public long prefetchEnd() {
+        return call(session::prefetchEnd, Long.MAX_VALUE);
+    }
+
+    @Override
+    public void opened() {
+        run(session::opened);
+    }
+
+    @Override
+    public void afterRead(long position, long length) {
+        if (!off.get()) {
+            run(() -> session.afterRead(position, length));
+        }
+    }
+
+    @Override
+    public void afterVectoredRead(List<ByteRange> ranges) {
+        run(() -> session.afterVectoredRead(ranges));
+    }
+
+    @Override
+    public void close() {
+        run(session::close);
+    }
+
+    private void run(Runnable call) {
+        call(() -> {
+            call.run();
+            return null;
+        }, null);
+    }
+
+    private <T> T call(Supplier<T> call, T otherwise) {
+        if (off.get()) {
+            return otherwise;
+        }
+        try {
+            return call.get();
+        } catch (RuntimeException | LinkageError e) {
+            if (off.compareAndSet(false, true)) {
+                LOG.warn("Format policy '{}' failed on {} and is off for this stream; reads go on without it",
+                        policy, location, e);
+            }
+            return otherwise;
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.rangefetch;
+
+import static java.util.Objects.requireNonNull;
+
+import io.rangefetch.client.ByteRange;
+import io.rangefetch.format.FormatStream;
+import io.rangefetch.internal.read.ObjectReader;
+import java.io.EOFException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+/** What a format policy sees of one stream: its object, and reads and prefetches that never wait. */
+final class StreamFormatView implements FormatStream {
+    private final S3Location location;
+    private final OpenOptions options;
+    private final StreamConfig config;
+    private final ObjectReader reader;
+    private final Executor executor;
+
+    StreamFormatView(S3Location location, OpenOptions options, StreamConfig config, ObjectReader reader,
+            Executor executor) {
+        this.location = requireNonNull(location, "location is null");
+        this.options = requireNonNull(options, "options is null");
+        this.config = requireNonNull(config, "config is null");
+        this.reader = requireNonNull(reader, "reader is null");
+        this.executor = requireNonNull(executor, "executor is null");
+    }
+
+    @Override
+    public S3Location location() {
+        return location;
+    }
+
+    @Override
+    public OpenOptions options() {
+        return options;
+    }
+
+    @Override
+    public StreamConfig config() {
+        return config;
+    }
+
+    @Override
+    public OptionalLong knownLength() {
+        long length = reader.knownLength();
+        return length < 0 ? OptionalLong.empty() : OptionalLong.of(length);
+    }
+
+    @Override
+    public CompletableFuture<ByteBuffer> read(ByteRange range) {
+        requireNonNull(range, "range is null");
+        long length = reader.knownLength();
+        if (length < 0 || reader.knownEtag() == null) {
+            return CompletableFuture.failedFuture(new IllegalStateException(
+                    "The version of " + location + " is not known yet: nothing can be read for its format policy"));
+        }
+        if (range.end() > length || range.length() > Integer.MAX_VALUE) {
+            return CompletableFuture.failedFuture(new EOFException("Cannot read " + range + " of " + location
+                    + " (length " + length + ") for its format policy"));
+        }
+        FileRange fileRange = FileRange.of(range.start(), (int) range.length());
+        try {
+            reader.readVectored(VectoredRanges.allocate(List.of(fileRange), ByteBuffer::allocate, buffer -> {}));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return fileRange.data();
+    }
+
+    @Override
+    public void prefetch(List<ByteRange> ranges) {
+        requireNonNull(ranges, "ranges is null");
+        ranges.forEach(range -> requireNonNull(range, "range is null"));
+        reader.prefetch(ranges);
+    }
+
+    @Override
+    public Executor executor() {
+        return executor;
+    }
+}

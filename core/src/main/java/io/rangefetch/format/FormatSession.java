@@ -1,0 +1,54 @@
+package io.rangefetch.format;
+
+import io.rangefetch.ReadPolicy;
+import io.rangefetch.client.ByteRange;
+import java.util.List;
+
+/**
+ * A policy's work on one stream. The stream calls it on the threads that read it (the callbacks after reads) and
+ * on the factory's fetch threads ({@link #opened()}); it must be thread-safe and must not block: a callback that
+ * needs bytes asks {@link FormatStream#read} for them and goes on when they arrive. Whatever a callback throws
+ * turns the session off, with one warning; the read that called it has already returned its bytes.
+ */
+public interface FormatSession {
+    /** A session that changes nothing. */
+    FormatSession NONE = new FormatSession() {};
+
+    /**
+     * How the stream's streaming reads are read: {@link ReadPolicy#SEQUENTIAL} prefetches from the first read,
+     * {@link ReadPolicy#RANDOM} never prefetches, anything else watches the reads. A caller's explicit
+     * {@code SEQUENTIAL} or {@code RANDOM} hint wins over this.
+     */
+    default ReadPolicy accessPattern() {
+        return ReadPolicy.AUTO;
+    }
+
+    /** What to fetch as the stream opens; see {@link OpenFetch}. */
+    default OpenFetch openFetch() {
+        return OpenFetch.NONE;
+    }
+
+    /**
+     * The offset sequential prefetch never goes past ({@code Long.MAX_VALUE}: the object's end), as the end of a
+     * split a task reads. Reads past it are still served, with requests of the minimum size.
+     */
+    default long prefetchEnd() {
+        return Long.MAX_VALUE;
+    }
+
+    /**
+     * The open fetch was sent and its answer learned the object's length ({@link FormatStream#knownLength()}),
+     * or there was no open fetch and the length was known at open. Called once, on a fetch thread or the
+     * opening thread; not called when the open fetch failed (the reader's own first read then reports why).
+     */
+    default void opened() {}
+
+    /** The reader read {@code [position, position + length)}, at the stream's position or positioned. */
+    default void afterRead(long position, long length) {}
+
+    /** The reader started a vectored read of {@code ranges}. */
+    default void afterVectoredRead(List<ByteRange> ranges) {}
+
+    /** The stream closed. */
+    default void close() {}
+}

@@ -1,0 +1,35 @@
+package io.rangefetch.format;
+
+/**
+ * What a policy wants fetched as soon as a stream opens, before the reader asks: the object's tail (where
+ * Parquet and ORC keep their footers) or a range from its start. When the stream does not know the object's
+ * length or ETag yet, this is the request that learns them, so it costs no extra round trip. The fetch is never
+ * smaller than {@code read.min-request-size}, and a small object is fetched whole instead.
+ *
+ * @param tail whether {@code length} bytes are wanted from the end ({@code start} is then 0)
+ */
+public record OpenFetch(boolean tail, long start, long length) {
+    /** Nothing: the stream sends its first request when the reader first reads. */
+    public static final OpenFetch NONE = new OpenFetch(false, 0, 0);
+
+    public OpenFetch {
+        if (start < 0 || length < 0 || (tail && start != 0)) {
+            throw new IllegalArgumentException("Bad open fetch: tail=" + tail + ", start=" + start + ", length="
+                    + length);
+        }
+    }
+
+    /** The last {@code length} bytes of the object. */
+    public static OpenFetch tail(long length) {
+        return length == 0 ? NONE : new OpenFetch(true, 0, length);
+    }
+
+    /** {@code length} bytes from {@code start}. */
+    public static OpenFetch range(long start, long length) {
+        return length == 0 ? NONE : new OpenFetch(false, start, length);
+    }
+
+    public boolean isNone() {
+        return length == 0;
+    }
+}

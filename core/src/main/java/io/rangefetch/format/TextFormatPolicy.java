@@ -1,0 +1,38 @@
+package io.rangefetch.format;
+
+import io.rangefetch.OpenOptions;
+import io.rangefetch.ReadPolicy;
+
+/**
+ * Text objects (CSV, JSON lines, logs, and anything compressed): read front to back, so streaming reads prefetch
+ * from the first one on, without waiting for the reads to prove themselves sequential, and the window grows
+ * from there. A caller's split ({@link OpenOptions.Builder#split}) bounds the prefetch: nothing past the split's
+ * end is read ahead, since those bytes are the next task's; the few bytes a reader reads past it to finish its
+ * last record come with requests of the minimum size.
+ *
+ * <p>Nothing is fetched at open: positioned reads of a text object (a sampler, an index lookup) fetch only what
+ * they ask for, as they would without a policy.
+ */
+public final class TextFormatPolicy implements FormatPolicy {
+
+    @Override
+    public String name() {
+        return "text";
+    }
+
+    @Override
+    public FormatSession open(FormatStream stream) {
+        long splitEnd = stream.options().splitEnd().orElse(Long.MAX_VALUE);
+        return new FormatSession() {
+            @Override
+            public ReadPolicy accessPattern() {
+                return ReadPolicy.SEQUENTIAL;
+            }
+
+            @Override
+            public long prefetchEnd() {
+                return splitEnd;
+            }
+        };
+    }
+}
