@@ -8,6 +8,7 @@ import io.rangefetch.internal.read.ObjectReader;
 import java.io.EOFException;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -48,6 +49,11 @@ final class StreamFormatView implements FormatStream {
     public OptionalLong knownLength() {
         long length = reader.knownLength();
         return length < 0 ? OptionalLong.empty() : OptionalLong.of(length);
+    }
+
+    @Override
+    public Optional<String> etag() {
+        return Optional.ofNullable(reader.knownEtag());
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.rangefetch.StreamConfig;
 import io.rangefetch.client.ByteRange;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -23,6 +24,9 @@ public interface FormatStream {
 
     /** The object's length once the stream knows it; never sends a request. */
     OptionalLong knownLength();
+
+    /** The ETag of the version the stream is pinned to, once it knows it; never sends a request. */
+    Optional<String> etag();
 
     /**
      * The bytes of {@code range}, from the cache or fetched, pinned to the stream's version like any read;

@@ -31,6 +31,13 @@ public final class StreamFixture implements AutoCloseable, AfterEachCallback {
         return factory;
     }
 
+    /** A factory with exactly these format policies (instead of those on the class path). */
+    public StreamFactory factory(StreamConfig config, java.util.List<io.rangefetch.format.FormatPolicy> policies) {
+        StreamFactory factory = StreamFactory.builder(client).config(config).formatPolicies(policies).build();
+        factories.add(factory);
+        return factory;
+    }
+
     /** A factory with a 256 MiB cache, so tests do not depend on the JVM's heap size. */
     public StreamFactory factory() {
         return factory(StreamConfig.builder().cacheMaxMemory(256L * MIB).build());

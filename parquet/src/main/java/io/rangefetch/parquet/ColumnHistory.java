@@ -2,12 +2,9 @@ package io.rangefetch.parquet;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import io.rangefetch.StreamFactory;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.WeakHashMap;
 
 /**
  * Which columns readers of each Parquet schema actually read, learned across files, so the next file with that
@@ -19,21 +16,15 @@ import java.util.WeakHashMap;
  * A wrong prediction costs bytes (counted in the statistics as prefetched but unread), never correctness.
  * Memory is bounded: at most {@value #MAX_SCHEMAS} schemas per factory, the least used forgotten first.
  *
- * <p>One history per {@link StreamFactory}, held weakly so it goes with its factory. Thread-safe.
+ * <p>One history per factory: its {@link ParquetFormatPolicy} holds it. Thread-safe.
  */
 final class ColumnHistory {
     static final int MAX_SCHEMAS = 1_000;
     private static final int READ_GAIN = 2;
     private static final int MAX_WEIGHT = 4;
-    private static final Map<StreamFactory, ColumnHistory> BY_FACTORY =
-            Collections.synchronizedMap(new WeakHashMap<>());
 
     private final Cache<Set<String>, Map<String, Integer>> bySchema =
             Caffeine.newBuilder().maximumSize(MAX_SCHEMAS).build();
-
-    static ColumnHistory of(StreamFactory factory) {
-        return BY_FACTORY.computeIfAbsent(factory, ignored -> new ColumnHistory());
-    }
 
     /** The columns of {@code schema} its readers are predicted to read; empty when nothing is known. */
     Set<String> predicted(Set<String> schema) {

@@ -22,7 +22,7 @@ import org.apache.parquet.format.Util;
  * parquet-format-structures, checking the trailer's magic and length first, so a corrupt footer fails here with
  * a message rather than somewhere in a prefetch.
  */
-record ParquetFooter(List<List<Chunk>> rowGroups, List<ByteRange> spans) {
+record ParquetFooter(List<List<Chunk>> rowGroups, List<ByteRange> spans, List<Chunk> byStart) {
     static final int TRAILER_BYTES = 8;
     private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
 
@@ -33,10 +33,31 @@ record ParquetFooter(List<List<Chunk>> rowGroups, List<ByteRange> spans) {
     ParquetFooter {
         rowGroups = rowGroups.stream().map(List::copyOf).toList();
         spans = java.util.Collections.unmodifiableList(new ArrayList<>(spans));
+        byStart = List.copyOf(byStart);
     }
 
     ParquetFooter(List<List<Chunk>> rowGroups) {
-        this(rowGroups, spansOf(rowGroups));
+        this(rowGroups, spansOf(rowGroups), rowGroups.stream().flatMap(List::stream)
+                .sorted(java.util.Comparator.comparingLong(chunk -> chunk.bytes().start())).toList());
+    }
+
+    /** The chunks whose first byte lies in {@code range}: the chunks a read of {@code range} starts reading. */
+    List<Chunk> chunksStartingIn(ByteRange range) {
+        int low = 0;
+        int high = byStart.size();
+        while (low < high) { // the first chunk starting at or after the range's start
+            int middle = (low + high) >>> 1;
+            if (byStart.get(middle).bytes().start() < range.start()) {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        int end = low;
+        while (end < byStart.size() && byStart.get(end).bytes().start() < range.end()) {
+            end++;
+        }
+        return byStart.subList(low, end);
     }
 
     private static List<ByteRange> spansOf(List<List<Chunk>> rowGroups) {
@@ -65,16 +86,25 @@ record ParquetFooter(List<List<Chunk>> rowGroups, List<ByteRange> spans) {
         }
     }
 
-    /** One column chunk: its path (dotted) and where its bytes are. */
-    record Chunk(String path, ByteRange bytes) {
+    /**
+     * One column chunk: its row group, its path (dotted), where its bytes are, and where its dictionary page ends
+     * (its first data page's offset; -1 without a dictionary page).
+     */
+    record Chunk(int rowGroup, String path, ByteRange bytes, long dictionaryEnd) {
         Chunk {
             requireNonNull(path, "path is null");
             requireNonNull(bytes, "bytes is null");
         }
+
+        /** The dictionary page's bytes, if the chunk has one. */
+        java.util.Optional<ByteRange> dictionary() {
+            return dictionaryEnd > bytes.start() && dictionaryEnd <= bytes.end()
+                    ? java.util.Optional.of(new ByteRange(bytes.start(), dictionaryEnd)) : java.util.Optional.empty();
+        }
     }
 
     /** The footer's length, from the file's last 8 bytes; fails on a bad magic or an impossible length. */
-    static int footerLength(byte[] trailer, long fileLength) throws IOException {
+    static int footerLength(byte[] trailer, long fileLength) throws CorruptFooterException {
         if (trailer.length != TRAILER_BYTES
                 || !java.util.Arrays.equals(trailer, 4, 8, MAGIC, 0, 4)) {
             throw new CorruptFooterException("Not a Parquet file: its last 4 bytes are not PAR1", null);
@@ -88,7 +118,7 @@ record ParquetFooter(List<List<Chunk>> rowGroups, List<ByteRange> spans) {
     }
 
     /** Decodes the footer's Thrift; fails on bytes that do not decode. */
-    static ParquetFooter parse(byte[] footer, long fileLength) throws IOException {
+    static ParquetFooter parse(byte[] footer, long fileLength) throws CorruptFooterException {
         FileMetaData metadata;
         try {
             metadata = Util.readFileMetaData(new ByteArrayInputStream(footer));
@@ -104,15 +134,19 @@ record ParquetFooter(List<List<Chunk>> rowGroups, List<ByteRange> spans) {
                     continue; // encrypted or in another file: not ours to prefetch
                 }
                 long start = chunk.getData_page_offset();
-                if (chunk.isSetDictionary_page_offset() && chunk.getDictionary_page_offset() > 0) {
-                    start = Math.min(start, chunk.getDictionary_page_offset());
+                long dictionaryEnd = -1;
+                if (chunk.isSetDictionary_page_offset() && chunk.getDictionary_page_offset() > 0
+                        && chunk.getDictionary_page_offset() < start) {
+                    dictionaryEnd = start;
+                    start = chunk.getDictionary_page_offset();
                 }
                 long end = start + chunk.getTotal_compressed_size();
                 if (start < 0 || end > fileLength || end <= start) {
                     throw new CorruptFooterException("Corrupt Parquet footer: column " + chunk.getPath_in_schema()
                             + " lies at [" + start + ", " + end + ") in a file of " + fileLength + " bytes", null);
                 }
-                chunks.add(new Chunk(String.join(".", chunk.getPath_in_schema()), new ByteRange(start, end)));
+                chunks.add(new Chunk(rowGroups.size(), String.join(".", chunk.getPath_in_schema()),
+                        new ByteRange(start, end), dictionaryEnd));
             }
             rowGroups.add(chunks);
         }

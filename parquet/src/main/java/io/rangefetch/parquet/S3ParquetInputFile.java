@@ -3,10 +3,12 @@ package io.rangefetch.parquet;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.OpenOptions;
+import io.rangefetch.ReadPolicy;
 import io.rangefetch.S3Location;
 import io.rangefetch.SeekableS3InputStream;
 import io.rangefetch.StreamFactory;
 import java.io.IOException;
+import java.util.Optional;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.SeekableInputStream;
 
@@ -16,13 +18,12 @@ import org.apache.parquet.io.SeekableInputStream;
  * group's column chunks are fetched at once, coalesced and in parallel. No Hadoop is needed: open it with
  * {@code ParquetFileReader.open(file, ParquetReadOptions.builder(new PlainParquetConfiguration()).build())}.
  *
- * <p><b>Footer.</b> parquet-java asks for the length, then reads the footer's length and the footer from the
- * end of the file. When the length is not given, {@link #getLength()} learns it with one suffix GET of the
- * file's tail instead of a HEAD; the tail stays in the factory's cache, so the footer reads that follow cost
- * nothing more when the footer fits in it; {@link #newStream()} does the same, since parquet-java opens its
- * stream before it asks for the length. When the length and ETag are given, the first footer read fetches the
- * tail in the same way. Either way the file is pinned to the version that GET saw: every stream of this file reads
- * that ETag.
+ * <p>Its streams are read by the {@code parquet} format policy whatever the key ({@link ReadPolicy#PARQUET}, unless
+ * the options name another policy): opening one fetches the file's tail, footer included, in the GET that also
+ * learns the length and ETag, and the column chunks a reader reads bring the ones it will read next (see
+ * {@link ParquetFormatPolicy}). parquet-java opens its stream, then asks for the length: the length comes from
+ * that stream's open fetch, so open plus footer costs one GET and no HEAD. Every stream of this file is pinned to
+ * the version the first one saw.
  *
  * <p>Thread-safe; each stream is for one reader thread at a time, as parquet-java uses them.
  */
@@ -33,8 +34,10 @@ public final class S3ParquetInputFile implements InputFile {
     private final StreamFactory factory;
     private final S3Location location;
     private final OpenOptions options;
+    // The options with the length and ETag, once a stream learned them.
     private volatile OpenOptions learned;
-    private final ColumnPrefetcher prefetcher;
+    // The last stream opened before they were known: its open fetch is learning them.
+    private volatile SeekableS3InputStream learning;
 
     /** A file whose length and ETag are learned when first needed. */
     public S3ParquetInputFile(StreamFactory factory, S3Location location) {
@@ -48,13 +51,12 @@ public final class S3ParquetInputFile implements InputFile {
     public S3ParquetInputFile(StreamFactory factory, S3Location location, OpenOptions options) {
         this.factory = requireNonNull(factory, "factory is null");
         this.location = requireNonNull(location, "location is null");
-        this.options = requireNonNull(options, "options is null");
-        // as far ahead as a sequential prefetch may go, and never more than a quarter of the shared cache
-        this.prefetcher = new ColumnPrefetcher(location.toString(),
-                Math.min(factory.config().prefetchMaxSize(), factory.config().cacheMaxMemory() / 4),
-                ColumnHistory.of(factory));
+        requireNonNull(options, "options is null");
+        ReadPolicy hint = options.readPolicy();
+        this.options = hint == ReadPolicy.AUTO || hint == ReadPolicy.COLUMNAR
+                ? options.toBuilder().readPolicy(ReadPolicy.PARQUET).build() : options;
         if (options.length().isPresent() && options.etag().isPresent()) {
-            learned = options;
+            learned = this.options;
         }
     }
 
@@ -62,43 +64,75 @@ public final class S3ParquetInputFile implements InputFile {
         return location;
     }
 
+    /**
+     * The length: given, or learned by a stream of this file, or (before any stream) by one suffix GET of the
+     * tail, which stays cached for the footer read that follows. Never a HEAD.
+     */
     @Override
     public long getLength() throws IOException {
-        OpenOptions known = options.length().isPresent() ? options : knownOptions();
-        return known.length().getAsLong();
+        if (options.length().isPresent()) {
+            return options.length().getAsLong();
+        }
+        Optional<OpenOptions> known = knownOptions();
+        if (known.isPresent()) {
+            return known.get().length().getAsLong();
+        }
+        SeekableS3InputStream opened = learning;
+        if (opened != null) {
+            long length = opened.length(); // waits for its open fetch, which learns the length: no HEAD
+            knownOptions();
+            return length;
+        }
+        return learnWithTailRead().length().getAsLong();
     }
 
     /**
-     * A stream pinned to the file's version. parquet-java opens a stream before it asks for the length, and its
-     * first read is the footer's trailer: so the tail GET that learns length and ETag is sent here, once, and
-     * that first read is served from the cached tail instead of sending a GET of its own.
+     * A stream pinned to the file's version. parquet-java opens a stream before it asks for the length and reads
+     * the footer first: the stream's open fetch is the GET that learns length and ETag and brings the footer.
      */
     @Override
     public SeekableInputStream newStream() throws IOException {
-        SeekableS3InputStream stream = factory.open(location, knownOptions());
-        prefetcher.onOpen(stream);
-        return new S3ParquetStream(stream, prefetcher);
+        Optional<OpenOptions> known = knownOptions();
+        SeekableS3InputStream stream = factory.open(location, known.orElse(options));
+        if (known.isEmpty()) {
+            learning = stream;
+        }
+        return new S3ParquetStream(stream);
     }
 
-    /** The options with the length and ETag the first tail read learned; sends that read once. */
-    private OpenOptions knownOptions() throws IOException {
+    /** The options with length and ETag, if given or learned by a stream of this file; sends nothing. */
+    private Optional<OpenOptions> knownOptions() throws IOException {
         OpenOptions known = learned;
-        if (known != null) {
-            return known;
-        }
-        synchronized (this) {
-            if (learned == null) {
-                try (SeekableS3InputStream stream = factory.open(location, options)) {
-                    // The footer's length and magic: one suffix GET of the tail learns length and ETag, and
-                    // caches the tail for the footer read that follows.
-                    stream.readTail(new byte[FOOTER_TRAILER_BYTES], 0, FOOTER_TRAILER_BYTES);
-                    String etag = stream.etag().orElseThrow(() -> new IOException(
-                            "The first GET of " + location + " did not tell its ETag"));
-                    learned = options.toBuilder().length(stream.length()).etag(etag).build();
-                }
+        if (known == null) {
+            SeekableS3InputStream opened = learning;
+            Optional<String> etag = opened == null ? Optional.empty() : opened.etag();
+            if (etag.isPresent()) {
+                known = remember(opened.length(), etag.get());
             }
-            return learned;
         }
+        return Optional.ofNullable(known);
+    }
+
+    /**
+     * Learns length and ETag before any stream of this file was opened, with one suffix GET of the tail (a
+     * stream without format policy, so nothing is prefetched for a reader that is not there yet).
+     */
+    private OpenOptions learnWithTailRead() throws IOException {
+        try (SeekableS3InputStream stream = factory.open(location,
+                options.toBuilder().readPolicy(ReadPolicy.RANDOM).build())) {
+            stream.readTail(new byte[FOOTER_TRAILER_BYTES], 0, FOOTER_TRAILER_BYTES);
+            String etag = stream.etag().orElseThrow(() -> new IOException(
+                    "The first GET of " + location + " did not tell its ETag"));
+            return remember(stream.length(), etag);
+        }
+    }
+
+    /** The first version learned wins: every later stream of this file is pinned to it. */
+    private synchronized OpenOptions remember(long length, String etag) {
+        if (learned == null) {
+            learned = options.toBuilder().length(length).etag(etag).readPolicy(options.readPolicy()).build();
+        }
+        return learned;
     }
 
     @Override

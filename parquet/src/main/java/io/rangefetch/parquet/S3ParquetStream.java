@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.FileRange;
 import io.rangefetch.SeekableS3InputStream;
-import io.rangefetch.client.ByteRange;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,18 +14,16 @@ import org.apache.parquet.io.ParquetFileRange;
 /**
  * parquet-java's stream over a Rangefetch stream. Streaming reads and seeks go to the stream; parquet-java's
  * vectored read (a row group's column chunks, all at once) goes to {@link SeekableS3InputStream#readVectored},
- * which coalesces nearby chunks and fetches the rest in parallel; then the same columns of the row groups that
- * follow are prefetched (see {@link ColumnPrefetcher}). Buffers come from parquet-java's allocator and go back to
- * it when their range fails.
+ * which coalesces nearby chunks and fetches the rest in parallel; the stream's Parquet format policy then
+ * prefetches the same columns of the row groups that follow (see {@link ParquetColumnSession}). Buffers come from
+ * parquet-java's allocator and go back to it when their range fails.
  */
 final class S3ParquetStream extends DelegatingSeekableInputStream {
     private final SeekableS3InputStream stream;
-    private final ColumnPrefetcher prefetcher;
 
-    S3ParquetStream(SeekableS3InputStream stream, ColumnPrefetcher prefetcher) {
+    S3ParquetStream(SeekableS3InputStream stream) {
         super(requireNonNull(stream, "stream is null"));
         this.stream = stream;
-        this.prefetcher = requireNonNull(prefetcher, "prefetcher is null");
     }
 
     @Override
@@ -56,8 +53,6 @@ final class S3ParquetStream extends DelegatingSeekableInputStream {
         for (int i = 0; i < ranges.size(); i++) {
             ranges.get(i).setDataReadFuture(fileRanges.get(i).data());
         }
-        prefetcher.afterVectoredRead(stream, fileRanges.stream()
-                .map(range -> ByteRange.ofLength(range.offset(), range.length())).toList());
     }
 
     @Override

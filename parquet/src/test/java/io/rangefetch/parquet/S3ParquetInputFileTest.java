@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.rangefetch.OpenOptions;
 import io.rangefetch.S3Location;
 import io.rangefetch.StreamConfig;
+import io.rangefetch.SeekableS3InputStream;
 import io.rangefetch.StreamFactory;
+import io.rangefetch.client.ByteRange;
 import io.rangefetch.testing.BodyHold;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.InMemoryObjectClient.Request;
@@ -16,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
@@ -72,15 +75,31 @@ class S3ParquetInputFileTest {
         InMemoryObjectClient client = fixture.client();
         S3ParquetInputFile input = new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, "people.parquet"));
 
-        assertThat(input.getLength()).isEqualTo(file.length);
-        assertThat(client.requests()).extracting(Request::method).containsExactly("GET");
-        assertThat(client.gets().get(0).range()).as("a suffix GET of the tail").startsWith("bytes=-");
-
         try (ParquetFileReader reader = ParquetFileReader.open(input, readOptions())) {
+            // parquet-java opened its stream, asked for the length, read the trailer and the footer
+            assertThat(client.requests()).extracting(Request::method).containsExactly("GET");
+            assertThat(client.gets().get(0).range()).as("the open fetch: a suffix GET of the tail").startsWith("bytes=-");
+            assertThat(input.getLength()).isEqualTo(file.length);
             assertThat(reader.getRecordCount()).isEqualTo(ROWS);
             assertThat(reader.getRowGroups()).hasSize(ROW_GROUPS);
-            assertThat(client.requests()).as("the footer came from the cached tail").hasSize(1);
             assertThat(readRecords(reader, SCHEMA)).isEqualTo(expectedRecords());
+        }
+        assertThat(client.count("HEAD")).isZero();
+    }
+
+    @Test
+    void theLengthAskedForBeforeAnyStreamCostsOneSuffixGetThatAlsoServesTheFooter() throws IOException {
+        byte[] file = write("asked.parquet");
+        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(256L * StreamFixture.MIB)
+                .smallObjectSize(0).build());
+        InMemoryObjectClient client = fixture.client();
+        S3ParquetInputFile input = new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, "asked.parquet"));
+
+        assertThat(input.getLength()).isEqualTo(file.length);
+        assertThat(client.requests()).extracting(Request::method).containsExactly("GET");
+        try (ParquetFileReader reader = ParquetFileReader.open(input, readOptions())) {
+            assertThat(reader.getRowGroups()).hasSize(ROW_GROUPS);
+            assertThat(client.requests()).as("the footer came from the cached tail").hasSize(1);
         }
         assertThat(client.count("HEAD")).isZero();
     }
@@ -147,6 +166,53 @@ class S3ParquetInputFileTest {
         }
         assertThat(client.gets().stream().filter(get -> get.key().equals("second.parquet")
                 && !get.range().startsWith("bytes=-") && get.byteRange().contains(firstChunk))).as("the predicted chunk was fetched once").hasSize(1);
+    }
+
+    @Test
+    void aReaderThatReadsChunkByChunkGetsTheNextRowGroupsOfItsColumnPrefetched() throws Exception {
+        byte[] file = write("chunks.parquet");
+        ParquetFormatPolicy policy = new ParquetFormatPolicy();
+        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(64L * StreamFixture.MIB)
+                .smallObjectSize(0).build(), List.of(policy));
+        InMemoryObjectClient client = fixture.client();
+        String etag = client.etag(StreamFixture.BUCKET, "chunks.parquet");
+        List<ByteRange> idChunks = new ArrayList<>();
+        try (ParquetFileReader local = ParquetFileReader.open(new org.apache.parquet.io.LocalInputFile(
+                directory.resolve("chunks.parquet")), readOptions())) {
+            local.getRowGroups().forEach(rowGroup -> idChunks.add(ByteRange.ofLength(
+                    rowGroup.getColumns().get(0).getStartingPos(), rowGroup.getColumns().get(0).getTotalSize())));
+        }
+        // no S3ParquetInputFile: the key's extension picks the Parquet policy for any reader of a stream
+        S3Location location = new S3Location(StreamFixture.BUCKET, "chunks.parquet");
+        try (SeekableS3InputStream stream = factory.open(location,
+                OpenOptions.builder().length(file.length).etag(etag).build())) {
+            byte[] trailer = new byte[8];
+            stream.readTail(trailer, 0, trailer.length); // as a reader starts: the footer, from the open fetch
+            assertThat(client.gets()).as("the tail, fetched on open").hasSize(1);
+            awaitFooter(policy, stream);
+            readChunk(stream, idChunks.get(0), file);
+            int afterFirst = client.gets().size();
+            assertThat(afterFirst).as("the first chunk, and the same column of the row groups after it")
+                    .isEqualTo(3);
+            for (ByteRange chunk : idChunks.subList(1, idChunks.size())) {
+                readChunk(stream, chunk, file);
+            }
+            assertThat(client.gets()).as("the later chunks were all prefetched").hasSize(afterFirst);
+            assertThat(stream.statistics().prefetchedBytesUnread()).isZero();
+        }
+    }
+
+    private static void awaitFooter(ParquetFormatPolicy policy, SeekableS3InputStream stream) throws Exception {
+        // parsed on the factory's threads, not the reader's
+        assertThat(stream.etag()).isPresent();
+        ParquetFooter footer = policy.footerOf(stream.location(), stream.etag().get()).orElseThrow().get(20, TimeUnit.SECONDS);
+        assertThat(footer).isNotNull();
+    }
+
+    private static void readChunk(SeekableS3InputStream stream, ByteRange chunk, byte[] file) throws IOException {
+        byte[] bytes = new byte[(int) chunk.length()];
+        stream.readFully(chunk.start(), bytes, 0, bytes.length);
+        assertThat(bytes).isEqualTo(java.util.Arrays.copyOfRange(file, (int) chunk.start(), (int) chunk.end()));
     }
 
     private static ParquetReadOptions readOptions() {

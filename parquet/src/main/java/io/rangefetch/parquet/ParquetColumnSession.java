@@ -1,0 +1,187 @@
+package io.rangefetch.parquet;
+
+import static java.util.Objects.requireNonNull;
+
+import io.rangefetch.client.ByteRange;
+import io.rangefetch.format.FormatSession;
+import io.rangefetch.format.FormatStream;
+import io.rangefetch.format.OpenFetch;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Column prefetch on one stream of a Parquet file. A Parquet reader reads a row group's projected column chunks,
+ * decodes them, then asks for the next row group's: one round trip per row group (or per chunk, for readers that
+ * read chunk by chunk), with the network idle while it decodes. So when a read starts a column chunk, this
+ * prefetches, as one coalesced plan:
+ * <ul>
+ *   <li>the other chunks of that row group this reader is predicted to read: the columns it has read so far,
+ *       and those readers of the same schema read in earlier files (see {@link ColumnHistory});</li>
+ *   <li>the same columns of the row groups that follow, as far ahead as {@code min(prefetch.max-size,
+ *       cache.max-memory / 4)} bytes allow.</li>
+ * </ul>
+ * A read of only a chunk's dictionary page (a reader filtering row groups by dictionary) prefetches only the
+ * other predicted chunks' dictionary pages of that row group. When the file's footer is parsed and its schema is
+ * known to the history, the predicted chunks of the first row group are prefetched at once, before the reader
+ * asks. Nothing on the reader's thread waits for the footer: reads made before it is parsed are looked at once
+ * it is (the first {@value #MAX_WAITING_READS} of them), on the thread that parsed it.
+ *
+ * <p>A prediction that is wrong costs bytes (counted as prefetched but unread in the stream's statistics), never
+ * correctness. Thread-safe.
+ */
+final class ParquetColumnSession implements FormatSession {
+    /** Reads remembered while the footer is parsed: the first ones tell which columns are read. */
+    static final int MAX_WAITING_READS = 64;
+
+    private final FormatStream stream;
+    private final ParquetFormatPolicy policy;
+    private final long budget;
+    // Columns this stream's reader started reading, in order; guarded by this.
+    private final Set<String> columnsRead = new LinkedHashSet<>();
+    // The parsed footer, or null when the file has none worth using (or the stream closed first).
+    private final CompletableFuture<ParquetFooter> footer = new CompletableFuture<>();
+    private final AtomicInteger waitingReads = new AtomicInteger();
+    private volatile boolean closed;
+
+    ParquetColumnSession(FormatStream stream, ParquetFormatPolicy policy) {
+        this.stream = requireNonNull(stream, "stream is null");
+        this.policy = requireNonNull(policy, "policy is null");
+        // as far ahead as a sequential prefetch may go, and never more than a quarter of the shared cache
+        this.budget = Math.min(stream.config().prefetchMaxSize(), stream.config().cacheMaxMemory() / 4);
+    }
+
+    @Override
+    public OpenFetch openFetch() {
+        return OpenFetch.tail(ParquetFormatPolicy.precacheSize(stream));
+    }
+
+    @Override
+    public void opened() {
+        footer.thenAccept(this::prefetchPredictedFirstRowGroup);
+        policy.footer(stream).whenComplete((parsed, failure) -> footer.complete(failure == null ? parsed : null));
+    }
+
+    private void prefetchPredictedFirstRowGroup(ParquetFooter parsed) {
+        if (parsed == null || closed || budget <= 0 || parsed.rowGroups().isEmpty()) {
+            return;
+        }
+        Set<String> predicted = policy.history().predicted(parsed.schema());
+        List<ByteRange> chunks = parsed.rowGroups().get(0).stream()
+                .filter(chunk -> predicted.contains(chunk.path())).map(ParquetFooter.Chunk::bytes).toList();
+        if (!chunks.isEmpty() && chunks.stream().mapToLong(ByteRange::length).sum() <= budget) {
+            stream.prefetch(chunks);
+        }
+    }
+
+    @Override
+    public void afterRead(long position, long length) {
+        if (length > 0) {
+            onRead(List.of(ByteRange.ofLength(position, length)));
+        }
+    }
+
+    @Override
+    public void afterVectoredRead(List<ByteRange> ranges) {
+        onRead(ranges);
+    }
+
+    private void onRead(List<ByteRange> ranges) {
+        if (footer.isDone()) {
+            onRead(footer.join(), ranges);
+        } else if (waitingReads.incrementAndGet() <= MAX_WAITING_READS) {
+            footer.thenAccept(parsed -> onRead(parsed, ranges));
+        }
+    }
+
+    private void onRead(ParquetFooter parsed, List<ByteRange> ranges) {
+        if (parsed == null || closed) {
+            return;
+        }
+        List<ParquetFooter.Chunk> started = startedChunks(parsed, ranges);
+        if (started.isEmpty()) {
+            return; // the footer, or the middle of a chunk: nothing new is known
+        }
+        Set<String> predicted;
+        synchronized (this) {
+            started.forEach(chunk -> columnsRead.add(chunk.path()));
+            predicted = new LinkedHashSet<>(columnsRead);
+        }
+        predicted.addAll(policy.history().predicted(parsed.schema()));
+        List<ByteRange> ahead = ahead(parsed, ranges, predicted, budget);
+        if (!ahead.isEmpty()) {
+            stream.prefetch(ahead);
+        }
+    }
+
+    /** The chunks whose reading {@code ranges} start. */
+    static List<ParquetFooter.Chunk> startedChunks(ParquetFooter parsed, List<ByteRange> ranges) {
+        List<ParquetFooter.Chunk> started = new ArrayList<>();
+        ranges.forEach(range -> started.addAll(parsed.chunksStartingIn(range)));
+        return started;
+    }
+
+    /**
+     * What to prefetch after reads of {@code ranges}, for a reader predicted to read {@code columns}: nothing
+     * if no read starts a chunk; the dictionary pages of those columns in the row group, if every chunk started
+     * was read for its dictionary page only; else their chunks of the latest row group started and of the ones
+     * after it, as far as {@code budget} bytes go.
+     */
+    static List<ByteRange> ahead(ParquetFooter parsed, List<ByteRange> ranges, Set<String> columns, long budget) {
+        boolean dictionariesOnly = true;
+        int rowGroup = -1;
+        for (ByteRange range : ranges) {
+            for (ParquetFooter.Chunk chunk : parsed.chunksStartingIn(range)) {
+                rowGroup = Math.max(rowGroup, chunk.rowGroup());
+                dictionariesOnly &= chunk.dictionary().isPresent() && range.start() == chunk.bytes().start()
+                        && range.end() <= chunk.dictionaryEnd();
+            }
+        }
+        if (rowGroup < 0) {
+            return List.of();
+        }
+        return dictionariesOnly ? dictionariesOf(parsed.rowGroups().get(rowGroup), columns)
+                : chunksAhead(parsed, rowGroup, columns, budget);
+    }
+
+    /** The dictionary pages of {@code columns} in one row group. */
+    private static List<ByteRange> dictionariesOf(List<ParquetFooter.Chunk> rowGroup, Set<String> columns) {
+        return rowGroup.stream().filter(chunk -> columns.contains(chunk.path()))
+                .flatMap(chunk -> chunk.dictionary().stream()).toList();
+    }
+
+    /** {@code columns}' chunks of {@code rowGroup} and of the row groups after it, within {@code budget}. */
+    private static List<ByteRange> chunksAhead(ParquetFooter parsed, int rowGroup, Set<String> columns, long budget) {
+        List<ByteRange> ahead = new ArrayList<>();
+        long bytes = 0;
+        for (int next = rowGroup; next < parsed.rowGroups().size(); next++) {
+            List<ByteRange> chunks = parsed.rowGroups().get(next).stream()
+                    .filter(chunk -> columns.contains(chunk.path())).map(ParquetFooter.Chunk::bytes).toList();
+            long size = chunks.stream().mapToLong(ByteRange::length).sum();
+            if (bytes + size > budget) {
+                break;
+            }
+            ahead.addAll(chunks);
+            bytes += size;
+        }
+        return ahead;
+    }
+
+    /** The columns this stream's reader read go into the history, for the next file of the schema. */
+    @Override
+    public void close() {
+        closed = true;
+        footer.complete(null); // a footer still being parsed is of no use to this stream any more
+        ParquetFooter parsed = footer.join();
+        Set<String> read;
+        synchronized (this) {
+            read = Set.copyOf(columnsRead);
+        }
+        if (parsed != null && !read.isEmpty()) {
+            policy.history().record(parsed.schema(), read);
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package io.rangefetch.parquet;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.rangefetch.S3Location;
+import io.rangefetch.client.ByteRange;
+import io.rangefetch.format.FormatPolicy;
+import io.rangefetch.format.FormatSession;
+import io.rangefetch.format.FormatStream;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Parquet files, for any reader of a Rangefetch stream (parquet-java through {@link S3ParquetInputFile}, or an
+ * engine's own reader): the stream opens by fetching the file's tail, where the footer is, and the footer is
+ * parsed off the reader's thread into where each row group's column chunks lie; then reads of column chunks
+ * bring the chunks the reader is predicted to read next (see {@link ParquetColumnSession}).
+ *
+ * <p><b>Footer.</b> The open fetch is the last {@code parquet.footer-precache-size} bytes, or
+ * {@code parquet.large-footer-precache-size} for a file known to be over {@code parquet.large-file-size} (their
+ * footers are larger); when the length is not known yet, it is the suffix GET that learns it (and the ETag): no
+ * HEAD, no separate read of the 8-byte trailer. When the footer is longer than what was fetched, exactly the rest
+ * is fetched, once. A footer that is not one (bad magic, bad length, Thrift that does not decode) turns column
+ * awareness off for the file with one warning; reads still return the right bytes.
+ *
+ * <p>One instance per factory (the factory loads it with {@link java.util.ServiceLoader}): it holds the column
+ * history across files, and the parsed footers of recent files, shared by their streams. Thread-safe.
+ */
+public final class ParquetFormatPolicy implements FormatPolicy {
+    /** Recent files whose footers stay parsed: parquet-java opens a file's stream more than once. */
+    static final int PARSED_FOOTERS = 256;
+    private static final Logger LOG = LoggerFactory.getLogger(ParquetFormatPolicy.class);
+
+    private final ColumnHistory history = new ColumnHistory();
+    private final Cache<FileVersion, CompletableFuture<ParquetFooter>> footers =
+            Caffeine.newBuilder().maximumSize(PARSED_FOOTERS).build();
+
+    @Override
+    public String name() {
+        return "parquet";
+    }
+
+    @Override
+    public FormatSession open(FormatStream stream) {
+        return new ParquetColumnSession(stream, this);
+    }
+
+    ColumnHistory history() {
+        return history;
+    }
+
+    /** The tail to fetch on open, by the file's length when it is known. */
+    static long precacheSize(FormatStream stream) {
+        long length = stream.knownLength().orElse(-1);
+        return length > stream.config().parquetLargeFileSize() ? stream.config().parquetLargeFooterPrecacheSize()
+                : stream.config().parquetFooterPrecacheSize();
+    }
+
+    /**
+     * The file's parsed footer, read and parsed once per file version for all its streams: its trailer and footer
+     * read from the cached tail (the rest of a long footer fetched), parsed on the factory's threads. Completes
+     * with {@code null} when the footer is not one (logged once).
+     */
+    CompletableFuture<ParquetFooter> footer(FormatStream stream) {
+        long length = stream.knownLength().orElseThrow();
+        FileVersion version = new FileVersion(stream.location(), stream.etag().orElseThrow());
+        CompletableFuture<ParquetFooter> footer = footers.get(version, ignored -> readFooter(stream, length));
+        // a read that failed (the network, a closed factory) is tried again by the file's next stream
+        footer.whenComplete((parsed, failure) -> {
+            if (failure != null) {
+                footers.asMap().remove(version, footer);
+            }
+        });
+        return footer;
+    }
+
+    /** The footer of a file version if a stream of it started reading it; for tests. */
+    java.util.Optional<CompletableFuture<ParquetFooter>> footerOf(S3Location location, String etag) {
+        return java.util.Optional.ofNullable(footers.getIfPresent(new FileVersion(location, etag)));
+    }
+
+    private static CompletableFuture<ParquetFooter> readFooter(FormatStream stream, long length) {
+        if (length < ParquetFooter.TRAILER_BYTES) {
+            return CompletableFuture.completedFuture(corrupt(stream.location(),
+                    new ParquetFooter.CorruptFooterException("Not a Parquet file: " + length + " bytes", null)));
+        }
+        return stream.read(new ByteRange(length - ParquetFooter.TRAILER_BYTES, length))
+                .thenCompose(trailer -> {
+                    byte[] bytes = new byte[ParquetFooter.TRAILER_BYTES];
+                    trailer.get(trailer.position(), bytes);
+                    int footerLength;
+                    try {
+                        footerLength = ParquetFooter.footerLength(bytes, length);
+                    } catch (ParquetFooter.CorruptFooterException e) {
+                        return CompletableFuture.completedFuture(corrupt(stream.location(), e));
+                    }
+                    long footerEnd = length - ParquetFooter.TRAILER_BYTES;
+                    return stream.read(new ByteRange(footerEnd - footerLength, footerEnd))
+                            .thenApplyAsync(footer -> parse(stream.location(), footer, length), stream.executor());
+                });
+    }
+
+    private static ParquetFooter parse(S3Location location, ByteBuffer footer, long length) {
+        byte[] bytes = new byte[footer.remaining()];
+        footer.get(footer.position(), bytes);
+        try {
+            return ParquetFooter.parse(bytes, length);
+        } catch (ParquetFooter.CorruptFooterException e) {
+            return corrupt(location, e);
+        }
+    }
+
+    private static ParquetFooter corrupt(S3Location location, ParquetFooter.CorruptFooterException e) {
+        LOG.warn("Column prefetch is off for {}: {}", location, e.getMessage());
+        return null;
+    }
+
+    /** A file's version: footers are cached by it, so a rewritten file is parsed anew. */
+    private record FileVersion(S3Location location, String etag) {}
+}

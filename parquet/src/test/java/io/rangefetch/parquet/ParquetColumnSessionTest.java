@@ -1,0 +1,69 @@
+package io.rangefetch.parquet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rangefetch.client.ByteRange;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a read of a Parquet file's bytes makes the Parquet policy prefetch, on a footer laid out by hand: two
+ * row groups of columns {@code a} and {@code b} (each with a 100-byte dictionary page) and {@code c} (none).
+ */
+class ParquetColumnSessionTest {
+    private static final long UNLIMITED = Long.MAX_VALUE;
+    private static final ParquetFooter FOOTER = new ParquetFooter(List.of(
+            List.of(chunk(0, "a", 1_000, 2_000, 1_100), chunk(0, "b", 2_000, 3_000, 2_100),
+                    chunk(0, "c", 3_000, 4_000, -1)),
+            List.of(chunk(1, "a", 4_000, 5_000, 4_100), chunk(1, "b", 5_000, 6_000, 5_100),
+                    chunk(1, "c", 6_000, 7_000, -1))));
+
+    @Test
+    void startingAChunkPrefetchesThePredictedColumnsOfItsRowGroupAndOfTheOnesAfter() {
+        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_000, 2_000)), Set.of("a", "b"), UNLIMITED))
+                .containsExactly(range(1_000, 2_000), range(2_000, 3_000), range(4_000, 5_000), range(5_000, 6_000));
+        // a reader that starts the second row group looks no further back
+        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(6_000, 6_010)), Set.of("c"), UNLIMITED))
+                .containsExactly(range(6_000, 7_000));
+    }
+
+    @Test
+    void theBudgetStopsAtWholeRowGroups() {
+        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_000, 2_000)), Set.of("a", "b"), 3_999))
+                .as("the second row group's two chunks would pass the budget").containsExactly(range(1_000, 2_000),
+                        range(2_000, 3_000));
+        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_000, 2_000)), Set.of("a", "b"), 1_000))
+                .isEmpty();
+    }
+
+    @Test
+    void aDictionaryOnlyReadPrefetchesOnlyThePredictedColumnsDictionaries() {
+        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_000, 1_100)), Set.of("a", "b", "c"),
+                UNLIMITED)).as("c has no dictionary page").containsExactly(range(1_000, 1_100), range(2_000, 2_100));
+        // reading past the dictionary page is reading the chunk
+        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_000, 1_101)), Set.of("a"), UNLIMITED))
+                .containsExactly(range(1_000, 2_000), range(4_000, 5_000));
+        // a chunk without a dictionary page read in part is read for its data
+        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(3_000, 3_050)), Set.of("a", "c"), UNLIMITED))
+                .containsExactly(range(1_000, 2_000), range(3_000, 4_000), range(4_000, 5_000), range(6_000, 7_000));
+    }
+
+    @Test
+    void readsThatStartNoChunkPrefetchNothing() {
+        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_500, 1_900)), Set.of("a", "b"), UNLIMITED))
+                .as("the middle of a chunk").isEmpty();
+        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(7_000, 7_500)), Set.of("a"), UNLIMITED))
+                .as("the footer").isEmpty();
+        assertThat(ParquetColumnSession.startedChunks(FOOTER, List.of(range(900, 2_001))))
+                .extracting(ParquetFooter.Chunk::path).containsExactly("a", "b");
+    }
+
+    private static ParquetFooter.Chunk chunk(int rowGroup, String path, long start, long end, long dictionaryEnd) {
+        return new ParquetFooter.Chunk(rowGroup, path, new ByteRange(start, end), dictionaryEnd);
+    }
+
+    private static ByteRange range(long start, long end) {
+        return new ByteRange(start, end);
+    }
+}
