@@ -535,6 +535,9 @@ public final class ObjectReader implements AutoCloseable {
             if (streaming) {
                 sequential = plan.next();
             }
+            // Retained before this read claims anything: its own claims may evict blocks it is about to copy
+            // from when the budget is tight, and a retained block's array outlives its eviction.
+            retainAll(known);
             for (ByteRange range : plan.demand()) {
                 Block block = context.cache().claim(id, range, false, statistics);
                 if (block == null) {
@@ -567,17 +570,12 @@ public final class ObjectReader implements AutoCloseable {
 
         // Every block copied from is retained until the copy is done, so its array cannot be recycled under us.
         List<Block> retained = new ArrayList<>(demand);
+        retained.addAll(known);
         long end = read.end();
         long cursor = position;
         int copied = 0;
         QuietBlock last = null;
         try {
-            for (Block block : known) {
-                if (!context.cache().retain(block)) {
-                    throw new BlockLostException("Block " + block + " left the cache while being read", null);
-                }
-                retained.add(block);
-            }
             for (Source source : sources) {
                 if (source.range().end() <= cursor) {
                     continue;
@@ -629,6 +627,16 @@ public final class ObjectReader implements AutoCloseable {
         served = true;
         statistics.served(copied, !missed && demand.isEmpty() && direct.isEmpty());
         return copied;
+    }
+
+    /** Retains every block, or none: a block evicted since it was looked up is a lost block, to look up anew. */
+    private void retainAll(List<Block> blocks) throws BlockLostException {
+        for (int i = 0; i < blocks.size(); i++) {
+            if (!context.cache().retain(blocks.get(i))) {
+                blocks.subList(0, i).forEach(context.cache()::release);
+                throw new BlockLostException("Block " + blocks.get(i) + " left the cache while being read", null);
+            }
+        }
     }
 
     /**
