@@ -6,19 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.rangefetch.S3Location;
 import io.rangefetch.SeekableS3InputStream;
 import io.rangefetch.StreamConfig;
-import io.rangefetch.StreamFactory;
 import io.rangefetch.it.proxy.NetworkModel;
 import io.rangefetch.it.proxy.ProxiedRequest;
 import io.rangefetch.it.proxy.ProxyLedger;
 import io.rangefetch.it.server.S3Clients;
-import io.rangefetch.it.server.ThreadLeakChecker;
 import io.rangefetch.parquet.S3ParquetInputFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -75,7 +72,6 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
     private static final long TAIL_BYTES = DEFAULTS.minRequestSize();
     /** Parquet's trailer: the footer's length (4 bytes, little-endian) and "PAR1". */
     private static final int TRAILER_BYTES = 8;
-    private static final Duration THREAD_GRACE = Duration.ofSeconds(10);
 
     /** 16 columns in 4 row groups of 20,000 rows, pages of 1,000 rows: chunks of 160 KB, 10.3 MB in all. */
     private static final ParquetShape SIXTEEN_COLUMNS =
@@ -468,21 +464,8 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
         return (dividend + divisor - 1) / divisor;
     }
 
-    /**
-     * Builds a factory with the default config on a fresh sync client through the proxy, runs the body, closes
-     * both; the factory's fetch threads must then end, whatever the body did.
-     */
+    /** Runs the body on a factory with the default config, as the base class's {@code withFactory} does. */
     private void withFactory(FactoryBody body) throws Exception {
-        ThreadLeakChecker threads = ThreadLeakChecker.snapshot();
-        try (S3Client s3 = S3Clients.sync(proxied());
-                StreamFactory factory = StreamFactory.create(s3, DEFAULTS)) {
-            body.run(factory);
-        }
-        threads.assertNoNewThreads("rangefetch-fetch-", THREAD_GRACE);
-    }
-
-    @FunctionalInterface
-    private interface FactoryBody {
-        void run(StreamFactory factory) throws Exception;
+        withFactory(DEFAULTS, body);
     }
 }

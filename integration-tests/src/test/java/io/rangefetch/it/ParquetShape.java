@@ -26,8 +26,8 @@ import org.apache.parquet.schema.Types;
  * give it its layout (row groups, pages, encodings, indexes). A row is a pure function of its number, so what a
  * reader returns is checked against {@link #row(int)} without keeping what was written.
  *
- * <p>Every file is uncompressed: parquet-java's codecs other than none need Hadoop's runtime, which is not on the
- * classpath, and uncompressed chunks keep the sizes a test reasons about close to the values written.
+ * <p>Every file is uncompressed: uncompressed chunks keep the sizes a test reasons about close to the values
+ * written.
  *
  * @param name the file name, locally and in the bucket
  * @param rowCount how many rows the file holds

@@ -1,17 +1,26 @@
 package io.rangefetch.it;
 
 import static java.util.Objects.requireNonNull;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.rangefetch.StreamConfig;
+import io.rangefetch.StreamFactory;
 import io.rangefetch.it.proxy.NetworkModel;
 import io.rangefetch.it.proxy.ProxyLedger;
 import io.rangefetch.it.proxy.ShapingProxy;
+import io.rangefetch.it.server.S3Clients;
 import io.rangefetch.it.server.S3Server;
 import io.rangefetch.it.server.S3ServerTestBase;
+import io.rangefetch.it.server.ThreadLeakChecker;
 import java.io.IOException;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Base of the suites whose clients reach the server through a {@link ShapingProxy}: its ledger counts the
@@ -23,6 +32,8 @@ import org.junit.jupiter.api.BeforeAll;
  * count requests are skipped there.
  */
 abstract class ProxiedS3ServerTestBase extends S3ServerTestBase {
+    private static final Duration THREAD_GRACE = Duration.ofSeconds(10);
+
     private final NetworkModel model;
     private ShapingProxy proxy;
 
@@ -66,5 +77,34 @@ abstract class ProxiedS3ServerTestBase extends S3ServerTestBase {
     /** The server as clients see it: behind the proxy where there is one. */
     protected final S3Server proxied() {
         return proxy == null ? server() : server().reachedAt(proxy.endpoint());
+    }
+
+    /**
+     * Builds a factory with {@code config} on a fresh sync client through the proxy, with {@code interceptors},
+     * runs the body, closes both; the factory's fetch threads must then end, whatever the body did.
+     */
+    protected final void withFactory(StreamConfig config, FactoryBody body, ExecutionInterceptor... interceptors)
+            throws Exception {
+        ThreadLeakChecker threads = ThreadLeakChecker.snapshot();
+        try (S3Client s3 = S3Clients.sync(proxied(), interceptors);
+                StreamFactory factory = StreamFactory.create(s3, config)) {
+            body.run(factory);
+        }
+        threads.assertNoNewThreads("rangefetch-fetch-", THREAD_GRACE);
+    }
+
+    @FunctionalInterface
+    protected interface FactoryBody {
+        void run(StreamFactory factory) throws Exception;
+    }
+
+    /**
+     * Asserts that {@code bytes} are {@code whole}'s from {@code position} on; on a mismatch names the first wrong
+     * byte rather than print megabytes.
+     */
+    protected static void assertSameBytes(byte[] whole, byte[] bytes, long position, String what) {
+        assertThat(position + bytes.length).as("end of %s", what).isLessThanOrEqualTo(whole.length);
+        byte[] expected = Arrays.copyOfRange(whole, (int) position, (int) position + bytes.length);
+        assertThat(Arrays.mismatch(bytes, expected)).as("first wrong byte of %s", what).isEqualTo(-1);
     }
 }
