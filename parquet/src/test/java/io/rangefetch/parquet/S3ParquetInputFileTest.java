@@ -190,14 +190,15 @@ class S3ParquetInputFileTest {
             stream.readTail(trailer, 0, trailer.length); // as a reader starts: the footer, from the open fetch
             assertThat(client.gets()).as("the tail, fetched on open").hasSize(1);
             awaitFooter(policy, stream);
-            readChunk(stream, idChunks.get(0), file);
-            int afterFirst = client.gets().size();
-            assertThat(afterFirst).as("the first chunk, and the same column of the row groups after it")
-                    .isEqualTo(3);
-            for (ByteRange chunk : idChunks.subList(1, idChunks.size())) {
+            for (ByteRange chunk : idChunks) {
                 readChunk(stream, chunk, file);
             }
-            assertThat(client.gets()).as("the later chunks were all prefetched").hasSize(afterFirst);
+            // the first chunk's GET, then one GET (coalesced) that the first read's prefetch sent for the rest:
+            // a later read that found its chunk neither cached nor in flight would have sent one more
+            assertThat(client.gets()).hasSize(3);
+            ByteRange prefetched = client.gets().get(2).byteRange();
+            assertThat(idChunks.subList(1, idChunks.size())).allMatch(chunk -> prefetched.start() <= chunk.start()
+                    && chunk.end() <= prefetched.end());
             assertThat(stream.statistics().prefetchedBytesUnread()).isZero();
         }
     }
