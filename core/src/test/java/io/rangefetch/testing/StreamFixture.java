@@ -2,6 +2,7 @@ package io.rangefetch.testing;
 
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
+import io.rangefetch.format.FormatPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,8 +32,8 @@ public final class StreamFixture implements AutoCloseable, AfterEachCallback {
         return factory;
     }
 
-    /** A factory with exactly these format policies (instead of those on the class path). */
-    public StreamFactory factory(StreamConfig config, java.util.List<io.rangefetch.format.FormatPolicy> policies) {
+    /** A factory that uses exactly {@code policies} as its format policies, instead of those on the class path. */
+    public StreamFactory factory(StreamConfig config, List<FormatPolicy> policies) {
         StreamFactory factory = StreamFactory.builder(client).config(config).formatPolicies(policies).build();
         factories.add(factory);
         return factory;

@@ -143,6 +143,12 @@ public final class ReadPlanner {
      * {@code objectLength} is -1). Reading the tail of an object of unknown length asks for a suffix.
      */
     public FirstRequest firstRequest(long position, long length, long objectLength, boolean tail, AccessHint hint) {
+        return firstRequest(position, length, objectLength, tail, hint, Long.MAX_VALUE);
+    }
+
+    /** The same, for a stream whose prefetch stops at {@code prefetchEnd} (see {@link ReadRequest#prefetchEnd()}). */
+    public FirstRequest firstRequest(long position, long length, long objectLength, boolean tail, AccessHint hint,
+            long prefetchEnd) {
         long size = clamp(length, settings.minRequestSize(), settings.maxRequestSize());
         if (objectLength < 0) {
             if (tail) {
@@ -150,8 +156,9 @@ public final class ReadPlanner {
             }
             if (position == 0 && hint != AccessHint.RANDOM && settings.smallObjectSize() > 0) {
                 // Most readers that start at 0 without knowing the length read on; this one request also reads
-                // any small object whole.
-                return new FirstRequest(ByteRange.ofLength(0, Math.max(size, settings.smallObjectSize())), 0);
+                // any small object whole. Not past the caller's split, though: those bytes are another task's.
+                long readOn = Math.min(settings.smallObjectSize(), prefetchEnd);
+                return new FirstRequest(ByteRange.ofLength(0, Math.max(size, readOn)), 0);
             }
             return new FirstRequest(ByteRange.ofLength(position, size), 0);
         }

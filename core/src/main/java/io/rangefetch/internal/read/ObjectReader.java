@@ -109,9 +109,11 @@ public final class ObjectReader implements AutoCloseable {
     public void startOpenFetch(boolean tail, long start, long len, Runnable opened) {
         if (etag != null && length >= 0) {
             long objectLength = length;
+            // never smaller than the minimum request, as the request that learns the version would be
+            long size = Math.max(len, context.planner().settings().minRequestSize());
             ByteRange range = context.planner().isSmall(objectLength) ? new ByteRange(0, objectLength)
-                    : tail ? new ByteRange(Math.max(0, objectLength - len), objectLength)
-                    : new ByteRange(Math.min(start, objectLength), Math.min(objectLength, start + len));
+                    : tail ? new ByteRange(Math.max(0, objectLength - size), objectLength)
+                    : new ByteRange(Math.min(start, objectLength), Math.min(objectLength, start + size));
             if (range.length() > 0) {
                 prefetch(List.of(range));
             }
@@ -434,7 +436,8 @@ public final class ObjectReader implements AutoCloseable {
             if (etag != null && length >= 0) {
                 return null;
             }
-            FirstRequest first = context.planner().firstRequest(Math.max(position, 0), len, length, tail, hint);
+            FirstRequest first = context.planner().firstRequest(Math.max(position, 0), len, length, tail, hint,
+                    prefetchEnd);
             long reservedBytes = first.range() != null ? first.range().length() : first.suffixLength();
             boolean reserved = context.cache().reserve(reservedBytes);
             RangeGetRequest request;

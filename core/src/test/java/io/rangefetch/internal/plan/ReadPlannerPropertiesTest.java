@@ -11,8 +11,11 @@ import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
+import net.jqwik.api.From;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import net.jqwik.api.constraints.Size;
 
 class ReadPlannerPropertiesTest {
 
@@ -239,6 +242,81 @@ class ReadPlannerPropertiesTest {
         } else {
             assertThat(first.range().start()).isEqualTo(position);
         }
+    }
+
+    /** One streaming read of a sequence: {@code jump} moves it to {@code fraction} of the object first. */
+    record Step(boolean jump, double fraction, long length, boolean starved) {}
+
+    @Property(tries = 500)
+    void prefetchNeverPassesThePrefetchEndAndDemandStillCoversEveryRead(@ForAll("settings") PlannerSettings settings,
+            @ForAll("lengths") long objectLength, @ForAll("prefetchEnds") double endFraction,
+            @ForAll @Size(min = 1, max = 60) List<@From("steps") Step> steps,
+            @ForAll AccessHint hint) {
+        ReadPlanner planner = new ReadPlanner(settings);
+        long prefetchEnd = endFraction > 1 ? Long.MAX_VALUE : (long) (endFraction * objectLength);
+        long limit = Math.min(objectLength, prefetchEnd);
+        List<ByteRange> cached = new ArrayList<>();
+        SequentialState state = SequentialState.initial();
+        long position = 0;
+        for (Step step : steps) {
+            if (step.jump()) {
+                position = (long) (step.fraction() * objectLength);
+            }
+            if (position >= objectLength) {
+                position = 0;
+            }
+            long length = Math.min(step.length(), objectLength - position);
+            ReadRequest read = new ReadRequest(position, length, objectLength, true, hint, step.starved(),
+                    prefetchEnd);
+            ReadPlan plan = planner.plan(read, state, cached);
+            for (ByteRange range : plan.prefetch()) {
+                assertThat(range.end()).as("prefetch %s with prefetch end %d of %d bytes", range, prefetchEnd,
+                        objectLength).isLessThanOrEqualTo(limit);
+            }
+            List<ByteRange> available = new ArrayList<>(cached);
+            available.addAll(plan.demand());
+            available.sort(null);
+            long cursor = position;
+            for (ByteRange range : available) {
+                if (range.start() <= cursor && range.end() > cursor) {
+                    cursor = range.end();
+                }
+            }
+            assertThat(cursor).as("bytes of %s left unplanned", read).isGreaterThanOrEqualTo(read.end());
+            cached.addAll(plan.demand());
+            cached.addAll(plan.prefetch());
+            state = plan.next();
+            position = read.end();
+        }
+    }
+
+    @Property(tries = 500)
+    void theFirstRequestFromTheStartReadsOnNoFurtherThanThePrefetchEnd(@ForAll("settings") PlannerSettings settings,
+            @ForAll("lengths") long readLength, @ForAll("lengths") long prefetchEnd, @ForAll AccessHint hint) {
+        FirstRequest first = new ReadPlanner(settings).firstRequest(0, readLength, -1, false, hint, prefetchEnd);
+        long asked = Math.max(settings.minRequestSize(), Math.min(settings.maxRequestSize(), readLength));
+        assertThat(first.range().start()).isZero();
+        assertThat(first.range().end()).isLessThanOrEqualTo(Math.max(asked, prefetchEnd));
+        assertThat(first.range().end()).isGreaterThanOrEqualTo(asked);
+    }
+
+    @Provide
+    Arbitrary<Double> prefetchEnds() {
+        // a split end anywhere in the object, at its very start or end, or none (above 1)
+        return Arbitraries.frequencyOf(
+                Tuple.of(6, Arbitraries.doubles().between(0, 1)),
+                Tuple.of(1, Arbitraries.of(0.0, 1.0)),
+                Tuple.of(2, Arbitraries.just(2.0)));
+    }
+
+    @Provide
+    Arbitrary<Step> steps() {
+        return Combinators.combine(
+                        Arbitraries.integers().between(0, 9).map(jump -> jump == 0),
+                        Arbitraries.doubles().between(0, 1),
+                        Arbitraries.longs().between(1, 200_000),
+                        Arbitraries.of(true, false))
+                .as(Step::new);
     }
 
     @Provide

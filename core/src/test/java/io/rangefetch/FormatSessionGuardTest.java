@@ -1,0 +1,186 @@
+package io.rangefetch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rangefetch.client.ByteRange;
+import io.rangefetch.format.FormatPolicy;
+import io.rangefetch.format.FormatSession;
+import io.rangefetch.format.FormatStream;
+import io.rangefetch.format.OpenFetch;
+import io.rangefetch.testing.InMemoryObjectClient;
+import io.rangefetch.testing.LogCapture;
+import io.rangefetch.testing.RecordingPolicy;
+import io.rangefetch.testing.RecordingPolicy.Call;
+import io.rangefetch.testing.StreamFixture;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** A format policy that throws costs its stream the policy, with one warning, and never a byte. */
+class FormatSessionGuardTest {
+    private static final String BUCKET = StreamFixture.BUCKET;
+    private static final int MIB = StreamFixture.MIB;
+    private static final String FAILED = "Format policy 'rec' failed on ";
+    private static final StreamConfig CONFIG = RecordingPolicy.recConfig();
+
+    @RegisterExtension
+    final StreamFixture fixture = new StreamFixture();
+    private final InMemoryObjectClient client = fixture.client();
+
+    private StreamFactory factoryWith(FormatPolicy policy) {
+        return fixture.factory(CONFIG, List.of(policy));
+    }
+
+    /** Reads {@code key} every way a stream can, checking each answer, and closes it. */
+    private void readEveryWay(StreamFactory factory, String key, byte[] data) throws Exception {
+        try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, key))) {
+            byte[] head = new byte[1000];
+            int read = stream.read(head);
+            assertThat(read).isPositive();
+            assertThat(Arrays.copyOf(head, read)).isEqualTo(Arrays.copyOf(data, read));
+            byte[] middle = new byte[5000];
+            stream.readFully(MIB, middle, 0, middle.length);
+            assertThat(middle).isEqualTo(Arrays.copyOfRange(data, MIB, MIB + middle.length));
+            byte[] tail = new byte[300];
+            assertThat(stream.readTail(tail, 0, tail.length)).isEqualTo(tail.length);
+            assertThat(tail).isEqualTo(Arrays.copyOfRange(data, data.length - tail.length, data.length));
+            FileRange range = FileRange.of(3L * MIB, 7000);
+            stream.readVectored(List.of(range), ByteBuffer::allocate);
+            ByteBuffer vectored = range.data().get(30, TimeUnit.SECONDS);
+            byte[] bytes = new byte[vectored.remaining()];
+            vectored.get(bytes);
+            assertThat(bytes).isEqualTo(Arrays.copyOfRange(data, 3 * MIB, 3 * MIB + 7000));
+            assertThat(stream.length()).isEqualTo(data.length);
+        }
+    }
+
+    private void assertOneWarningPerStreamAndRightBytes(RecordingPolicy policy) throws Exception {
+        byte[] first = fixture.put("first.rec", 4 * MIB + 17);
+        byte[] second = fixture.put("second.rec", 5 * MIB + 3);
+        StreamFactory factory = factoryWith(policy);
+        try (LogCapture log = LogCapture.start()) {
+            readEveryWay(factory, "first.rec", first);
+            readEveryWay(factory, "second.rec", second);
+            assertThat(log.warnings(FAILED + "s3://bucket/first.rec")).isEqualTo(1);
+            assertThat(log.warnings(FAILED + "s3://bucket/second.rec")).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aPolicyThatThrowsInOpenIsOffWithOneWarningPerStream() throws Exception {
+        RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.tail(100_000))
+                .failingIn(Call.OPEN, new IllegalStateException("broken open"));
+        assertOneWarningPerStreamAndRightBytes(policy);
+        assertThat(policy.count(Call.OPEN)).isEqualTo(2);
+        assertThat(policy.count(Call.OPEN_FETCH)).isZero();
+        assertThat(policy.count(Call.AFTER_READ)).isZero();
+        // no open fetch was sent: every stream's first GET is its own first read's
+        assertThat(client.gets()).noneMatch(request -> request.range().startsWith("bytes=-100000"));
+    }
+
+    @Test
+    void aPolicyThatThrowsInOpenFetchIsOffWithOneWarningPerStreamAndSendsNothing() throws Exception {
+        RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.tail(100_000))
+                .failingIn(Call.OPEN_FETCH, new IllegalArgumentException("broken open fetch"));
+        assertOneWarningPerStreamAndRightBytes(policy);
+        assertThat(policy.count(Call.OPEN_FETCH)).isEqualTo(2);
+        for (Call later : List.of(Call.OPENED, Call.AFTER_READ, Call.AFTER_VECTORED_READ, Call.CLOSE)) {
+            assertThat(policy.count(later)).as(later.name()).isZero();
+        }
+        assertThat(client.gets()).noneMatch(request -> request.range().startsWith("bytes=-100000"));
+    }
+
+    @Test
+    void aPolicyThatThrowsAfterAReadIsNeverCalledAgainOnThatStream() throws Exception {
+        RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.NONE)
+                .failingIn(Call.AFTER_READ, new IndexOutOfBoundsException("broken afterRead"));
+        assertOneWarningPerStreamAndRightBytes(policy);
+        assertThat(policy.count(Call.AFTER_READ)).as("once per stream").isEqualTo(2);
+        assertThat(policy.count(Call.AFTER_VECTORED_READ)).isZero();
+        assertThat(policy.count(Call.CLOSE)).isZero();
+    }
+
+    @Test
+    void aMissingLibraryInAPolicyIsALinkageErrorThatTurnsItOffToo() throws Exception {
+        RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.NONE)
+                .failingIn(Call.AFTER_VECTORED_READ, new NoClassDefFoundError("org/apache/orc/OrcProto"));
+        assertOneWarningPerStreamAndRightBytes(policy);
+        assertThat(policy.count(Call.AFTER_VECTORED_READ)).isEqualTo(2);
+        assertThat(policy.count(Call.CLOSE)).isZero();
+    }
+
+    @Test
+    void theGuardSaysWhenItIsOff() throws Exception {
+        RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.NONE)
+                .failingIn(Call.AFTER_READ, new IllegalStateException("broken afterRead"));
+        try (LogCapture log = LogCapture.start()) {
+            GuardedFormatSession guard = (GuardedFormatSession) GuardedFormatSession.open(policy,
+                    new LocationOnly(new S3Location(BUCKET, "guarded.rec")));
+            assertThat(guard.isOff()).isFalse();
+            assertThat(guard.accessPattern()).isEqualTo(ReadPolicy.AUTO);
+            guard.afterRead(0, 10);
+            assertThat(guard.isOff()).isTrue();
+            guard.afterRead(10, 10);
+            guard.close();
+            assertThat(policy.count(Call.AFTER_READ)).isEqualTo(1);
+            assertThat(policy.count(Call.CLOSE)).isZero();
+            assertThat(log.warnings(FAILED + "s3://bucket/guarded.rec")).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aPolicyThatOpensNoSessionGivesTheStreamNone() {
+        FormatPolicy nothing = new FormatPolicy() {
+            @Override
+            public String name() {
+                return "rec";
+            }
+
+            @Override
+            public FormatSession open(FormatStream stream) {
+                return null;
+            }
+        };
+        assertThat(GuardedFormatSession.open(nothing, new LocationOnly(new S3Location(BUCKET, "none.rec"))))
+                .isSameAs(FormatSession.NONE);
+    }
+
+    /** A stream of which a guard needs only the location. */
+    private record LocationOnly(S3Location location) implements FormatStream {
+        @Override
+        public OpenOptions options() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public StreamConfig config() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public OptionalLong knownLength() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletableFuture<ByteBuffer> read(ByteRange range) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void prefetch(List<ByteRange> ranges) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Executor executor() {
+            throw new UnsupportedOperationException();
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package io.rangefetch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.groups.Tuple.tuple;
+
+import io.rangefetch.client.ByteRange;
+import io.rangefetch.format.OpenFetch;
+import io.rangefetch.testing.InMemoryObjectClient;
+import io.rangefetch.testing.InMemoryObjectClient.Request;
+import io.rangefetch.testing.RecordingPolicy;
+import io.rangefetch.testing.RecordingPolicy.Call;
+import io.rangefetch.testing.StreamFixture;
+import java.io.FileNotFoundException;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** What a format policy's open fetch sends, and what the reader's reads then need not send. */
+class OpenFetchTest {
+    private static final String BUCKET = StreamFixture.BUCKET;
+    private static final int MIB = StreamFixture.MIB;
+    private static final int TAIL = 100_000;
+    private static final StreamConfig CONFIG = RecordingPolicy.recConfig();
+
+    @RegisterExtension
+    final StreamFixture fixture = new StreamFixture();
+    private final InMemoryObjectClient client = fixture.client();
+
+    private SeekableS3InputStream open(RecordingPolicy policy, String key, OpenOptions options) {
+        return fixture.factory(CONFIG, List.of(policy)).open(new S3Location(BUCKET, key), options);
+    }
+
+    private OpenOptions known(String key) {
+        return OpenOptions.builder().length(fixture.length(key)).etag(client.etag(BUCKET, key)).build();
+    }
+
+    private static byte[] readFully(SeekableS3InputStream stream, long position, int length) throws Exception {
+        byte[] bytes = new byte[length];
+        stream.readFully(position, bytes, 0, length);
+        return bytes;
+    }
+
+    private static byte[] slice(byte[] data, long from, long to) {
+        return Arrays.copyOfRange(data, (int) from, (int) to);
+    }
+
+    @Test
+    void aTailFetchOnAnObjectOfUnknownLengthIsTheOneGetThatServesTheFooterReadsAndTheLength() throws Exception {
+        byte[] data = fixture.put("footer.rec", 20 * MIB + 11);
+        long length = data.length;
+        RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.tail(TAIL));
+        try (SeekableS3InputStream stream = open(policy, "footer.rec", OpenOptions.defaults())) {
+            byte[] magic = new byte[8];
+            assertThat(stream.readTail(magic, 0, magic.length)).isEqualTo(8);
+            assertThat(magic).isEqualTo(slice(data, length - 8, length));
+            assertThat(stream.length()).isEqualTo(length);
+            assertThat(readFully(stream, length - TAIL, TAIL)).isEqualTo(slice(data, length - TAIL, length));
+            byte[] tail = new byte[TAIL];
+            assertThat(stream.readTail(tail, 0, TAIL)).isEqualTo(TAIL);
+            assertThat(tail).isEqualTo(slice(data, length - TAIL, length));
+            assertThat(policy.awaitOpened()).isTrue();
+        }
+        assertThat(client.requests()).extracting(Request::method, Request::range)
+                .containsExactly(tuple("GET", "bytes=-" + TAIL));
+        assertThat(policy.count(Call.OPENED)).isEqualTo(1);
+        assertThat(policy.reads()).startsWith(ByteRange.ofLength(length - 8, 8));
+    }
+
+    @Test
+    void aStreamingReadRightAfterOpenWaitsForTheOpenFetchInsteadOfSendingItsOwnFirstGet() throws Exception {
+        byte[] data = fixture.put("scan.rec", 20 * MIB);
+        RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.range(0, 2 * MIB));
+        try (SeekableS3InputStream stream = open(policy, "scan.rec", OpenOptions.defaults())) {
+            byte[] first = new byte[1000];
+            int read = stream.read(first);
+            assertThat(read).isPositive();
+            assertThat(Arrays.copyOf(first, read)).isEqualTo(Arrays.copyOf(data, read));
+        }
+        // the open fetch from 0 reads as a first read from 0 does: a small object's worth, learning the length
+        assertThat(client.gets()).extracting(Request::byteRange)
+                .containsExactly(new ByteRange(0, CONFIG.smallObjectSize()));
+        assertThat(client.count("HEAD")).isZero();
+    }
+
+    @Test
+    void aTailFetchOnASmallObjectOfKnownVersionFetchesItWholeInOneRoundOfParallelParts() throws Exception {
+        byte[] data = fixture.put("small.rec", 2 * MIB + 5);
+        String etag = client.etag(BUCKET, "small.rec");
+        RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.tail(TAIL));
+        try (SeekableS3InputStream stream = open(policy, "small.rec", known("small.rec"))) {
+            // known length: opened() comes at once, on the opening thread
+            assertThat(policy.count(Call.OPENED)).isEqualTo(1);
+            assertThat(readFully(stream, 0, data.length)).isEqualTo(data);
+        }
+        List<Request> gets = client.gets();
+        assertThat(gets).hasSizeGreaterThan(1).allSatisfy(get -> assertThat(get.ifMatch()).isEqualTo(etag));
+        assertThat(client.requests()).hasSameSizeAs(gets);
+        List<ByteRange> parts = gets.stream().map(Request::byteRange)
+                .sorted(Comparator.comparingLong(ByteRange::start)).toList();
+        long cursor = 0;
+        for (ByteRange part : parts) {
+            assertThat(part.start()).as("parts %s", parts).isEqualTo(cursor);
+            assertThat(part.length()).isGreaterThanOrEqualTo(CONFIG.smallObjectPartSize());
+            cursor = part.end();
+        }
+        assertThat(cursor).isEqualTo(data.length);
+        assertThat(policy.count(Call.OPENED)).isEqualTo(1);
+    }
+
+    @Test
+    void aTailFetchOnALargeObjectOfKnownVersionIsOnePrefetchOfAtLeastTheMinimumRequest() throws Exception {
+        byte[] data = fixture.put("large.rec", 20 * MIB);
+        long length = data.length;
+        RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.tail(1000));
+        try (SeekableS3InputStream stream = open(policy, "large.rec", known("large.rec"))) {
+            assertThat(readFully(stream, length - 1000, 1000)).isEqualTo(slice(data, length - 1000, length));
+        }
+        assertThat(client.gets()).extracting(Request::byteRange)
+                .containsExactly(new ByteRange(length - CONFIG.minRequestSize(), length));
+        assertThat(policy.count(Call.OPENED)).isEqualTo(1);
+    }
+
+    @Test
+    void aMissingObjectFailsTheReadersReadAndTheSessionIsNeverOpened() throws Exception {
+        RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.tail(TAIL));
+        try (SeekableS3InputStream stream = open(policy, "missing.rec", OpenOptions.defaults())) {
+            assertThatThrownBy(() -> stream.readTail(new byte[10], 0, 10)).isInstanceOf(FileNotFoundException.class)
+                    .hasMessageContaining("missing.rec");
+            assertThatThrownBy(stream::read).isInstanceOf(FileNotFoundException.class);
+        }
+        assertThat(policy.count(Call.OPEN_FETCH)).isEqualTo(1);
+        assertThat(policy.count(Call.OPENED)).isZero();
+    }
+
+    @Test
+    void withoutAnOpenFetchASessionIsOpenedAtOnceWhenTheLengthIsKnownAndOpeningSendsNothing() throws Exception {
+        byte[] data = fixture.put("plain.rec", MIB);
+        RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.NONE);
+        try (SeekableS3InputStream stream = open(policy, "plain.rec", known("plain.rec"))) {
+            assertThat(policy.count(Call.OPENED)).isEqualTo(1);
+            assertThat(client.requests()).isEmpty();
+            assertThat(readFully(stream, 10, 10)).isEqualTo(slice(data, 10, 20));
+        }
+        int sent = client.requests().size();
+        try (SeekableS3InputStream stream = open(policy, "plain.rec", OpenOptions.defaults())) {
+            // a new factory does not know the length: opened() waits for a read to learn it (and never comes)
+            assertThat(policy.count(Call.OPENED)).isEqualTo(1);
+            assertThat(client.requests()).hasSize(sent);
+        }
+    }
+}
