@@ -169,6 +169,11 @@ class FormatSessionGuardTest {
         }
 
         @Override
+        public java.util.Optional<String> etag() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public CompletableFuture<ByteBuffer> read(ByteRange range) {
             throw new UnsupportedOperationException();
         }

@@ -82,7 +82,11 @@ final class OrcPostScript {
         if (position != end || !magic || footerLength < 0 || metadataLength < 0) {
             throw new NotOrcException("the postscript has no ORC magic or no footer length");
         }
-        return 1L + postScriptLength + footerLength + metadataLength;
+        try {
+            return Math.addExact(1L + postScriptLength, Math.addExact(footerLength, metadataLength));
+        } catch (ArithmeticException e) {
+            throw new NotOrcException("the postscript's footer and metadata lengths overflow a long");
+        }
     }
 
     /** A varint at {@code position}: its value and the position after it. */

@@ -278,6 +278,11 @@ class OrcFormatPolicyTest {
             }
 
             @Override
+            public java.util.Optional<String> etag() {
+                return stream.etag();
+            }
+
+            @Override
             public void prefetch(List<ByteRange> ranges) {
                 stream.prefetch(ranges);
             }

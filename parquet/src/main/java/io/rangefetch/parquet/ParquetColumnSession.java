@@ -117,18 +117,22 @@ final class ParquetColumnSession implements FormatSession {
         }
     }
 
-    /** The chunks whose reading {@code ranges} start. */
+    /** The chunks whose reading {@code ranges} start: their bytes, or one of their page indexes. */
     static List<ParquetFooter.Chunk> startedChunks(ParquetFooter parsed, List<ByteRange> ranges) {
         List<ParquetFooter.Chunk> started = new ArrayList<>();
-        ranges.forEach(range -> started.addAll(parsed.chunksStartingIn(range)));
+        ranges.forEach(range -> {
+            started.addAll(parsed.chunksStartingIn(range));
+            started.addAll(parsed.pageIndexesStartingIn(range));
+        });
         return started;
     }
 
     /**
-     * What to prefetch after reads of {@code ranges}, for a reader predicted to read {@code columns}: nothing
-     * if no read starts a chunk; the dictionary pages of those columns in the row group, if every chunk started
-     * was read for its dictionary page only; else their chunks of the latest row group started and of the ones
-     * after it, as far as {@code budget} bytes go.
+     * What to prefetch after reads of {@code ranges}, for a reader predicted to read {@code columns}: the page
+     * indexes of those columns in the row group, if the reads start page indexes and no chunk (a reader
+     * filtering pages); nothing if they start neither; the dictionary pages of those columns in the row group,
+     * if every chunk started was read for its dictionary page only; else their chunks of the latest row group
+     * started and of the ones after it, as far as {@code budget} bytes go.
      */
     static List<ByteRange> ahead(ParquetFooter parsed, List<ByteRange> ranges, Set<String> columns, long budget) {
         boolean dictionariesOnly = true;
@@ -141,7 +145,15 @@ final class ParquetColumnSession implements FormatSession {
             }
         }
         if (rowGroup < 0) {
-            return List.of();
+            int indexed = -1;
+            for (ByteRange range : ranges) {
+                for (ParquetFooter.Chunk chunk : parsed.pageIndexesStartingIn(range)) {
+                    indexed = Math.max(indexed, chunk.rowGroup());
+                }
+            }
+            return indexed < 0 ? List.of() : parsed.rowGroups().get(indexed).stream()
+                    .filter(chunk -> columns.contains(chunk.path()))
+                    .flatMap(chunk -> chunk.pageIndexes().stream()).toList();
         }
         return dictionariesOnly ? dictionariesOf(parsed.rowGroups().get(rowGroup), columns)
                 : chunksAhead(parsed, rowGroup, columns, budget);

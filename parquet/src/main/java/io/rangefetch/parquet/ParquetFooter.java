@@ -22,7 +22,8 @@ import org.apache.parquet.format.Util;
  * parquet-format-structures, checking the trailer's magic and length first, so a corrupt footer fails here with
  * a message rather than somewhere in a prefetch.
  */
-record ParquetFooter(List<List<Chunk>> rowGroups, List<ByteRange> spans, List<Chunk> byStart) {
+record ParquetFooter(List<List<Chunk>> rowGroups, List<ByteRange> spans, List<Chunk> byStart,
+        List<PageIndex> pageIndexes) {
     static final int TRAILER_BYTES = 8;
     private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
 
@@ -34,30 +35,48 @@ record ParquetFooter(List<List<Chunk>> rowGroups, List<ByteRange> spans, List<Ch
         rowGroups = rowGroups.stream().map(List::copyOf).toList();
         spans = java.util.Collections.unmodifiableList(new ArrayList<>(spans));
         byStart = List.copyOf(byStart);
+        pageIndexes = List.copyOf(pageIndexes);
     }
 
     ParquetFooter(List<List<Chunk>> rowGroups) {
         this(rowGroups, spansOf(rowGroups), rowGroups.stream().flatMap(List::stream)
-                .sorted(java.util.Comparator.comparingLong(chunk -> chunk.bytes().start())).toList());
+                .sorted(java.util.Comparator.comparingLong(chunk -> chunk.bytes().start())).toList(),
+                rowGroups.stream().flatMap(List::stream)
+                        .flatMap(chunk -> chunk.pageIndexes().stream().map(index -> new PageIndex(chunk, index)))
+                        .sorted(java.util.Comparator.comparingLong(index -> index.bytes().start())).toList());
+    }
+
+    /** A chunk's column index or offset index: where a reader filtering pages reads. */
+    record PageIndex(Chunk chunk, ByteRange bytes) {}
+
+    /** The chunks one of whose page indexes starts in {@code range}. */
+    List<Chunk> pageIndexesStartingIn(ByteRange range) {
+        return startingIn(pageIndexes, PageIndex::bytes, range).stream().map(PageIndex::chunk).toList();
     }
 
     /** The chunks whose first byte lies in {@code range}: the chunks a read of {@code range} starts reading. */
     List<Chunk> chunksStartingIn(ByteRange range) {
+        return startingIn(byStart, Chunk::bytes, range);
+    }
+
+    /** The elements of {@code sorted} (by where their bytes start) whose bytes start in {@code range}. */
+    private static <T> List<T> startingIn(List<T> sorted, java.util.function.Function<T, ByteRange> bytes,
+            ByteRange range) {
         int low = 0;
-        int high = byStart.size();
-        while (low < high) { // the first chunk starting at or after the range's start
+        int high = sorted.size();
+        while (low < high) { // the first one starting at or after the range's start
             int middle = (low + high) >>> 1;
-            if (byStart.get(middle).bytes().start() < range.start()) {
+            if (bytes.apply(sorted.get(middle)).start() < range.start()) {
                 low = middle + 1;
             } else {
                 high = middle;
             }
         }
         int end = low;
-        while (end < byStart.size() && byStart.get(end).bytes().start() < range.end()) {
+        while (end < sorted.size() && bytes.apply(sorted.get(end)).start() < range.end()) {
             end++;
         }
-        return byStart.subList(low, end);
+        return sorted.subList(low, end);
     }
 
     private static List<ByteRange> spansOf(List<List<Chunk>> rowGroups) {
@@ -87,13 +106,20 @@ record ParquetFooter(List<List<Chunk>> rowGroups, List<ByteRange> spans, List<Ch
     }
 
     /**
-     * One column chunk: its row group, its path (dotted), where its bytes are, and where its dictionary page ends
-     * (its first data page's offset; -1 without a dictionary page).
+     * One column chunk: its row group, its path (dotted), where its bytes are, where its dictionary page ends (its
+     * first data page's offset; -1 without a dictionary page), and where its column index and offset index are
+     * (those it has).
      */
-    record Chunk(int rowGroup, String path, ByteRange bytes, long dictionaryEnd) {
+    record Chunk(int rowGroup, String path, ByteRange bytes, long dictionaryEnd, List<ByteRange> pageIndexes) {
         Chunk {
             requireNonNull(path, "path is null");
             requireNonNull(bytes, "bytes is null");
+            pageIndexes = List.copyOf(pageIndexes);
+        }
+
+        /** A chunk without page indexes. */
+        Chunk(int rowGroup, String path, ByteRange bytes, long dictionaryEnd) {
+            this(rowGroup, path, bytes, dictionaryEnd, List.of());
         }
 
         /** The dictionary page's bytes, if the chunk has one. */
@@ -115,6 +141,13 @@ record ParquetFooter(List<List<Chunk>> rowGroups, List<ByteRange> spans, List<Ch
                     + fileLength + " bytes", null);
         }
         return length;
+    }
+
+    // A page index outside the file is only not prefetched: parquet-java reports it, if it reads it.
+    private static void addWithin(List<ByteRange> indexes, long offset, int length, long fileLength) {
+        if (offset >= 0 && length > 0 && offset + length <= fileLength) {
+            indexes.add(ByteRange.ofLength(offset, length));
+        }
     }
 
     /** Decodes the footer's Thrift; fails on bytes that do not decode. */
@@ -145,8 +178,15 @@ record ParquetFooter(List<List<Chunk>> rowGroups, List<ByteRange> spans, List<Ch
                     throw new CorruptFooterException("Corrupt Parquet footer: column " + chunk.getPath_in_schema()
                             + " lies at [" + start + ", " + end + ") in a file of " + fileLength + " bytes", null);
                 }
+                List<ByteRange> pageIndexes = new ArrayList<>(2);
+                if (column.isSetColumn_index_offset() && column.isSetColumn_index_length()) {
+                    addWithin(pageIndexes, column.getColumn_index_offset(), column.getColumn_index_length(), fileLength);
+                }
+                if (column.isSetOffset_index_offset() && column.isSetOffset_index_length()) {
+                    addWithin(pageIndexes, column.getOffset_index_offset(), column.getOffset_index_length(), fileLength);
+                }
                 chunks.add(new Chunk(rowGroups.size(), String.join(".", chunk.getPath_in_schema()),
-                        new ByteRange(start, end), dictionaryEnd));
+                        new ByteRange(start, end), dictionaryEnd, pageIndexes));
             }
             rowGroups.add(chunks);
         }

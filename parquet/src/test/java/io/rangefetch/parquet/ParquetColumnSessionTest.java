@@ -59,6 +59,22 @@ class ParquetColumnSessionTest {
                 .extracting(ParquetFooter.Chunk::path).containsExactly("a", "b");
     }
 
+    @Test
+    void aReadOfAPageIndexPrefetchesThePredictedColumnsPageIndexesOfThatRowGroup() {
+        ParquetFooter indexed = new ParquetFooter(List.of(
+                List.of(new ParquetFooter.Chunk(0, "a", range(1_000, 2_000), -1,
+                                List.of(range(9_000, 9_050), range(9_200, 9_230))),
+                        new ParquetFooter.Chunk(0, "b", range(2_000, 3_000), -1,
+                                List.of(range(9_050, 9_100), range(9_230, 9_260))),
+                        new ParquetFooter.Chunk(0, "c", range(3_000, 4_000), -1,
+                                List.of(range(9_100, 9_150), range(9_260, 9_290))))));
+        assertThat(ParquetColumnSession.ahead(indexed, List.of(range(9_200, 9_230)), Set.of("a", "b"), UNLIMITED))
+                .containsExactly(range(9_000, 9_050), range(9_200, 9_230), range(9_050, 9_100), range(9_230, 9_260));
+        assertThat(ParquetColumnSession.startedChunks(indexed, List.of(range(9_050, 9_060))))
+                .extracting(ParquetFooter.Chunk::path).as("reading b's column index starts reading b")
+                .containsExactly("b");
+    }
+
     private static ParquetFooter.Chunk chunk(int rowGroup, String path, long start, long end, long dictionaryEnd) {
         return new ParquetFooter.Chunk(rowGroup, path, new ByteRange(start, end), dictionaryEnd);
     }
