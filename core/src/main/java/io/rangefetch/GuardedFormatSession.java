@@ -67,10 +67,16 @@ final class GuardedFormatSession implements FormatSession {
         run(session::opened);
     }
 
+    // Called after every streaming read: no lambda, so no allocation per read.
     @Override
     public void afterRead(long position, long length) {
-        if (!off.get()) {
-            run(() -> session.afterRead(position, length));
+        if (off.get()) {
+            return;
+        }
+        try {
+            session.afterRead(position, length);
+        } catch (RuntimeException | LinkageError e) {
+            turnOff(e);
         }
     }
 
@@ -98,11 +104,15 @@ final class GuardedFormatSession implements FormatSession {
         try {
             return call.get();
         } catch (RuntimeException | LinkageError e) {
-            if (off.compareAndSet(false, true)) {
-                LOG.warn("Format policy '{}' failed on {} and is off for this stream; reads go on without it",
-                        policy, location, e);
-            }
+            turnOff(e);
             return otherwise;
+        }
+    }
+
+    private void turnOff(Throwable failure) {
+        if (off.compareAndSet(false, true)) {
+            LOG.warn("Format policy '{}' failed on {} and is off for this stream; reads go on without it", policy,
+                    location, failure);
         }
     }
 }
