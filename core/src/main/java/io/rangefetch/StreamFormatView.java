@@ -70,7 +70,8 @@ final class StreamFormatView implements FormatStream {
         }
         FileRange fileRange = FileRange.of(range.start(), (int) range.length());
         try {
-            reader.readVectored(VectoredRanges.allocate(List.of(fileRange), ByteBuffer::allocate, buffer -> {}));
+            reader.readVectoredForFormat(
+                    VectoredRanges.allocate(List.of(fileRange), ByteBuffer::allocate, buffer -> {}));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

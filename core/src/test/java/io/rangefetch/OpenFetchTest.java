@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
 
 import io.rangefetch.client.ByteRange;
+import io.rangefetch.format.FormatPolicy;
+import io.rangefetch.format.FormatSession;
+import io.rangefetch.format.FormatStream;
 import io.rangefetch.format.OpenFetch;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.InMemoryObjectClient.Request;
@@ -12,9 +15,12 @@ import io.rangefetch.testing.RecordingPolicy;
 import io.rangefetch.testing.RecordingPolicy.Call;
 import io.rangefetch.testing.StreamFixture;
 import java.io.FileNotFoundException;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -149,6 +155,52 @@ class OpenFetchTest {
             // a new factory does not know the length: opened() waits for a read to learn it (and never comes)
             assertThat(policy.count(Call.OPENED)).isEqualTo(1);
             assertThat(client.requests()).hasSize(sent);
+        }
+    }
+
+    @Test
+    void bytesAPolicyReadForItselfAreNotServedSoTheStreamStillMovesToANewVersionSilently() throws Exception {
+        fixture.put("moved.ftr", 4 * MIB);
+        CompletableFuture<ByteBuffer> policyRead = new CompletableFuture<>();
+        FormatPolicy footerReader = new FormatPolicy() {
+            @Override
+            public String name() {
+                return "ftr";
+            }
+
+            @Override
+            public FormatSession open(FormatStream stream) {
+                return new FormatSession() {
+                    @Override
+                    public OpenFetch openFetch() {
+                        return OpenFetch.tail(TAIL);
+                    }
+
+                    @Override
+                    public void opened() {
+                        long length = stream.knownLength().orElseThrow();
+                        stream.read(new ByteRange(length - 8, length)).whenComplete((bytes, failure) -> {
+                            if (failure != null) {
+                                policyRead.completeExceptionally(failure);
+                            } else {
+                                policyRead.complete(bytes);
+                            }
+                        });
+                    }
+                };
+            }
+        };
+        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(256L * MIB).smallObjectSize(0)
+                .formatExtensions(java.util.Map.of("ftr", List.of("ftr"))).build(), List.of(footerReader));
+        try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "moved.ftr"))) {
+            assertThat(policyRead.get(20, TimeUnit.SECONDS).remaining()).isEqualTo(8);
+            byte[] replaced = new byte[4 * MIB + 1];
+            Arrays.fill(replaced, (byte) 7); // other bytes, another ETag
+            client.put(BUCKET, "moved.ftr", replaced);
+            // the reader's first bytes are not cached: their GET finds the new version, and nothing was served yet
+            assertThat(readFully(stream, 0, 4096)).isEqualTo(slice(replaced, 0, 4096));
+            assertThat(stream.length()).isEqualTo(replaced.length);
+            assertThat(stream.statistics().bytesServed()).as("the reader's bytes only").isEqualTo(4096);
         }
     }
 }

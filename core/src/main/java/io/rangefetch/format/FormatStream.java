@@ -31,7 +31,9 @@ public interface FormatStream {
     /**
      * The bytes of {@code range}, from the cache or fetched, pinned to the stream's version like any read;
      * never waits. The future fails if the range is not inside the object or the fetch fails. Its callbacks may
-     * run on a fetch thread, or on this thread when the bytes are cached.
+     * run on a fetch thread, or on this thread when the bytes are cached. These bytes are the policy's, not the
+     * reader's: they do not count as served in the statistics, and a stream whose reader got no byte yet still
+     * moves silently to a new version of the object.
      */
     CompletableFuture<ByteBuffer> read(ByteRange range);
 

@@ -219,11 +219,24 @@ public final class ObjectReader implements AutoCloseable {
      * the object.
      */
     public void readVectored(List<VectoredRange> ranges) {
+        readVectored(ranges, false);
+    }
+
+    /**
+     * A vectored read for the stream's format policy (a footer it parses): like {@link #readVectored(List)}, but
+     * its bytes are not served to the reader, so they do not count as served and do not pin the stream to this
+     * version the way a reader's bytes do.
+     */
+    public void readVectoredForFormat(List<VectoredRange> ranges) {
+        readVectored(ranges, false);
+    }
+
+    private void readVectored(List<VectoredRange> ranges, boolean forReader) {
         String pinned = etag;
         if (pinned == null || length < 0) {
             throw new IllegalStateException("The version of " + address + " is not known yet");
         }
-        new VectoredRead(this, context, pinned, statistics, ranges).start();
+        new VectoredRead(this, context, pinned, statistics, ranges, forReader).start();
     }
 
     /**

@@ -49,14 +49,21 @@ final class VectoredRead {
     private final List<VectoredRange> ranges;
     // Set for a prefetch: bytes to bring into the cache, for nobody waiting yet
     private final List<ByteRange> prefetched;
+    // Whether the ranges are handed to the stream's reader (they count as served), not to its format policy
+    private final boolean forReader;
 
+    /**
+     * @param forReader {@code false} for a format policy's own read (its footer): its bytes are not served to the
+     *     reader, so they neither count in the statistics nor stop the stream moving to a new version silently
+     */
     VectoredRead(ObjectReader reader, ReaderContext context, String pinned, StatisticsCounter statistics,
-            List<VectoredRange> ranges) {
-        this(reader, context, pinned, statistics, ranges, null);
+            List<VectoredRange> ranges, boolean forReader) {
+        this(reader, context, pinned, statistics, ranges, null, forReader);
     }
 
     private VectoredRead(ObjectReader reader, ReaderContext context, String pinned, StatisticsCounter statistics,
-            List<VectoredRange> ranges, List<ByteRange> prefetched) {
+            List<VectoredRange> ranges, List<ByteRange> prefetched, boolean forReader) {
+        this.forReader = forReader;
         this.reader = requireNonNull(reader, "reader is null");
         this.context = requireNonNull(context, "context is null");
         this.pinned = requireNonNull(pinned, "pinned is null");
@@ -71,7 +78,7 @@ final class VectoredRead {
      */
     static VectoredRead prefetch(ObjectReader reader, ReaderContext context, String pinned,
             StatisticsCounter statistics, List<ByteRange> ranges) {
-        return new VectoredRead(reader, context, pinned, statistics, List.of(), ranges);
+        return new VectoredRead(reader, context, pinned, statistics, List.of(), ranges, false);
     }
 
     private boolean isPrefetch() {
@@ -418,8 +425,10 @@ final class VectoredRead {
                 range.fail(translate(unwrap(failure)));
                 return;
             }
-            reader.markServed();
-            statistics.served(range.length(), !fetched);
+            if (forReader) {
+                reader.markServed();
+                statistics.served(range.length(), !fetched);
+            }
             range.complete();
         }
 
