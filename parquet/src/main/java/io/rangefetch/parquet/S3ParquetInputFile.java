@@ -108,6 +108,7 @@ public final class S3ParquetInputFile implements InputFile {
             Optional<String> etag = opened == null ? Optional.empty() : opened.etag();
             if (etag.isPresent()) {
                 known = remember(opened.length(), etag.get());
+                learning = null; // learned: the stream need not be kept for it
             }
         }
         return Optional.ofNullable(known);

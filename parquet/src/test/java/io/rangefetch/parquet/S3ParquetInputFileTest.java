@@ -223,6 +223,48 @@ class S3ParquetInputFileTest {
         assertThat(bytes).isEqualTo(java.util.Arrays.copyOfRange(file, (int) chunk.start(), (int) chunk.end()));
     }
 
+    @Test
+    void aWrongPredictionCostsOnlyBytesAndTheyShowAsPrefetchedButUnread() throws Exception {
+        write("learned.parquet");
+        write("other-reader.parquet");
+        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(64L * StreamFixture.MIB)
+                .smallObjectSize(0).build());
+        InMemoryObjectClient client = fixture.client();
+        MessageType idAndScore = MessageTypeParser.parseMessageType(
+                "message row { required int64 id; required double score; }");
+        try (ParquetFileReader reader = ParquetFileReader.open(
+                new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, "learned.parquet")), readOptions())) {
+            reader.setRequestedSchema(idAndScore);
+            assertThat(readRecords(reader, idAndScore)).hasSize(ROWS);
+        }
+        long firstChunk;
+        try (ParquetFileReader peek = ParquetFileReader.open(new org.apache.parquet.io.LocalInputFile(
+                directory.resolve("other-reader.parquet")), readOptions())) {
+            firstChunk = peek.getRowGroups().get(0).getColumns().get(0).getStartingPos();
+        }
+        long servedBefore = factory.statistics().bytesServed();
+        // this file's reader reads other columns than the history predicts, stored after them
+        MessageType city = MessageTypeParser.parseMessageType(
+                "message row { optional group address { required binary city (UTF8); } }");
+        BodyHold held = client.holdBodies(request -> request.isGet() && request.key().equals("other-reader.parquet")
+                && request.range().startsWith("bytes=" + firstChunk + "-"));
+        try (ParquetFileReader reader = ParquetFileReader.open(
+                new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, "other-reader.parquet")),
+                readOptions())) {
+            assertThat(held.awaitHeld(1)).as("the predicted id and score chunks are on their way").isTrue();
+            held.release();
+            reader.setRequestedSchema(city);
+            List<String> records = readRecords(reader, city);
+            assertThat(records).hasSize(ROWS);
+            assertThat(records.get(97)).contains("city: city-6");
+        } finally {
+            held.release();
+        }
+        assertThat(factory.statistics().bytesServed()).isGreaterThan(servedBefore);
+        factory.close(); // drops the cache: what was prefetched and never read is counted now
+        assertThat(factory.statistics().prefetchedBytesUnread()).as("the mispredicted chunks").isPositive();
+    }
+
     private static ParquetReadOptions readOptions() {
         return ParquetReadOptions.builder(new PlainParquetConfiguration()).build();
     }
