@@ -141,18 +141,10 @@ class S3ParquetInputFileTest {
         InMemoryObjectClient client = fixture.client();
         MessageType projection = MessageTypeParser.parseMessageType(
                 "message row { required int64 id; required double score; }");
-        try (ParquetFileReader reader = ParquetFileReader.open(
-                new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, "first.parquet")), readOptions())) {
-            reader.setRequestedSchema(projection);
-            assertThat(readRecords(reader, projection)).hasSize(ROWS);
-        }
+        assertThat(readProjected(factory, "first.parquet", projection)).hasSize(ROWS);
         // the second file's first row group: where its id and score chunks lie
         S3ParquetInputFile second = new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, "second.parquet"));
-        long firstChunk;
-        try (ParquetFileReader peek = ParquetFileReader.open(new org.apache.parquet.io.LocalInputFile(
-                directory.resolve("second.parquet")), readOptions())) {
-            firstChunk = peek.getRowGroups().get(0).getColumns().get(0).getStartingPos();
-        }
+        long firstChunk = firstChunkOf("second.parquet");
         BodyHold held = client.holdBodies(request -> request.isGet() && request.key().equals("second.parquet")
                 && request.range().startsWith("bytes=" + firstChunk + "-"));
         try (ParquetFileReader reader = ParquetFileReader.open(second, readOptions())) {
@@ -232,16 +224,10 @@ class S3ParquetInputFileTest {
         InMemoryObjectClient client = fixture.client();
         MessageType idAndScore = MessageTypeParser.parseMessageType(
                 "message row { required int64 id; required double score; }");
-        try (ParquetFileReader reader = ParquetFileReader.open(
-                new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, "learned.parquet")), readOptions())) {
-            reader.setRequestedSchema(idAndScore);
-            assertThat(readRecords(reader, idAndScore)).hasSize(ROWS);
-        }
-        long firstChunk;
-        try (ParquetFileReader peek = ParquetFileReader.open(new org.apache.parquet.io.LocalInputFile(
-                directory.resolve("other-reader.parquet")), readOptions())) {
-            firstChunk = peek.getRowGroups().get(0).getColumns().get(0).getStartingPos();
-        }
+        assertThat(readProjected(factory, "learned.parquet", idAndScore)).hasSize(ROWS);
+        long firstChunk = firstChunkOf("other-reader.parquet");
+        long predictedBytes = predictedChunkBytes("other-reader.parquet");
+        long prefetchedBefore = factory.statistics().prefetchedBytes();
         long servedBefore = factory.statistics().bytesServed();
         // this file's reader reads other columns than the history predicts, stored after them
         MessageType city = MessageTypeParser.parseMessageType(
@@ -253,6 +239,8 @@ class S3ParquetInputFileTest {
                 readOptions())) {
             assertThat(held.awaitHeld(1)).as("the predicted id and score chunks are on their way").isTrue();
             held.release();
+            // in the cache before the reader starts, so closing its stream cannot stop them
+            awaitPrefetched(factory, prefetchedBefore + predictedBytes);
             reader.setRequestedSchema(city);
             List<String> records = readRecords(reader, city);
             assertThat(records).hasSize(ROWS);
@@ -263,6 +251,46 @@ class S3ParquetInputFileTest {
         assertThat(factory.statistics().bytesServed()).isGreaterThan(servedBefore);
         factory.close(); // drops the cache: what was prefetched and never read is counted now
         assertThat(factory.statistics().prefetchedBytesUnread()).as("the mispredicted chunks").isPositive();
+    }
+
+    /** Reads {@code key} through an {@link S3ParquetInputFile}, only the columns of {@code projection}. */
+    private static List<String> readProjected(StreamFactory factory, String key, MessageType projection)
+            throws IOException {
+        try (ParquetFileReader reader = ParquetFileReader.open(
+                new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, key)), readOptions())) {
+            reader.setRequestedSchema(projection);
+            return readRecords(reader, projection);
+        }
+    }
+
+    /** The bytes of the id and score chunks of the file's first row group, from the local copy. */
+    private long predictedChunkBytes(String key) throws IOException {
+        try (ParquetFileReader peek = ParquetFileReader.open(new org.apache.parquet.io.LocalInputFile(
+                directory.resolve(key)), readOptions())) {
+            return peek.getRowGroups().get(0).getColumns().stream()
+                    .filter(chunk -> List.of("id", "score").contains(chunk.getPath().toDotString()))
+                    .mapToLong(chunk -> chunk.getTotalSize()).sum();
+        }
+    }
+
+    /**
+     * Waits (bounded) until the factory's prefetch GETs delivered {@code bytes} in all: a prefetch completes on a
+     * fetch thread, and nothing else tells a test it did.
+     */
+    private static void awaitPrefetched(StreamFactory factory, long bytes) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (factory.statistics().prefetchedBytes() < bytes && System.nanoTime() < deadline) {
+            Thread.sleep(2);
+        }
+        assertThat(factory.statistics().prefetchedBytes()).as("prefetched bytes").isGreaterThanOrEqualTo(bytes);
+    }
+
+    /** Where the first column chunk of the file's first row group starts, from the local copy. */
+    private long firstChunkOf(String key) throws IOException {
+        try (ParquetFileReader peek = ParquetFileReader.open(new org.apache.parquet.io.LocalInputFile(
+                directory.resolve(key)), readOptions())) {
+            return peek.getRowGroups().get(0).getColumns().get(0).getStartingPos();
+        }
     }
 
     private static ParquetReadOptions readOptions() {

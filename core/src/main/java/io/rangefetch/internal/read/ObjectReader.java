@@ -219,7 +219,7 @@ public final class ObjectReader implements AutoCloseable {
      * the object.
      */
     public void readVectored(List<VectoredRange> ranges) {
-        readVectored(ranges, false);
+        readVectored(ranges, true);
     }
 
     /**
