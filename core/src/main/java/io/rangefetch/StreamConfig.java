@@ -477,15 +477,14 @@ public final class StreamConfig {
         /** Overrides the gap derived from the network model (latency × bandwidth). */
         public Builder vectoredMinSeek(long bytes) {
             once(VECTORED_MIN_SEEK);
-            this.vectoredMinSeek = atMostOneGiB(VECTORED_MIN_SEEK, atLeast(VECTORED_MIN_SEEK, bytes, 0));
+            this.vectoredMinSeek = requestSize(VECTORED_MIN_SEEK, bytes, 0);
             return this;
         }
 
         /** Overrides the merged-request cap derived from the network model. */
         public Builder vectoredMaxMergedSize(long bytes) {
             once(VECTORED_MAX_MERGED_SIZE);
-            this.vectoredMaxMergedSize =
-                    atMostOneGiB(VECTORED_MAX_MERGED_SIZE, atLeast(VECTORED_MAX_MERGED_SIZE, bytes, 1));
+            this.vectoredMaxMergedSize = requestSize(VECTORED_MAX_MERGED_SIZE, bytes, 1);
             return this;
         }
 
@@ -519,21 +518,19 @@ public final class StreamConfig {
 
         public Builder orcTailSize(long bytes) {
             once(ORC_TAIL_SIZE);
-            this.orcTailSize = atMostOneGiB(ORC_TAIL_SIZE, atLeast(ORC_TAIL_SIZE, bytes, 0));
+            this.orcTailSize = requestSize(ORC_TAIL_SIZE, bytes, 0);
             return this;
         }
 
         public Builder parquetFooterPrecacheSize(long bytes) {
             once(PARQUET_FOOTER_PRECACHE_SIZE);
-            this.parquetFooterPrecacheSize = atMostOneGiB(PARQUET_FOOTER_PRECACHE_SIZE,
-                    atLeast(PARQUET_FOOTER_PRECACHE_SIZE, bytes, 0));
+            this.parquetFooterPrecacheSize = requestSize(PARQUET_FOOTER_PRECACHE_SIZE, bytes, 0);
             return this;
         }
 
         public Builder parquetLargeFooterPrecacheSize(long bytes) {
             once(PARQUET_LARGE_FOOTER_PRECACHE_SIZE);
-            this.parquetLargeFooterPrecacheSize = atMostOneGiB(PARQUET_LARGE_FOOTER_PRECACHE_SIZE,
-                    atLeast(PARQUET_LARGE_FOOTER_PRECACHE_SIZE, bytes, 0));
+            this.parquetLargeFooterPrecacheSize = requestSize(PARQUET_LARGE_FOOTER_PRECACHE_SIZE, bytes, 0);
             return this;
         }
 
@@ -613,6 +610,11 @@ public final class StreamConfig {
             if (!given.add(key)) {
                 throw new IllegalStateException(key + " was already set");
             }
+        }
+
+        /** A size of at least {@code minimum} bytes and at most 1 GiB (one request lands in one array). */
+        private static long requestSize(String key, long value, long minimum) {
+            return atMostOneGiB(key, atLeast(key, value, minimum));
         }
 
         private static long atMostOneGiB(String key, long value) {

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 /**
  * Column prefetch on one stream of a Parquet file. A Parquet reader reads a row group's projected column chunks,
@@ -70,8 +71,8 @@ final class ParquetColumnSession implements FormatSession {
             return;
         }
         Set<String> predicted = policy.history().predicted(parsed.schema());
-        List<ByteRange> chunks = parsed.rowGroups().get(0).stream()
-                .filter(chunk -> predicted.contains(chunk.path())).map(ParquetFooter.Chunk::bytes).toList();
+        List<ByteRange> chunks = chunksOf(parsed.rowGroups().get(0), predicted).map(ParquetFooter.Chunk::bytes)
+                .toList();
         if (!chunks.isEmpty() && chunks.stream().mapToLong(ByteRange::length).sum() <= budget) {
             stream.prefetch(chunks);
         }
@@ -151,18 +152,21 @@ final class ParquetColumnSession implements FormatSession {
                     indexed = Math.max(indexed, chunk.rowGroup());
                 }
             }
-            return indexed < 0 ? List.of() : parsed.rowGroups().get(indexed).stream()
-                    .filter(chunk -> columns.contains(chunk.path()))
+            return indexed < 0 ? List.of() : chunksOf(parsed.rowGroups().get(indexed), columns)
                     .flatMap(chunk -> chunk.pageIndexes().stream()).toList();
         }
         return dictionariesOnly ? dictionariesOf(parsed.rowGroups().get(rowGroup), columns)
                 : chunksAhead(parsed, rowGroup, columns, budget);
     }
 
+    /** The chunks of {@code columns} in one row group. */
+    private static Stream<ParquetFooter.Chunk> chunksOf(List<ParquetFooter.Chunk> rowGroup, Set<String> columns) {
+        return rowGroup.stream().filter(chunk -> columns.contains(chunk.path()));
+    }
+
     /** The dictionary pages of {@code columns} in one row group. */
     private static List<ByteRange> dictionariesOf(List<ParquetFooter.Chunk> rowGroup, Set<String> columns) {
-        return rowGroup.stream().filter(chunk -> columns.contains(chunk.path()))
-                .flatMap(chunk -> chunk.dictionary().stream()).toList();
+        return chunksOf(rowGroup, columns).flatMap(chunk -> chunk.dictionary().stream()).toList();
     }
 
     /** {@code columns}' chunks of {@code rowGroup} and of the row groups after it, within {@code budget}. */
@@ -170,8 +174,8 @@ final class ParquetColumnSession implements FormatSession {
         List<ByteRange> ahead = new ArrayList<>();
         long bytes = 0;
         for (int next = rowGroup; next < parsed.rowGroups().size(); next++) {
-            List<ByteRange> chunks = parsed.rowGroups().get(next).stream()
-                    .filter(chunk -> columns.contains(chunk.path())).map(ParquetFooter.Chunk::bytes).toList();
+            List<ByteRange> chunks = chunksOf(parsed.rowGroups().get(next), columns).map(ParquetFooter.Chunk::bytes)
+                    .toList();
             long size = chunks.stream().mapToLong(ByteRange::length).sum();
             if (bytes + size > budget) {
                 break;

@@ -9,7 +9,13 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.ColumnMetaData;
 import org.apache.parquet.format.FileMetaData;
@@ -22,28 +28,32 @@ import org.apache.parquet.format.Util;
  * parquet-format-structures, checking the trailer's magic and length first, so a corrupt footer fails here with
  * a message rather than somewhere in a prefetch.
  */
-record ParquetFooter(List<List<Chunk>> rowGroups, List<ByteRange> spans, List<Chunk> byStart,
-        List<PageIndex> pageIndexes) {
+record ParquetFooter(List<List<Chunk>> rowGroups, List<Chunk> byStart, List<PageIndex> pageIndexes,
+        Set<String> schema) {
     static final int TRAILER_BYTES = 8;
     private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
 
     /**
-     * @param spans per row group, from its first chunk's start to its last chunk's end ({@code null} for one
-     *     without chunks)
+     * @param byStart every chunk, by where it starts
+     * @param pageIndexes every chunk's page indexes, by where they start
+     * @param schema the file's column paths: what identifies its schema to the column history
      */
     ParquetFooter {
         rowGroups = rowGroups.stream().map(List::copyOf).toList();
-        spans = java.util.Collections.unmodifiableList(new ArrayList<>(spans));
         byStart = List.copyOf(byStart);
         pageIndexes = List.copyOf(pageIndexes);
+        schema = Set.copyOf(schema);
     }
 
+    /** The footer of these row groups, with its lookups computed once (reads consult them on every chunk). */
     ParquetFooter(List<List<Chunk>> rowGroups) {
-        this(rowGroups, spansOf(rowGroups), rowGroups.stream().flatMap(List::stream)
-                .sorted(java.util.Comparator.comparingLong(chunk -> chunk.bytes().start())).toList(),
+        this(rowGroups,
+                rowGroups.stream().flatMap(List::stream)
+                        .sorted(Comparator.comparingLong(chunk -> chunk.bytes().start())).toList(),
                 rowGroups.stream().flatMap(List::stream)
                         .flatMap(chunk -> chunk.pageIndexes().stream().map(index -> new PageIndex(chunk, index)))
-                        .sorted(java.util.Comparator.comparingLong(index -> index.bytes().start())).toList());
+                        .sorted(Comparator.comparingLong(index -> index.bytes().start())).toList(),
+                rowGroups.stream().flatMap(List::stream).map(Chunk::path).collect(Collectors.toSet()));
     }
 
     /** A chunk's column index or offset index: where a reader filtering pages reads. */
@@ -60,7 +70,7 @@ record ParquetFooter(List<List<Chunk>> rowGroups, List<ByteRange> spans, List<Ch
     }
 
     /** The elements of {@code sorted} (by where their bytes start) whose bytes start in {@code range}. */
-    private static <T> List<T> startingIn(List<T> sorted, java.util.function.Function<T, ByteRange> bytes,
+    private static <T> List<T> startingIn(List<T> sorted, Function<T, ByteRange> bytes,
             ByteRange range) {
         int low = 0;
         int high = sorted.size();
@@ -79,22 +89,6 @@ record ParquetFooter(List<List<Chunk>> rowGroups, List<ByteRange> spans, List<Ch
         return sorted.subList(low, end);
     }
 
-    private static List<ByteRange> spansOf(List<List<Chunk>> rowGroups) {
-        List<ByteRange> spans = new ArrayList<>(rowGroups.size());
-        for (List<Chunk> chunks : rowGroups) {
-            spans.add(chunks.isEmpty() ? null : new ByteRange(
-                    chunks.stream().mapToLong(chunk -> chunk.bytes().start()).min().getAsLong(),
-                    chunks.stream().mapToLong(chunk -> chunk.bytes().end()).max().getAsLong()));
-        }
-        return spans;
-    }
-
-    /** The file's column paths: what identifies its schema to the column history. */
-    java.util.Set<String> schema() {
-        java.util.Set<String> paths = new java.util.TreeSet<>();
-        rowGroups.forEach(chunks -> chunks.forEach(chunk -> paths.add(chunk.path())));
-        return paths;
-    }
 
     /** The footer's bytes are not a Parquet footer. */
     static final class CorruptFooterException extends IOException {
@@ -123,16 +117,16 @@ record ParquetFooter(List<List<Chunk>> rowGroups, List<ByteRange> spans, List<Ch
         }
 
         /** The dictionary page's bytes, if the chunk has one. */
-        java.util.Optional<ByteRange> dictionary() {
+        Optional<ByteRange> dictionary() {
             return dictionaryEnd > bytes.start() && dictionaryEnd <= bytes.end()
-                    ? java.util.Optional.of(new ByteRange(bytes.start(), dictionaryEnd)) : java.util.Optional.empty();
+                    ? Optional.of(new ByteRange(bytes.start(), dictionaryEnd)) : Optional.empty();
         }
     }
 
     /** The footer's length, from the file's last 8 bytes; fails on a bad magic or an impossible length. */
     static int footerLength(byte[] trailer, long fileLength) throws CorruptFooterException {
         if (trailer.length != TRAILER_BYTES
-                || !java.util.Arrays.equals(trailer, 4, 8, MAGIC, 0, 4)) {
+                || !Arrays.equals(trailer, 4, 8, MAGIC, 0, 4)) {
             throw new CorruptFooterException("Not a Parquet file: its last 4 bytes are not PAR1", null);
         }
         int length = ByteBuffer.wrap(trailer, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();

@@ -12,6 +12,7 @@ import io.rangefetch.client.ByteRange;
 import io.rangefetch.testing.BodyHold;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.InMemoryObjectClient.Request;
+import io.rangefetch.testing.QuiescentExecutor;
 import io.rangefetch.testing.StreamFixture;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -219,38 +220,45 @@ class S3ParquetInputFileTest {
     void aWrongPredictionCostsOnlyBytesAndTheyShowAsPrefetchedButUnread() throws Exception {
         write("learned.parquet");
         write("other-reader.parquet");
-        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(64L * StreamFixture.MIB)
-                .smallObjectSize(0).build());
         InMemoryObjectClient client = fixture.client();
-        MessageType idAndScore = MessageTypeParser.parseMessageType(
-                "message row { required int64 id; required double score; }");
-        assertThat(readProjected(factory, "learned.parquet", idAndScore)).hasSize(ROWS);
-        long firstChunk = firstChunkOf("other-reader.parquet");
-        long predictedBytes = predictedChunkBytes("other-reader.parquet");
-        long prefetchedBefore = factory.statistics().prefetchedBytes();
-        long servedBefore = factory.statistics().bytesServed();
-        // this file's reader reads other columns than the history predicts, stored after them
-        MessageType city = MessageTypeParser.parseMessageType(
-                "message row { optional group address { required binary city (UTF8); } }");
-        BodyHold held = client.holdBodies(request -> request.isGet() && request.key().equals("other-reader.parquet")
-                && request.range().startsWith("bytes=" + firstChunk + "-"));
-        try (ParquetFileReader reader = ParquetFileReader.open(
-                new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, "other-reader.parquet")),
-                readOptions())) {
-            assertThat(held.awaitHeld(1)).as("the predicted id and score chunks are on their way").isTrue();
-            held.release();
-            // in the cache before the reader starts, so closing its stream cannot stop them
-            awaitPrefetched(factory, prefetchedBefore + predictedBytes);
-            reader.setRequestedSchema(city);
-            List<String> records = readRecords(reader, city);
-            assertThat(records).hasSize(ROWS);
-            assertThat(records.get(97)).contains("city: city-6");
-        } finally {
-            held.release();
+        try (QuiescentExecutor fetchThreads = new QuiescentExecutor()) {
+            StreamFactory factory = StreamFactory.builder(client).executor(fetchThreads)
+                    .config(StreamConfig.builder().cacheMaxMemory(64L * StreamFixture.MIB).smallObjectSize(0).build())
+                    .build();
+            try {
+                MessageType idAndScore = MessageTypeParser.parseMessageType(
+                        "message row { required int64 id; required double score; }");
+                assertThat(readProjected(factory, "learned.parquet", idAndScore)).hasSize(ROWS);
+                long firstChunk = firstChunkOf("other-reader.parquet");
+                long prefetchedBefore = factory.statistics().prefetchedBytes();
+                long servedBefore = factory.statistics().bytesServed();
+                // this file's reader reads other columns than the history predicts, stored after them
+                MessageType city = MessageTypeParser.parseMessageType(
+                        "message row { optional group address { required binary city (UTF8); } }");
+                BodyHold held = client.holdBodies(request -> request.isGet()
+                        && request.key().equals("other-reader.parquet")
+                        && request.range().startsWith("bytes=" + firstChunk + "-"));
+                try (ParquetFileReader reader = ParquetFileReader.open(new S3ParquetInputFile(factory,
+                        new S3Location(StreamFixture.BUCKET, "other-reader.parquet")), readOptions())) {
+                    assertThat(held.awaitHeld(1)).as("the predicted id and score chunks are on their way").isTrue();
+                    held.release();
+                    // in the cache before the reader starts, so closing its stream cannot stop them
+                    assertThat(fetchThreads.awaitQuiet()).isTrue();
+                    assertThat(factory.statistics().prefetchedBytes() - prefetchedBefore)
+                            .isGreaterThanOrEqualTo(predictedChunkBytes("other-reader.parquet"));
+                    reader.setRequestedSchema(city);
+                    List<String> records = readRecords(reader, city);
+                    assertThat(records).hasSize(ROWS);
+                    assertThat(records.get(97)).contains("city: city-6");
+                } finally {
+                    held.release();
+                }
+                assertThat(factory.statistics().bytesServed()).isGreaterThan(servedBefore);
+            } finally {
+                factory.close(); // drops the cache: what was prefetched and never read is counted now
+            }
+            assertThat(factory.statistics().prefetchedBytesUnread()).as("the mispredicted chunks").isPositive();
         }
-        assertThat(factory.statistics().bytesServed()).isGreaterThan(servedBefore);
-        factory.close(); // drops the cache: what was prefetched and never read is counted now
-        assertThat(factory.statistics().prefetchedBytesUnread()).as("the mispredicted chunks").isPositive();
     }
 
     /** Reads {@code key} through an {@link S3ParquetInputFile}, only the columns of {@code projection}. */
@@ -273,17 +281,6 @@ class S3ParquetInputFileTest {
         }
     }
 
-    /**
-     * Waits (bounded) until the factory's prefetch GETs delivered {@code bytes} in all: a prefetch completes on a
-     * fetch thread, and nothing else tells a test it did.
-     */
-    private static void awaitPrefetched(StreamFactory factory, long bytes) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (factory.statistics().prefetchedBytes() < bytes && System.nanoTime() < deadline) {
-            Thread.sleep(2);
-        }
-        assertThat(factory.statistics().prefetchedBytes()).as("prefetched bytes").isGreaterThanOrEqualTo(bytes);
-    }
 
     /** Where the first column chunk of the file's first row group starts, from the local copy. */
     private long firstChunkOf(String key) throws IOException {
