@@ -6,16 +6,13 @@ import io.rangefetch.ObjectChangedException;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.ObjectAddress;
 import io.rangefetch.client.ObjectContent;
-import io.rangefetch.client.ObjectMetadata;
 import io.rangefetch.client.PreconditionFailedException;
 import io.rangefetch.client.RangeGetRequest;
-import io.rangefetch.client.RangeNotSatisfiableException;
 import io.rangefetch.internal.cache.Block;
 import io.rangefetch.internal.cache.ObjectId;
 import io.rangefetch.internal.fetch.FetchPriority;
 import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.internal.plan.AccessHint;
-import io.rangefetch.internal.plan.FirstRequest;
 import io.rangefetch.internal.plan.ReadPlan;
 import io.rangefetch.internal.plan.ReadRequest;
 import io.rangefetch.internal.plan.SequentialState;
@@ -26,32 +23,22 @@ import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Objects;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Reads one object for one stream: learns and pins its version, plans each read, claims and fetches blocks
- * through the factory's cache and scheduler, and copies bytes out.
- *
- * <p><b>Versions.</b> Until the ETag is known, one request at a time learns it (with the length, from
- * {@code Content-Range}); every later GET carries {@code If-Match} and every answer's ETag is checked, and
- * cached bytes are keyed by ETag. A 412 before this stream has returned any byte (and without an ETag the
- * caller insisted on) drops what was learned and starts over on the new version; after, it is an
- * {@link ObjectChangedException}, and the old version's cached bytes are dropped.
+ * Reads one object for one stream: plans each read, claims and fetches blocks through the factory's cache and
+ * scheduler, and copies bytes out, all of one version (see {@link ObjectVersion}, which learns and pins it). A
+ * read that meets a new version before the stream served anything starts over on it.
  *
  * <p><b>Threads.</b> Positioned reads may run from many threads at once; streaming reads are serialized by the
  * stream (they share the sequential state). Fetches run on the scheduler's threads; the calling thread waits
  * only for the blocks that hold the bytes it asked for.
  */
 public final class ObjectReader implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(ObjectReader.class);
     private static final int MAX_ATTEMPTS = 3;
 
     private final ReaderContext context;
@@ -59,17 +46,10 @@ public final class ObjectReader implements AutoCloseable {
     // Set by shapeReads before the stream is handed out, as its format policy asks.
     private AccessHint hint;
     private long prefetchEnd = Long.MAX_VALUE;
-    private final boolean etagPinnedByCaller;
+    private final ObjectVersion version;
     private final StatisticsCounter statistics;
-    private final Object versionLock = new Object();
     // This stream's prefetches until they load or fail, so closing the stream can stop them.
     private final Map<Block, FetchScheduler.Ticket> prefetches = new ConcurrentHashMap<>();
-    private volatile String etag;
-    private volatile long length;
-    private volatile boolean served;
-    // The open fetch a format policy asked for, while it runs: reads that would learn the version wait for it.
-    private volatile CompletableFuture<Void> opening;
-    private volatile FetchScheduler.Ticket openTicket;
     // Touched only by streaming reads, which the stream serializes.
     private SequentialState sequential = SequentialState.initial();
     private QuietBlock quiet;
@@ -83,11 +63,9 @@ public final class ObjectReader implements AutoCloseable {
             boolean etagPinnedByCaller, AccessHint hint, StatisticsCounter statistics) {
         this.context = requireNonNull(context, "context is null");
         this.address = requireNonNull(address, "address is null");
-        this.length = knownLength;
-        this.etag = knownEtag;
-        this.etagPinnedByCaller = etagPinnedByCaller;
         this.hint = requireNonNull(hint, "hint is null");
         this.statistics = requireNonNull(statistics, "statistics is null");
+        this.version = new ObjectVersion(context, address, knownLength, knownEtag, etagPinnedByCaller, statistics);
     }
 
     /**
@@ -107,8 +85,8 @@ public final class ObjectReader implements AutoCloseable {
      * Then {@code opened} runs, unless the fetch failed: the reader's own first read then meets the failure.
      */
     public void startOpenFetch(boolean tail, long start, long len, Runnable opened) {
-        if (etag != null && length >= 0) {
-            long objectLength = length;
+        if (version.isKnown()) {
+            long objectLength = version.length();
             // never smaller than the minimum request, as the request that learns the version would be
             long size = Math.max(len, context.planner().settings().minRequestSize());
             ByteRange range = context.planner().isSmall(objectLength) ? new ByteRange(0, objectLength)
@@ -120,42 +98,8 @@ public final class ObjectReader implements AutoCloseable {
             opened.run();
             return;
         }
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        opening = done;
         int size = (int) Math.min(Integer.MAX_VALUE, Math.max(1, len));
-        openTicket = context.scheduler().submit(FetchPriority.DEMAND, abort -> {
-            boolean learned = false;
-            try {
-                fetchFirst(tail ? -1 : start, size, tail, call -> call.run(abort));
-                learned = true;
-            } catch (IOException | RuntimeException e) {
-                // the reader's first read sends its own request and reports what goes wrong
-                LOG.debug("Open fetch of {} failed", address, e);
-            } finally {
-                done.complete(null);
-            }
-            if (learned) {
-                opened.run();
-            }
-        }, failure -> done.complete(null));
-    }
-
-    /** Waits for the open fetch, if one runs: it is learning the version this read would learn. */
-    private void awaitOpening() throws InterruptedIOException {
-        CompletableFuture<Void> pending = opening;
-        if (pending == null || pending.isDone()) {
-            return;
-        }
-        try {
-            pending.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            InterruptedIOException interrupted = new InterruptedIOException("Interrupted while opening " + address);
-            interrupted.initCause(e);
-            throw interrupted;
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("The open fetch never fails its future", e);
-        }
+        version.startLearning(tail, start, size, hint, prefetchEnd, opened);
     }
 
     public ObjectAddress address() {
@@ -164,27 +108,17 @@ public final class ObjectReader implements AutoCloseable {
 
     /** The length if known, else -1; never sends a request. */
     public long knownLength() {
-        return length;
+        return version.length();
     }
 
     /** The ETag this stream is pinned to, or {@code null} before it knows one; never sends a request. */
     public String knownEtag() {
-        return etag;
+        return version.etag();
     }
 
     /** The length, sending a HEAD only when nothing has told it yet. */
     public long length() throws IOException {
-        long known = length;
-        if (known >= 0) {
-            return known;
-        }
-        awaitOpening();
-        synchronized (versionLock) {
-            if (length < 0) {
-                learn(head());
-            }
-            return length;
-        }
+        return version.lengthOrHead();
     }
 
     /**
@@ -203,12 +137,11 @@ public final class ObjectReader implements AutoCloseable {
      * {@code len} bytes at {@code position} (its bytes stay cached when the budget has room).
      */
     public void learnVersion(long position, int len) throws IOException {
-        if (etag != null && length >= 0) {
+        if (version.isKnown()) {
             return;
         }
-        awaitOpening();
         withRetries(() -> {
-            fetchFirst(position, Math.max(len, 1), false, this::sendNow);
+            fetchFirst(position, Math.max(len, 1), false);
             return 0;
         });
     }
@@ -232,8 +165,8 @@ public final class ObjectReader implements AutoCloseable {
     }
 
     private void readVectored(List<VectoredRange> ranges, boolean forReader) {
-        String pinned = etag;
-        if (pinned == null || length < 0) {
+        String pinned = version.etag();
+        if (pinned == null || version.length() < 0) {
             throw new IllegalStateException("The version of " + address + " is not known yet");
         }
         new VectoredRead(this, context, pinned, statistics, ranges, forReader).start();
@@ -245,8 +178,8 @@ public final class ObjectReader implements AutoCloseable {
      * until the stream knows the object's version.
      */
     public void prefetch(List<ByteRange> ranges) {
-        String pinned = etag;
-        if (pinned == null || length < 0) {
+        String pinned = version.etag();
+        if (pinned == null || version.length() < 0) {
             return;
         }
         VectoredRead.prefetch(this, context, pinned, statistics, ranges).start();
@@ -284,14 +217,12 @@ public final class ObjectReader implements AutoCloseable {
     }
 
     void markServed() {
-        served = true;
+        version.markServed();
     }
 
     /** A GET for {@code pinned} found another version: drop the old bytes, and say what happened. */
     ObjectChangedException changedUnder(String pinned, PreconditionFailedException failure) {
-        context.cache().invalidate(objectId(pinned));
-        context.metadata().invalidate(address.bucket(), address.key(), address.versionId());
-        return new ObjectChangedException(address.bucket(), address.key(), pinned, null, failure);
+        return version.changedUnder(pinned, failure);
     }
 
     /** Reads the last {@code min(len, length)} bytes into {@code buffer}; returns how many. */
@@ -312,11 +243,13 @@ public final class ObjectReader implements AutoCloseable {
      */
     private int withRetries(ReadAttempt attempt) throws IOException {
         for (int attempts = 1; ; attempts++) {
-            String pinned = etag;
+            String pinned = version.etag();
             try {
                 return attempt.run();
             } catch (PreconditionFailedException e) {
-                onVersionChanged(pinned, e);
+                if (version.onChanged(pinned, e)) {
+                    sequential = SequentialState.initial(); // what was read in a row was another version
+                }
                 if (attempts >= MAX_ATTEMPTS) {
                     throw e;
                 }
@@ -353,10 +286,7 @@ public final class ObjectReader implements AutoCloseable {
      */
     @Override
     public void close() {
-        FetchScheduler.Ticket open = openTicket;
-        if (open != null && !opening.isDone()) {
-            open.cancel();
-        }
+        version.stopLearning();
         prefetches.forEach((block, ticket) -> {
             if (block.tryAbandon()) {
                 ticket.cancel();
@@ -372,26 +302,25 @@ public final class ObjectReader implements AutoCloseable {
             }
         }
         boolean missed = false;
-        long knownLength = length;
+        long knownLength = version.length();
         if (knownLength >= 0 && position >= knownLength) {
             return -1;
         }
-        if (etag == null || knownLength < 0) {
-            awaitOpening();
-            FirstFetch first = fetchFirst(position, len, false, this::sendNow);
+        if (version.etag() == null || knownLength < 0) {
+            ObjectVersion.FirstFetch first = fetchFirst(position, len, false);
             if (first != null && !first.cached() && first.range().contains(position)) {
                 int copied = first.copyTo(position, buffer, offset, len);
-                served = true;
+                version.markServed();
                 statistics.served(copied, false);
                 return copied;
             }
             missed = first != null;
         }
-        long objectLength = length;
+        long objectLength = version.length();
         if (position >= objectLength) {
             return -1;
         }
-        return readCached(etag, objectLength, position, buffer, offset, len, streaming, missed);
+        return readCached(version.etag(), objectLength, position, buffer, offset, len, streaming, missed);
     }
 
     /**
@@ -402,10 +331,10 @@ public final class ObjectReader implements AutoCloseable {
      */
     private int readQuietly(long position, byte[] buffer, int offset, int len) {
         QuietBlock block = quiet;
-        if (block == null || position != sequential.nextExpected() || !block.etag().equals(etag)) {
+        if (block == null || position != sequential.nextExpected() || !block.etag().equals(version.etag())) {
             return 0;
         }
-        long end = Math.min(position + len, length);
+        long end = Math.min(position + len, version.length());
         ByteRange range = block.block().range();
         if (end > block.quietEnd() || position < range.start() || end > range.end()) {
             return 0;
@@ -418,112 +347,27 @@ public final class ObjectReader implements AutoCloseable {
     }
 
     private int readTailOnce(byte[] buffer, int offset, int len) throws IOException {
-        if (etag == null || length < 0) {
-            awaitOpening();
-        }
-        FirstFetch first = etag == null || length < 0 ? fetchFirst(-1, len, true, this::sendNow) : null;
-        long objectLength = length;
+        ObjectVersion.FirstFetch first = version.isKnown() ? null : fetchFirst(-1, len, true);
+        long objectLength = version.length();
         int wanted = (int) Math.min(len, objectLength);
         long position = objectLength - wanted;
         int copied = 0;
         if (first != null && !first.cached() && wanted > 0 && first.range().contains(position)) {
             copied = first.copyTo(position, buffer, offset, wanted);
-            served = true;
+            version.markServed();
             statistics.served(copied, false);
         }
         while (copied < wanted) {
-            int read = readCached(etag, objectLength, position + copied, buffer, offset + copied, wanted - copied,
+            int read = readCached(version.etag(), objectLength, position + copied, buffer, offset + copied, wanted - copied,
                     false, first != null);
             copied += read;
         }
         return wanted;
     }
 
-    /**
-     * Sends the request that learns the ETag (and length). Its bytes go into the cache when the budget has room;
-     * otherwise only exactly the asked bytes are fetched and handed back uncached. Returns {@code null} when
-     * nothing needed learning any more, or when the read starts past the end (the length is then known).
-     */
-    private FirstFetch fetchFirst(long position, int len, boolean tail, Sender sender) throws IOException {
-        synchronized (versionLock) {
-            if (etag != null && length >= 0) {
-                return null;
-            }
-            FirstRequest first = context.planner().firstRequest(Math.max(position, 0), len, length, tail, hint,
-                    prefetchEnd);
-            long reservedBytes = first.range() != null ? first.range().length() : first.suffixLength();
-            boolean reserved = context.cache().reserve(reservedBytes);
-            RangeGetRequest request;
-            if (reserved) {
-                request = first.range() != null
-                        ? RangeGetRequest.of(address, first.range(), etag)
-                        : RangeGetRequest.suffix(address, first.suffixLength(), etag);
-            } else {
-                reservedBytes = 0;
-                request = tail
-                        ? RangeGetRequest.suffix(address, len, etag)
-                        : RangeGetRequest.of(address, ByteRange.ofLength(position, len), etag);
-            }
-            try {
-                FirstAnswer answer;
-                try {
-                    answer = sender.send(abort -> {
-                        try (ObjectContent content = context.client().get(request)) {
-                            abort.attach(content);
-                            ObjectMetadata metadata = content.metadata();
-                            checkEtag(request, metadata.etag());
-                            byte[] data = Bodies.readExactly(request, content,
-                                    expectedAnswer(request, metadata.length()));
-                            return new FirstAnswer(content.range(), metadata, data);
-                        }
-                    });
-                } catch (RangeNotSatisfiableException e) {
-                    statistics.failedGetSent();
-                    learn(head());
-                    return null;
-                } catch (IOException e) {
-                    statistics.failedGetSent();
-                    throw e;
-                }
-                byte[] data = answer.data();
-                statistics.getSent(data.length, false);
-                boolean cached = false;
-                if (reserved) {
-                    context.cache().release(reservedBytes - data.length);
-                    reservedBytes = data.length;
-                    // Indexed before the version is published: a concurrent reader that then sees the ETag
-                    // finds these bytes instead of fetching them again.
-                    cached = insert(answer.metadata().etag(), answer.range(), data);
-                    if (cached) {
-                        reservedBytes = 0;
-                    }
-                }
-                learn(answer.metadata());
-                return new FirstFetch(answer.range(), data, cached);
-            } finally {
-                context.cache().release(reservedBytes);
-            }
-        }
-    }
-
-    /** How the first request is sent: from a reader, as a scheduled call; from the open fetch, in its own slot. */
-    private interface Sender {
-        FirstAnswer send(FetchScheduler.Call<FirstAnswer> call) throws IOException;
-    }
-
-    private FirstAnswer sendNow(FetchScheduler.Call<FirstAnswer> call) throws IOException {
-        return context.scheduler().call(FetchPriority.DEMAND, call);
-    }
-
-    private boolean insert(String learnedEtag, ByteRange range, byte[] data) {
-        ObjectId id = objectId(learnedEtag);
-        ReentrantLock lock = context.cache().lockFor(id);
-        lock.lock();
-        try {
-            return context.cache().insertLoaded(id, range, data, statistics);
-        } finally {
-            lock.unlock();
-        }
+    /** The request that learns the version, shaped by this stream's hint and prefetch end. */
+    private ObjectVersion.FirstFetch fetchFirst(long position, int len, boolean tail) throws IOException {
+        return version.fetchFirst(position, len, tail, hint, prefetchEnd);
     }
 
     private int readCached(String pinned, long objectLength, long position, byte[] buffer, int offset, int len,
@@ -640,7 +484,7 @@ public final class ObjectReader implements AutoCloseable {
         } finally {
             retained.forEach(context.cache()::release);
         }
-        served = true;
+        version.markServed();
         statistics.served(copied, !missed && demand.isEmpty() && direct.isEmpty());
         return copied;
     }
@@ -699,7 +543,7 @@ public final class ObjectReader implements AutoCloseable {
             context.scheduler().call(FetchPriority.DEMAND, abort -> {
                 try (ObjectContent content = context.client().get(request)) {
                     abort.attach(content);
-                    checkEtag(request, content.metadata().etag());
+                    ObjectVersion.checkEtag(request, content.metadata().etag());
                     Bodies.checkRange(request, content, range);
                     Bodies.fill(request, content, buffer, offset, (int) range.length());
                     return null;
@@ -740,81 +584,8 @@ public final class ObjectReader implements AutoCloseable {
         }
     }
 
-    /** A GET answered 412, or with another ETag. Starts over on the new version, or fails the read. */
-    private void onVersionChanged(String pinned, PreconditionFailedException failure) throws IOException {
-        synchronized (versionLock) {
-            if (!Objects.equals(etag, pinned)) {
-                return; // another read of this stream already handled it
-            }
-            if (pinned == null) {
-                throw failure;
-            }
-            context.cache().invalidate(objectId(pinned));
-            context.metadata().invalidate(address.bucket(), address.key(), address.versionId());
-            if (served || etagPinnedByCaller) {
-                String current = null;
-                try {
-                    current = head().etag();
-                } catch (IOException e) {
-                    failure.addSuppressed(e);
-                }
-                throw new ObjectChangedException(address.bucket(), address.key(), pinned, current, failure);
-            }
-            etag = null;
-            length = -1;
-            sequential = SequentialState.initial();
-        }
-    }
-
-    private ObjectMetadata head() throws IOException {
-        statistics.headSent();
-        return context.scheduler().call(FetchPriority.DEMAND, abort -> context.client().head(address));
-    }
-
-    // Called with versionLock held.
-    private void learn(ObjectMetadata metadata) throws PreconditionFailedException {
-        if (etag != null && !etag.equals(metadata.etag())) {
-            throw new PreconditionFailedException(address + " now has ETag " + metadata.etag() + ", not " + etag, null);
-        }
-        etag = metadata.etag();
-        length = metadata.length();
-        context.metadata().put(address.bucket(), address.key(), address.versionId(), metadata);
-    }
-
-    void checkEtag(RangeGetRequest request, String answered) throws PreconditionFailedException {
-        String expected = request.ifMatch();
-        if (expected != null && !expected.equals(answered)) {
-            throw new PreconditionFailedException("GET " + request.describe() + " answered ETag " + answered
-                    + " although it asked for " + expected, null);
-        }
-    }
-
-    /** The range a GET must answer for an object of {@code total} bytes: the request clipped at the end. */
-    private static ByteRange expectedAnswer(RangeGetRequest request, long total) throws IOException {
-        if (request.isSuffix()) {
-            return new ByteRange(Math.max(0, total - request.suffixLength()), total);
-        }
-        ByteRange asked = request.range();
-        if (asked.start() >= total) {
-            throw new IOException("GET " + request.describe() + " answered bytes of an object of " + total + " bytes");
-        }
-        return new ByteRange(asked.start(), Math.min(asked.end(), total));
-    }
-
     ObjectId objectId(String pinnedEtag) {
-        return new ObjectId(address.bucket(), address.key(), pinnedEtag);
-    }
-
-    /** What the first request answered. */
-    private record FirstAnswer(ByteRange range, ObjectMetadata metadata, byte[] data) {}
-
-    /** The bytes of the first request. */
-    private record FirstFetch(ByteRange range, byte[] data, boolean cached) {
-        int copyTo(long position, byte[] buffer, int offset, int len) {
-            int count = (int) Math.min(len, range.end() - position);
-            System.arraycopy(data, (int) (position - range.start()), buffer, offset, count);
-            return count;
-        }
+        return version.objectId(pinnedEtag);
     }
 
     /** The loaded block a streaming read ended in, and how far reads may follow on without a plan. */

@@ -75,7 +75,7 @@ final class RangeFetch {
         List<byte[]> arrays = new ArrayList<>(filled.size());
         try (ObjectContent content = context.client().get(request)) {
             abort.attach(content);
-            reader.checkEtag(request, content.metadata().etag());
+            ObjectVersion.checkEtag(request, content.metadata().etag());
             Bodies.checkRange(request, content, bytes);
             long cursor = bytes.start();
             for (Target target : targets) {
