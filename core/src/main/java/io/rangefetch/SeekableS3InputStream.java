@@ -9,6 +9,7 @@ import io.rangefetch.internal.stats.StatisticsCounter;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Objects;
@@ -27,19 +28,33 @@ import java.util.function.BooleanSupplier;
  * once, without waiting for each other; positioned reads fetch only the bytes asked for, grown to the minimum
  * request size.
  *
- * <p>Never returns bytes of two versions of the object: see {@link ObjectChangedException}.
+ * <p><b>One version.</b> A stream never returns bytes of two versions of the object. Every GET after the first
+ * names the version's ETag ({@code If-Match}). A read starts on the stream's current version before it sends or
+ * copies anything; when the object turns out to have changed, the stream moves to the new version silently
+ * only if that read is the only one that ever started on the old version and can start over from nothing (a
+ * streaming or positioned read; not a vectored read, which may have handed ranges out already), and the ETag
+ * was not given in {@link OpenOptions}. Otherwise that read and every later one fail with
+ * {@link ObjectChangedException}: reopen the stream to read the new version. {@link #length()} reveals the
+ * version too, so it counts as a read.
+ *
+ * <p><b>Errors.</b> I/O failures are {@link IOException}s naming the object ({@link java.io.FileNotFoundException},
+ * {@link EOFException}, {@link ObjectChangedException}, {@link java.io.InterruptedIOException} when the reading
+ * thread is interrupted); a caller's own mistakes are {@link IllegalArgumentException}s or
+ * {@link IndexOutOfBoundsException}s. Every wait answers an interrupt.
  */
 public final class SeekableS3InputStream extends InputStream {
     private final S3Location location;
     private final ObjectReader reader;
     private final StatisticsCounter statistics;
     private final BooleanSupplier factoryClosed;
+    private final ReadErrors errors;
     private final FormatSession format;
     // Serializes the streaming methods, which share the position and the reader's sequential state.
     private final ReentrantLock streamingLock = new ReentrantLock();
     // Reused by read(): streaming reads are serialized, and byte-at-a-time readers call it a lot.
     private final byte[] singleByte = new byte[1];
-    private long position;
+    // Written only under the streaming lock; volatile so that getPos() never waits for a read on the network.
+    private volatile long position;
     private volatile boolean closed;
 
     SeekableS3InputStream(S3Location location, ObjectReader reader, StatisticsCounter statistics,
@@ -49,6 +64,7 @@ public final class SeekableS3InputStream extends InputStream {
         this.statistics = requireNonNull(statistics, "statistics is null");
         this.factoryClosed = requireNonNull(factoryClosed, "factoryClosed is null");
         this.format = requireNonNull(format, "format is null");
+        this.errors = new ReadErrors(location, factoryClosed);
     }
 
     public S3Location location() {
@@ -57,7 +73,7 @@ public final class SeekableS3InputStream extends InputStream {
 
     @Override
     public int read() throws IOException {
-        streamingLock.lock();
+        lockStreaming();
         try {
             int read = read(singleByte, 0, 1);
             return read < 0 ? -1 : singleByte[0] & 0xff;
@@ -68,14 +84,19 @@ public final class SeekableS3InputStream extends InputStream {
 
     @Override
     public int read(byte[] buffer, int offset, int length) throws IOException {
-        streamingLock.lock();
+        Objects.checkFromIndexSize(offset, length, buffer.length);
+        lockStreaming();
         try {
-            Objects.checkFromIndexSize(offset, length, buffer.length);
             checkOpen();
             if (length == 0) {
                 return 0;
             }
-            int read = reader.read(position, buffer, offset, length, true);
+            int read;
+            try {
+                read = reader.read(position, buffer, offset, length, true);
+            } catch (IOException e) {
+                throw errors.translate(e);
+            }
             if (read < 0) {
                 checkNotPastEnd(position);
                 return -1;
@@ -93,7 +114,7 @@ public final class SeekableS3InputStream extends InputStream {
      * is known, otherwise at the next read (no request is sent just to check a seek).
      */
     public void seek(long newPosition) throws IOException {
-        streamingLock.lock();
+        lockStreaming();
         try {
             checkOpen();
             if (newPosition < 0) {
@@ -106,19 +127,31 @@ public final class SeekableS3InputStream extends InputStream {
         }
     }
 
+    /** The position; never waits, not even for a streaming read in progress on another thread. */
     public long getPos() {
-        streamingLock.lock();
+        return position;
+    }
+
+    /**
+     * Takes the lock that serializes the streaming methods, answering an interrupt while waiting for it: a
+     * streaming read on another thread may be waiting for the network.
+     */
+    private void lockStreaming() throws InterruptedIOException {
         try {
-            return position;
-        } finally {
-            streamingLock.unlock();
+            streamingLock.lockInterruptibly();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            InterruptedIOException interrupted = new InterruptedIOException(
+                    "Interrupted while waiting for another streaming read of " + location);
+            interrupted.initCause(e);
+            throw interrupted;
         }
     }
 
     /** Skips forward without reading; never past the end when the length is known. */
     @Override
     public long skip(long count) throws IOException {
-        streamingLock.lock();
+        lockStreaming();
         try {
             checkOpen();
             if (count <= 0) {
@@ -139,16 +172,26 @@ public final class SeekableS3InputStream extends InputStream {
         return Optional.ofNullable(reader.knownEtag());
     }
 
-    /** The object's length; sends a HEAD only if nothing has told it yet. */
+    /**
+     * The object's length; sends a HEAD only if nothing has told it yet. It tells the version, so it counts as a
+     * read of it (see the class note). Once the length is known it is answered after close too.
+     */
     public long length() throws IOException {
+        if (closed && reader.knownLength() >= 0) {
+            return reader.knownLength();
+        }
         checkOpen();
-        return reader.length();
+        try {
+            return reader.length();
+        } catch (IOException e) {
+            throw errors.translate(e);
+        }
     }
 
     /** Bytes left before the end, when the length is known without a request; else 0. */
     @Override
     public int available() throws IOException {
-        streamingLock.lock();
+        lockStreaming();
         try {
             checkOpen();
             long length = reader.knownLength();
@@ -173,13 +216,17 @@ public final class SeekableS3InputStream extends InputStream {
         if (known >= 0 && position + length > known) {
             throw pastEnd(position, length, known);
         }
-        int copied = 0;
-        while (copied < length) {
-            int read = reader.read(position + copied, buffer, offset + copied, length - copied, false);
-            if (read < 0) {
-                throw pastEnd(position, length, reader.knownLength());
+        try {
+            int copied = 0;
+            while (copied < length) {
+                int read = reader.read(position + copied, buffer, offset + copied, length - copied, false);
+                if (read < 0) {
+                    throw pastEnd(position, length, reader.knownLength());
+                }
+                copied += read;
             }
-            copied += read;
+        } catch (IOException e) {
+            throw errors.translate(e);
         }
         format.afterRead(position, length);
     }
@@ -188,7 +235,12 @@ public final class SeekableS3InputStream extends InputStream {
     public int readTail(byte[] buffer, int offset, int length) throws IOException {
         Objects.checkFromIndexSize(offset, length, buffer.length);
         checkOpen();
-        int read = reader.readTail(buffer, offset, length);
+        int read;
+        try {
+            read = reader.readTail(buffer, offset, length);
+        } catch (IOException e) {
+            throw errors.translate(e);
+        }
         format.afterRead(reader.knownLength() - read, read);
         return read;
     }
@@ -228,14 +280,15 @@ public final class SeekableS3InputStream extends InputStream {
         if (sorted.isEmpty()) {
             return;
         }
-        long objectLength = reader.knownLength();
-        if (objectLength < 0 || reader.knownEtag() == null) {
-            FileRange first = sorted.get(0);
-            reader.learnVersion(first.offset(), first.length());
-            objectLength = reader.knownLength();
+        FileRange first = sorted.get(0);
+        try {
+            reader.readVectored(first.offset(), first.length(), objectLength -> {
+                VectoredRanges.checkWithin(sorted, objectLength, location);
+                return VectoredRanges.allocate(ranges, allocate, release, errors);
+            });
+        } catch (IOException e) {
+            throw errors.translate(e);
         }
-        VectoredRanges.checkWithin(sorted, objectLength, location);
-        reader.readVectored(VectoredRanges.allocate(ranges, allocate, release));
         format.afterVectoredRead(sorted.stream().filter(range -> range.length() > 0)
                 .map(range -> ByteRange.ofLength(range.offset(), range.length())).toList());
     }

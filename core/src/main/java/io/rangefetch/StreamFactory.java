@@ -40,8 +40,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * and the threads that run GETs.
  *
  * <p>Thread-safe. {@link #close()} cancels queued fetches, aborts running ones (cutting their connections, so it
- * waits for nothing longer than that), stops every thread the factory started and drops the cache; streams still open then fail their next read that needs a request. An
- * S3 client handed to a factory stays open: its owner closes it.
+ * waits for nothing longer than that), stops every thread the factory started and drops the cache; streams
+ * still open then fail their next read that needs a request with an {@link java.io.IOException} saying so. The S3
+ * client or {@link ObjectClient} handed to a factory stays open: its owner closes it.
  */
 public final class StreamFactory implements AutoCloseable {
     private static final AtomicInteger FACTORY_IDS = new AtomicInteger();
@@ -179,16 +180,23 @@ public final class StreamFactory implements AutoCloseable {
         return closed;
     }
 
+    /**
+     * Stops every fetch and every thread this factory started, then drops the cache and the learned metadata.
+     * Never throws; fetch threads that do not stop in time are logged. The S3 client or {@link ObjectClient} the
+     * factory was given is not closed: it is its owner's.
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
-        context.scheduler().close();
-        context.cache().clear();
-        context.metadata().clear();
-        client.close();
+        try {
+            context.scheduler().close();
+        } finally {
+            context.cache().clear();
+            context.metadata().clear();
+        }
     }
 
     private static AccessHint hint(ReadPolicy policy) {

@@ -6,6 +6,7 @@ import io.rangefetch.client.ByteRange;
 import io.rangefetch.format.FormatStream;
 import io.rangefetch.internal.read.ObjectReader;
 import java.io.EOFException;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
@@ -20,6 +21,7 @@ final class StreamFormatView implements FormatStream {
     private final StreamConfig config;
     private final ObjectReader reader;
     private final Executor executor;
+    private final ReadErrors errors;
 
     StreamFormatView(S3Location location, OpenOptions options, StreamConfig config, ObjectReader reader,
             Executor executor) {
@@ -28,6 +30,7 @@ final class StreamFormatView implements FormatStream {
         this.config = requireNonNull(config, "config is null");
         this.reader = requireNonNull(reader, "reader is null");
         this.executor = requireNonNull(executor, "executor is null");
+        this.errors = new ReadErrors(location, () -> false);
     }
 
     @Override
@@ -70,9 +73,9 @@ final class StreamFormatView implements FormatStream {
         }
         FileRange fileRange = FileRange.of(range.start(), (int) range.length());
         try {
-            reader.readVectoredForFormat(
-                    VectoredRanges.allocate(List.of(fileRange), ByteBuffer::allocate, buffer -> {}));
-        } catch (RuntimeException e) {
+            reader.readVectoredForFormat(objectLength ->
+                    VectoredRanges.allocate(List.of(fileRange), ByteBuffer::allocate, buffer -> {}, errors));
+        } catch (IOException | RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
         return fileRange.data();

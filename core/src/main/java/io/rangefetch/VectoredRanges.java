@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
@@ -65,9 +66,12 @@ final class VectoredRanges {
         }
     }
 
-    /** Allocates every range's buffer, giving them all back if one allocation fails or is unusable. */
+    /**
+     * Allocates every range's buffer, giving them all back if one allocation fails or is unusable. Each range's
+     * caller future completes from the engine's, its failure translated by {@code errors}.
+     */
     static List<VectoredRange> allocate(List<FileRange> ranges, IntFunction<ByteBuffer> allocate,
-            Consumer<ByteBuffer> release) {
+            Consumer<ByteBuffer> release, ReadErrors errors) {
         List<VectoredRange> allocated = new ArrayList<>(ranges.size());
         try {
             for (FileRange range : ranges) {
@@ -80,7 +84,16 @@ final class VectoredRanges {
                             + "; it must return a writable buffer with at least " + range.length()
                             + " bytes remaining");
                 }
-                allocated.add(new VectoredRange(range.offset(), range.length(), buffer, range.data(), release));
+                CompletableFuture<ByteBuffer> engine = new CompletableFuture<>();
+                CompletableFuture<ByteBuffer> caller = range.data();
+                engine.whenComplete((bytes, failure) -> {
+                    if (failure == null) {
+                        caller.complete(bytes);
+                    } else {
+                        caller.completeExceptionally(errors.translate(failure));
+                    }
+                });
+                allocated.add(new VectoredRange(range.offset(), range.length(), buffer, engine, release));
             }
         } catch (RuntimeException | Error e) {
             allocated.forEach(range -> release.accept(range.buffer()));

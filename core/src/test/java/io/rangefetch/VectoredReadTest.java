@@ -17,7 +17,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -426,9 +425,10 @@ class VectoredReadTest {
         assertThat(hold.awaitHeld(1)).isTrue();
         factory.close(); // returns once the abort has ended the GET; the hold itself never lets go
         assertThat(hold.closedWhileHeld()).isEqualTo(1);
-        // a future completed with a CancellationException throws it from get() as is
+        // an IOException that says why, never an unchecked CancellationException
         assertThatThrownBy(() -> range.data().get(30, TimeUnit.SECONDS))
-                .isInstanceOf(CancellationException.class).hasMessageContaining("aborted");
+                .isInstanceOf(ExecutionException.class).cause().isExactlyInstanceOf(IOException.class)
+                .hasMessageContaining("factory is closed").hasMessageContaining("s3://bucket/aborted");
         hold.release();
     }
 

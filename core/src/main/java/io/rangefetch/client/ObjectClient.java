@@ -25,7 +25,11 @@ public interface ObjectClient extends AutoCloseable {
     /** Sends a HEAD. */
     ObjectMetadata head(ObjectAddress object) throws IOException;
 
-    /** Releases what this client owns. Clients handed in by a caller are left open. */
+    /**
+     * Releases what this client owns (the SDK-backed clients own nothing: the S3 client they wrap stays its
+     * caller's). A {@code StreamFactory} never calls this: whoever created the client closes it, after the
+     * factory.
+     */
     @Override
     default void close() {}
 }

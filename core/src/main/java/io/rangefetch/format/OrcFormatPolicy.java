@@ -38,7 +38,8 @@ public final class OrcFormatPolicy implements FormatPolicy {
             @Override
             public void opened() {
                 OptionalLong length = stream.knownLength();
-                if (length.isEmpty() || length.getAsLong() == 0) {
+                // a tail size of 0 turns the tail fetch off; an empty object has no tail
+                if (tailSize == 0 || length.isEmpty() || length.getAsLong() == 0) {
                     return;
                 }
                 long objectLength = length.getAsLong();

@@ -29,6 +29,7 @@ public final class Block {
     }
 
     private static final int ABANDONED = -1;
+    private static final Runnable NOTHING = () -> {};
 
     private final ObjectId object;
     private final ByteRange range;
@@ -37,10 +38,12 @@ public final class Block {
     private final int capacity;
     private final CompletableFuture<byte[]> loaded = new CompletableFuture<>();
     private final AtomicInteger references = new AtomicInteger(1);
-    // Readers that wait for this block's fetch without having claimed it; ABANDONED once the claimer gave up on
-    // it (its stream closed), after which nobody may join.
-    private final AtomicInteger joiners = new AtomicInteger();
-    private volatile Runnable onJoin;
+    // Readers waiting for this block's fetch: the reader that claimed a demand block is the first. ABANDONED once
+    // nobody waits and the fetch may be stopped (a prefetch whose stream closed, a demand block whose readers
+    // were all interrupted); after that nobody may join.
+    private final AtomicInteger waiters;
+    private volatile Runnable onJoin = NOTHING;
+    private volatile Runnable onAbandon = NOTHING;
     private volatile boolean read;
     // Guarded by the cache's eviction lock.
     State state;
@@ -56,6 +59,7 @@ public final class Block {
         this.capacity = capacity;
         this.prefetch = prefetch;
         this.owner = requireNonNull(owner, "owner is null");
+        this.waiters = new AtomicInteger(prefetch ? 0 : 1);
     }
 
     /** The bytes this block counts against the budget: the length of its array. */
@@ -113,32 +117,56 @@ public final class Block {
     }
 
     /**
-     * Registers a reader that waits for this block although it did not claim it, so the claimer can no longer
-     * abandon the fetch, and runs the claimer's {@linkplain #whenJoined hook} (a prefetch becomes a demand
-     * fetch). {@code false} if the fetch is being abandoned: forget the block and fetch the bytes anew.
+     * Registers a reader that waits for this block although it did not claim it, so the fetch can no longer be
+     * abandoned under it, and runs the {@linkplain #whenJoined join hook} (a prefetch becomes a demand fetch).
+     * {@code false} if the fetch is being abandoned: forget the block and fetch the bytes anew.
      */
     public boolean join() {
-        for (int count = joiners.get(); count != ABANDONED; count = joiners.get()) {
-            if (joiners.compareAndSet(count, count + 1)) {
-                Runnable hook = onJoin;
-                if (hook != null) {
-                    hook.run();
-                }
+        for (int count = waiters.get(); count != ABANDONED; count = waiters.get()) {
+            if (waiters.compareAndSet(count, count + 1)) {
+                onJoin.run();
                 return true;
             }
         }
         return false;
     }
 
-    /** Gives up on the fetch unless a reader joined it; {@code true} if it may now be stopped. */
-    public boolean tryAbandon() {
-        return joiners.compareAndSet(0, ABANDONED);
+    /**
+     * A reader that claimed or joined this block stops waiting for it before it loaded (it was interrupted, or
+     * its read failed elsewhere). When it was the last reader of a demand block, the block is abandoned: its
+     * {@linkplain #whenAbandoned abandon hook} runs, so the fetch stops unless it fills other blocks someone
+     * still wants. A prefetch block nobody waits for any more stays a prefetch: its stream may still read it.
+     */
+    public void leave() {
+        if (waiters.decrementAndGet() == 0 && !prefetch && waiters.compareAndSet(0, ABANDONED)) {
+            onAbandon.run();
+        }
     }
 
-    /** Runs {@code hook} when a reader joins (now, if one already has). It may run more than once. */
+    /**
+     * Gives up on the fetch unless a reader waits for it (the stream that prefetched it closed); {@code true}
+     * if it was abandoned now, after running the abandon hook.
+     */
+    public boolean tryAbandon() {
+        if (waiters.compareAndSet(0, ABANDONED)) {
+            onAbandon.run();
+            return true;
+        }
+        return false;
+    }
+
+    /** Runs {@code hook} when a reader joins (now, if one already waits). It may run more than once. */
     public void whenJoined(Runnable hook) {
         onJoin = requireNonNull(hook, "hook is null");
-        if (joiners.get() > 0) {
+        if (waiters.get() > (prefetch ? 0 : 1)) {
+            hook.run();
+        }
+    }
+
+    /** Runs {@code hook} once, when the block is abandoned (see {@link #leave} and {@link #tryAbandon}). */
+    public void whenAbandoned(Runnable hook) {
+        onAbandon = requireNonNull(hook, "hook is null");
+        if (waiters.get() == ABANDONED) {
             hook.run();
         }
     }

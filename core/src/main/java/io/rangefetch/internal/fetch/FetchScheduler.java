@@ -4,21 +4,26 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.lang.ref.PhantomReference;
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs every GET of one factory. At most {@code maxConcurrency} run at once across all streams; the rest wait
@@ -29,11 +34,26 @@ import java.util.function.Consumer;
  * <p>A fetch can be stopped through its {@link Ticket}: a queued one never starts, a running one is aborted
  * (see {@link FetchAbort}), as when the stream that asked for a prefetch closes.
  *
+ * <p><b>Every fetch ends once.</b> A submitted fetch either runs or has its {@code abandon} called, exactly
+ * once: when it is cancelled while queued, when the factory closes, when the executor refuses it (with any
+ * exception, not only {@link RejectedExecutionException}) and when the executor silently drops it. A dropped
+ * task is found when the garbage collector has reclaimed the task object without it having run (a phantom
+ * reference to it is enqueued); the queue of such references is polled whenever fetches are dispatched and by
+ * readers waiting in {@link #await}, so no extra thread is needed. Whatever happens, the slot comes back.
+ *
+ * <p><b>Nothing waits on its own slot.</b> Work that completes a caller's future (whose callbacks may read
+ * again, and so wait for fetches) is {@linkplain #afterSlot deferred} until the fetch running it has given its
+ * slot back.
+ *
  * <p>Fetches run on an executor the factory owns (named daemon threads, shut down by {@link #close()}) or on
- * one the caller supplies (left running). Never on the common pool. Thread-safe.
+ * one the caller supplies (left running). Never on the common pool. Thread-safe; the scheduler's monitor is
+ * never held while a fetch, an executor or a callback runs.
  */
 public final class FetchScheduler implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(FetchScheduler.class);
     private static final long CLOSE_TIMEOUT_SECONDS = 30;
+    /** How often a waiting reader looks for fetches an executor dropped. */
+    private static final long DROP_CHECK_MILLIS = 500;
     private static final Comparator<Job> ORDER =
             Comparator.comparing((Job job) -> job.priority).thenComparingLong(job -> job.sequence);
 
@@ -41,9 +61,13 @@ public final class FetchScheduler implements AutoCloseable {
     private final Executor executor;
     private final ExecutorService ownedExecutor;
     private final AtomicLong sequence = new AtomicLong();
+    private final ThreadLocal<Job> current = new ThreadLocal<>();
+    private final ReferenceQueue<Runnable> dropped = new ReferenceQueue<>();
     // Guarded by this.
     private final PriorityQueue<Job> queue = new PriorityQueue<>(ORDER);
     private final Set<Job> running = new HashSet<>();
+    // Handed to the executor and not started yet; the references must stay reachable to be enqueued.
+    private final Set<Handoff> handoffs = new HashSet<>();
     private boolean closed;
 
     /**
@@ -77,8 +101,9 @@ public final class FetchScheduler implements AutoCloseable {
     }
 
     /**
-     * Queues {@code fetch}. If the scheduler is closed, or the executor refuses it, {@code abandon} runs with
-     * the reason instead, on this thread.
+     * Queues {@code fetch}. Exactly one of {@code fetch} and {@code abandon} runs, once: {@code abandon} with the
+     * reason when the fetch is cancelled before it starts, when the scheduler is closed (then on this thread)
+     * or closes, and when the executor refuses or drops it.
      */
     public Ticket submit(FetchPriority priority, Fetch fetch, Consumer<Throwable> abandon) {
         Job job = new Job(requireNonNull(priority, "priority is null"), sequence.incrementAndGet(),
@@ -93,7 +118,7 @@ public final class FetchScheduler implements AutoCloseable {
             }
         }
         if (refused) {
-            abandon.accept(new CancellationException("The stream factory is closed"));
+            abandon(job, new FactoryClosedException());
             return job;
         }
         dispatch();
@@ -109,10 +134,14 @@ public final class FetchScheduler implements AutoCloseable {
     /**
      * Runs {@code call} as one of this scheduler's fetches, so it counts against the concurrency limit and
      * waits its turn like any other, and waits for its answer on this thread. Its exception is rethrown as is;
-     * an interrupt aborts it.
+     * an interrupt cancels it and throws {@link InterruptedIOException}. Never call it from a fetch: a fetch
+     * must not wait for a slot of the scheduler it holds one of.
      */
     public <T> T call(FetchPriority priority, Call<T> call) throws IOException {
         requireNonNull(call, "call is null");
+        if (current.get() != null) {
+            throw new IllegalStateException("A fetch must not wait for another fetch of its own scheduler");
+        }
         CompletableFuture<T> answer = new CompletableFuture<>();
         Ticket ticket = submit(priority, abort -> {
             try {
@@ -125,15 +154,10 @@ public final class FetchScheduler implements AutoCloseable {
             }
         }, answer::completeExceptionally);
         try {
-            return answer.get();
-        } catch (InterruptedException e) {
+            return await(answer, "a request");
+        } catch (InterruptedIOException e) {
             ticket.cancel();
-            Thread.currentThread().interrupt();
-            InterruptedIOException interrupted = new InterruptedIOException("Interrupted while waiting for a request");
-            interrupted.initCause(e);
-            throw interrupted;
-        } catch (CancellationException e) {
-            throw new IOException("Request cancelled: " + e.getMessage(), e);
+            throw e;
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof IOException io) {
@@ -149,13 +173,77 @@ public final class FetchScheduler implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits for {@code future} on a reader's thread: answers an interrupt with {@link InterruptedIOException}
+     * (the interrupt flag stays set), and meanwhile looks for fetches an executor dropped, which would otherwise
+     * never complete what they were to complete.
+     */
+    public <T> T await(CompletableFuture<T> future, String what) throws InterruptedIOException, ExecutionException {
+        while (true) {
+            try {
+                return future.get(DROP_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                reclaimDropped();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                InterruptedIOException interrupted = new InterruptedIOException("Interrupted while waiting for " + what);
+                interrupted.initCause(e);
+                throw interrupted;
+            }
+        }
+    }
+
+    /**
+     * Runs {@code task} once the fetch running on this thread has given its slot back, or now when this thread
+     * runs no fetch of this scheduler: for completing a caller's futures, whose callbacks may read again.
+     */
+    public void afterSlot(Runnable task) {
+        Job job = current.get();
+        if (job == null) {
+            task.run();
+        } else {
+            job.afterSlot.add(task);
+        }
+    }
+
     public int maxConcurrency() {
         return maxConcurrency;
     }
 
+    /** How many fetches hold a slot now (handed to the executor, or running). */
+    public synchronized int runningFetches() {
+        return running.size();
+    }
+
+    /** Ends the fetches the executor dropped without running them, so their slots come back. */
+    public void reclaimDropped() {
+        List<Job> lost = new ArrayList<>();
+        for (Reference<? extends Runnable> reference; (reference = dropped.poll()) != null; ) {
+            Handoff handoff = (Handoff) reference;
+            synchronized (this) {
+                if (handoffs.remove(handoff) && handoff.job.state == JobState.RUNNING) {
+                    handoff.job.state = JobState.DONE;
+                    running.remove(handoff.job);
+                    notifyAll();
+                    lost.add(handoff.job);
+                }
+            }
+        }
+        for (Job job : lost) {
+            abandon(job, new FetchCancelledException("The fetch executor dropped a fetch without running it",
+                    new RejectedExecutionException("dropped")));
+        }
+        if (!lost.isEmpty()) {
+            dispatch();
+        }
+    }
+
     private void dispatch() {
+        reclaimDropped();
         while (true) {
             Job next;
+            Handoff handoff;
+            JobRunner runner;
             synchronized (this) {
                 if (running.size() >= maxConcurrency || queue.isEmpty()) {
                     return;
@@ -163,22 +251,47 @@ public final class FetchScheduler implements AutoCloseable {
                 next = queue.poll();
                 next.state = JobState.RUNNING;
                 running.add(next);
+                runner = new JobRunner(next);
+                handoff = new Handoff(runner, next, dropped);
+                handoffs.add(handoff);
+                runner.handoff = handoff;
             }
             try {
-                executor.execute(() -> run(next));
-            } catch (RejectedExecutionException e) {
+                executor.execute(runner);
+            } catch (RuntimeException | Error e) {
+                // whatever the executor threw, this fetch will not run: give its slot back and end it
+                synchronized (this) {
+                    handoffs.remove(handoff);
+                }
+                handoff.clear();
                 finished(next);
-                next.abandon.accept(e);
+                abandon(next, new FetchCancelledException("The fetch executor refused a fetch: " + e, e));
             }
         }
     }
 
-    private void run(Job job) {
+    private void run(Job job, Handoff handoff) {
+        synchronized (this) {
+            handoffs.remove(handoff);
+            if (job.state != JobState.RUNNING) {
+                return; // counted as dropped meanwhile (its task object was thought unreachable): it ended
+            }
+        }
+        handoff.clear();
+        current.set(job);
         try {
             job.fetch.run(job.abort);
         } finally {
+            current.remove();
             finished(job);
             dispatch();
+            for (Runnable task : job.afterSlot) {
+                try {
+                    task.run();
+                } catch (RuntimeException | Error e) {
+                    LOG.warn("A completion callback failed after a fetch", e);
+                }
+            }
         }
     }
 
@@ -188,15 +301,26 @@ public final class FetchScheduler implements AutoCloseable {
         notifyAll();
     }
 
+    private static void abandon(Job job, Throwable cause) {
+        try {
+            job.abandon.accept(cause);
+        } catch (RuntimeException | Error e) {
+            LOG.warn("Ending an abandoned fetch failed", e);
+        }
+    }
+
     /**
      * Abandons every queued fetch, aborts every running one, and waits for them to end: if the executor is the
-     * scheduler's own, for its threads to end too.
+     * scheduler's own, for its threads to end too. Never throws: fetches that do not end in time are logged.
      */
     @Override
     public void close() {
         List<Job> abandoned;
         List<Job> aborted;
         synchronized (this) {
+            if (closed) {
+                return;
+            }
             closed = true;
             abandoned = new ArrayList<>(queue);
             queue.clear();
@@ -204,15 +328,14 @@ public final class FetchScheduler implements AutoCloseable {
             aborted = new ArrayList<>(running);
         }
         for (Job job : abandoned) {
-            job.abandon.accept(new CancellationException("The stream factory is closed"));
+            abandon(job, new FactoryClosedException());
         }
         aborted.forEach(job -> job.abort.abort());
         try {
             if (ownedExecutor != null) {
                 ownedExecutor.shutdownNow();
                 if (!ownedExecutor.awaitTermination(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                    throw new IllegalStateException(
-                            "Fetch threads did not stop within " + CLOSE_TIMEOUT_SECONDS + " seconds of close");
+                    LOG.error("Fetch threads did not stop within {} s of close", CLOSE_TIMEOUT_SECONDS);
                 }
             } else {
                 awaitRunningFetches();
@@ -220,6 +343,7 @@ public final class FetchScheduler implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        reclaimDropped();
     }
 
     private synchronized void awaitRunningFetches() throws InterruptedException {
@@ -227,10 +351,23 @@ public final class FetchScheduler implements AutoCloseable {
         while (!running.isEmpty()) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                throw new IllegalStateException(running.size() + " fetches did not stop within "
-                        + CLOSE_TIMEOUT_SECONDS + " seconds of close");
+                LOG.error("{} fetches did not stop within {} s of close", running.size(), CLOSE_TIMEOUT_SECONDS);
+                return;
             }
-            TimeUnit.NANOSECONDS.timedWait(this, left);
+            // a bounded wait, so fetches an executor dropped are found even when nothing else happens
+            TimeUnit.NANOSECONDS.timedWait(this, Math.min(left, TimeUnit.MILLISECONDS.toNanos(DROP_CHECK_MILLIS)));
+            reclaimDroppedLocked();
+        }
+    }
+
+    // Called with the monitor held, from close: drops reclaimed jobs from `running` so close stops waiting.
+    private void reclaimDroppedLocked() {
+        for (Reference<? extends Runnable> reference; (reference = dropped.poll()) != null; ) {
+            Handoff handoff = (Handoff) reference;
+            if (handoffs.remove(handoff) && handoff.job.state == JobState.RUNNING) {
+                handoff.job.state = JobState.DONE;
+                running.remove(handoff.job);
+            }
         }
     }
 
@@ -240,11 +377,38 @@ public final class FetchScheduler implements AutoCloseable {
         DONE
     }
 
+    /** The task handed to the executor: only the executor refers to it, so if it is dropped, it is collected. */
+    private final class JobRunner implements Runnable {
+        private final Job job;
+        private Handoff handoff;
+
+        JobRunner(Job job) {
+            this.job = job;
+        }
+
+        @Override
+        public void run() {
+            FetchScheduler.this.run(job, handoff);
+        }
+    }
+
+    /** Enqueued by the collector when a task handed to the executor became unreachable without running. */
+    private static final class Handoff extends PhantomReference<Runnable> {
+        private final Job job;
+
+        Handoff(Runnable runner, Job job, ReferenceQueue<Runnable> queue) {
+            super(runner, queue);
+            this.job = job;
+        }
+    }
+
     private final class Job implements Ticket {
         private final long sequence;
         private final Fetch fetch;
         private final Consumer<Throwable> abandon;
         private final FetchAbort abort = new FetchAbort();
+        // Touched only by the thread running the fetch.
+        private final List<Runnable> afterSlot = new ArrayList<>(0);
         // Guarded by the scheduler.
         private FetchPriority priority;
         private JobState state = JobState.QUEUED;
@@ -267,7 +431,7 @@ public final class FetchScheduler implements AutoCloseable {
                 }
             }
             switch (was) {
-                case QUEUED -> abandon.accept(new CancellationException("Fetch cancelled before it started"));
+                case QUEUED -> abandon(this, new FetchCancelledException("Fetch cancelled before it started", null));
                 case RUNNING -> abort.abort();
                 case DONE -> {
                     return false;

@@ -140,7 +140,8 @@ public final class ReadPlanner {
 
     /**
      * The first request for an object whose ETag is not known yet (it learns the ETag, and the length when
-     * {@code objectLength} is -1). Reading the tail of an object of unknown length asks for a suffix.
+     * {@code objectLength} is -1). Reading the tail of an object of unknown length asks for a suffix. Never
+     * larger than the maximum request.
      */
     public FirstRequest firstRequest(long position, long length, long objectLength, boolean tail, AccessHint hint) {
         return firstRequest(position, length, objectLength, tail, hint, Long.MAX_VALUE);
@@ -157,12 +158,15 @@ public final class ReadPlanner {
             if (position == 0 && hint != AccessHint.RANDOM && settings.smallObjectSize() > 0) {
                 // Most readers that start at 0 without knowing the length read on; this one request also reads
                 // any small object whole. Not past the caller's split, though: those bytes are another task's.
-                long readOn = Math.min(settings.smallObjectSize(), prefetchEnd);
+                long readOn = Math.min(Math.min(settings.smallObjectSize(), prefetchEnd), settings.maxRequestSize());
                 return new FirstRequest(ByteRange.ofLength(0, Math.max(size, readOn)), 0);
             }
             return new FirstRequest(ByteRange.ofLength(position, size), 0);
         }
-        if (isSmall(objectLength)) {
+        if (objectLength == 0) {
+            throw new IllegalArgumentException("An empty object has nothing to fetch");
+        }
+        if (isSmall(objectLength) && objectLength <= settings.maxRequestSize()) {
             return new FirstRequest(new ByteRange(0, objectLength), 0);
         }
         if (tail) {

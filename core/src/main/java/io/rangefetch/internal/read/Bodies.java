@@ -3,11 +3,9 @@ package io.rangefetch.internal.read;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.ObjectContent;
 import io.rangefetch.client.RangeGetRequest;
-import io.rangefetch.internal.fetch.FetchAbort;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.concurrent.CancellationException;
 
 /** Reads GET bodies, refusing any that do not hold exactly the bytes that were asked for. */
 final class Bodies {
@@ -67,15 +65,5 @@ final class Bodies {
                         + " body bytes (connection closed early)");
             }
         }
-    }
-
-    /** What a failed GET reports: the abort when someone aborted it (the failure is its consequence). */
-    static Throwable abortedOr(FetchAbort abort, RangeGetRequest request, Throwable failure) {
-        if (!abort.isAborted()) {
-            return failure;
-        }
-        CancellationException aborted = new CancellationException("GET " + request.describe() + " was aborted");
-        aborted.initCause(failure);
-        return aborted;
     }
 }

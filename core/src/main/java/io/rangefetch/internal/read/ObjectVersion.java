@@ -2,39 +2,50 @@ package io.rangefetch.internal.read;
 
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.ObjectChangedException;
-import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.ObjectAddress;
-import io.rangefetch.client.ObjectContent;
 import io.rangefetch.client.ObjectMetadata;
 import io.rangefetch.client.PreconditionFailedException;
-import io.rangefetch.client.RangeGetRequest;
-import io.rangefetch.client.RangeNotSatisfiableException;
 import io.rangefetch.internal.cache.ObjectId;
 import io.rangefetch.internal.fetch.FetchPriority;
 import io.rangefetch.internal.fetch.FetchScheduler;
-import io.rangefetch.internal.plan.AccessHint;
-import io.rangefetch.internal.plan.FirstRequest;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The version of one object one stream reads: its ETag and length once known, and how they are learned and
- * pinned.
+ * Which version of its object a stream reads, how it is learned, and what happens when the object changes.
  *
- * <p>Until the ETag is known, one request at a time learns it (with the length, from {@code Content-Range}):
- * a reader's first GET, or the open fetch a format policy asked for, which readers then wait for instead of
- * sending their own. Every later GET carries {@code If-Match} and every answer's ETag is checked, and cached
- * bytes are keyed by ETag. A 412 before the stream has returned any byte (and without an ETag the caller
- * insisted on) drops what was learned so the read starts over on the new version; after, it is an
- * {@link ObjectChangedException}, and the old version's cached bytes are dropped. Thread-safe.
+ * <p><b>One field.</b> The stream's knowledge is one immutable {@link State} in one atomic reference: not known
+ * yet ({@link Unknown}, with what the caller said), being learned ({@link Learning}), pinned
+ * ({@link PinnedVersion}: ETag and length), or failed for good ({@link Changed}). A read reads it once per
+ * attempt and uses that snapshot for everything: it never sees the ETag of one version with the length of
+ * another.
+ *
+ * <p><b>Learning.</b> One request at a time learns the version ({@link FirstFetch}, run in a scheduler slot, or
+ * a HEAD on a reader's thread); everyone else who needs it waits for that one, interruptibly. No monitor is held
+ * across a request. A reader whose learning request it was and who is interrupted cancels it when nobody else
+ * waits for it (and always when its bytes were going into the reader's own buffer, which it then waits to be
+ * left alone).
+ *
+ * <p><b>The rule for a changed object.</b> Every GET after the first carries {@code If-Match} and every answer's
+ * ETag is checked. A read starts on a version when it takes the snapshot, before any request and before any
+ * byte is copied, and a version counts the reads started on it. When a GET finds the object changed, the stream
+ * moves to the new version silently only if the read that found it is the only read that ever started on the
+ * version, it can start over from nothing (a streaming or positioned read returns nothing until it is done; a
+ * vectored read may have handed ranges out already, so it cannot), and the caller did not name the ETag.
+ * Moving retires the old version so that no read can start on it after. Otherwise the stream fails for good:
+ * that read and every later one throw {@link VersionChangedException}. So a stream never returns bytes, nor an
+ * end of file, of two versions. A format policy's own reads do not count: their bytes are not handed to the
+ * reader. Either way the old version's cached bytes and metadata are dropped.
+ *
+ * <p>Thread-safe; lock-free.
  */
 final class ObjectVersion {
     private static final Logger LOG = LoggerFactory.getLogger(ObjectVersion.class);
@@ -43,293 +54,391 @@ final class ObjectVersion {
     private final ObjectAddress address;
     private final boolean etagPinnedByCaller;
     private final StatisticsCounter statistics;
-    private final Object lock = new Object();
-    private volatile String etag;
-    private volatile long length;
-    private volatile boolean served;
-    // The open fetch a format policy asked for, while it runs: reads that would learn the version wait for it.
-    private volatile CompletableFuture<Void> opening;
-    private volatile FetchScheduler.Ticket openTicket;
+    private final AtomicReference<State> state;
+
+    /** What one stream knows of its object's version. */
+    sealed interface State permits Unknown, Learning, Changed, PinnedState {}
+
+    /** Not learned yet: the length and ETag the caller gave, if any (-1 and {@code null} otherwise). */
+    record Unknown(long length, String etag) implements State {}
+
+    /** A stream that failed for good: its object changed under a read that could not start over. */
+    record Changed(VersionChangedException failure) implements State {}
+
+    /** A pinned version (a state of its own so that {@link PinnedVersion} stays a plain value). */
+    record PinnedState(PinnedVersion version) implements State {}
+
+    /** One request learning the version; readers that need it wait for {@link #done}. */
+    static final class Learning implements State {
+        private final Unknown basis;
+        private final boolean forReader;
+        private final CompletableFuture<FirstFetch.Learned> done = new CompletableFuture<>();
+        private final AtomicInteger waiters;
+        private volatile FetchScheduler.Ticket ticket;
+        private volatile BufferReleased ended;
+
+        Learning(Unknown basis, boolean forReader) {
+            this.basis = basis;
+            this.forReader = forReader;
+            this.waiters = new AtomicInteger(forReader ? 1 : 0);
+        }
+    }
+
+    /** Completes once a learning request that writes into a reader's buffer can no longer write into it. */
+    private static final class BufferReleased extends CompletableFuture<Void> {}
 
     ObjectVersion(ReaderContext context, ObjectAddress address, long knownLength, String knownEtag,
             boolean etagPinnedByCaller, StatisticsCounter statistics) {
         this.context = requireNonNull(context, "context is null");
         this.address = requireNonNull(address, "address is null");
-        this.length = knownLength;
-        this.etag = knownEtag;
         this.etagPinnedByCaller = etagPinnedByCaller;
         this.statistics = requireNonNull(statistics, "statistics is null");
-    }
-
-    /** The ETag, or {@code null} before it is known; never sends a request. */
-    String etag() {
-        return etag;
-    }
-
-    /** The length, or -1 before it is known; never sends a request. */
-    long length() {
-        return length;
-    }
-
-    boolean isKnown() {
-        return etag != null && length >= 0;
-    }
-
-    /** The stream returned bytes of this version: a change is now an error, not a silent move. */
-    void markServed() {
-        served = true;
-    }
-
-    /** The length, sending a HEAD only when nothing has told it yet (an open fetch running is waited for). */
-    long lengthOrHead() throws IOException {
-        long known = length;
-        if (known >= 0) {
-            return known;
+        State initial;
+        if (knownLength == 0) {
+            initial = new PinnedState(new PinnedVersion(knownEtag, 0, 0)); // empty: nothing to fetch, ever
+        } else if (knownLength > 0 && knownEtag != null) {
+            initial = new PinnedState(new PinnedVersion(knownEtag, knownLength, 0));
+        } else {
+            initial = new Unknown(knownLength, knownEtag);
         }
-        awaitOpening();
-        synchronized (lock) {
-            if (length < 0) {
-                learn(head());
-            }
-            return length;
+        this.state = new AtomicReference<>(initial);
+    }
+
+    /** The pinned version, or {@code null} before it is known; never waits or sends. */
+    PinnedVersion current() {
+        return state.get() instanceof PinnedState pinned ? pinned.version() : null;
+    }
+
+    /** The length if known (pinned, or given by the caller), else -1; never waits or sends. */
+    long knownLength() {
+        State now = state.get();
+        if (now instanceof PinnedState pinned) {
+            return pinned.version().length();
         }
+        if (now instanceof Unknown unknown) {
+            return unknown.length();
+        }
+        if (now instanceof Learning learning) {
+            return learning.basis.length();
+        }
+        return -1;
+    }
+
+    /** The ETag if pinned or given by the caller, else {@code null}; never waits or sends. */
+    String knownEtag() {
+        State now = state.get();
+        if (now instanceof PinnedState pinned) {
+            return pinned.version().etag();
+        }
+        if (now instanceof Unknown unknown) {
+            return unknown.etag();
+        }
+        if (now instanceof Learning learning) {
+            return learning.basis.etag();
+        }
+        return null;
     }
 
     /**
-     * Starts the open fetch a format policy asked for, as the request that learns the version, in a scheduler
-     * slot; then runs {@code learned}, unless it failed (the reader's own first read then meets the failure).
+     * The version a read starts on: the pinned one, or (unless {@code learn} is {@code null}) the one a request
+     * learns now, shaped by {@code learn}, or that another's request is learning. A read that counts
+     * ({@code counts}: the reader's own reads) is recorded as started on it, once: {@code startedOn} is the
+     * version an earlier attempt of the same read started on. Returns {@code null} when the version is not
+     * known and {@code learn} is {@code null}.
+     *
+     * @param learned receives what this read's own learning request wrote into its buffer, if it sent one
+     * @throws VersionChangedException if the stream failed for good
      */
-    void startLearning(boolean tail, long start, int len, AccessHint hint, long prefetchEnd, Runnable learned) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        opening = done;
-        openTicket = context.scheduler().submit(FetchPriority.DEMAND, abort -> {
-            boolean succeeded = false;
-            try {
-                // sent from this slot, and without waiting for the open fetch: this is it
-                fetchFirst(tail ? -1 : start, len, tail, hint, prefetchEnd, call -> call.run(abort));
-                succeeded = true;
-            } catch (IOException | RuntimeException e) {
-                // the reader's first read sends its own request and reports what goes wrong
-                LOG.debug("Open fetch of {} failed", address, e);
-            } finally {
-                done.complete(null);
-            }
-            if (succeeded) {
-                learned.run();
-            }
-        }, failure -> done.complete(null));
-    }
-
-    /** Stops the open fetch if it still runs: the stream closed. */
-    void stopLearning() {
-        FetchScheduler.Ticket open = openTicket;
-        if (open != null && !opening.isDone()) {
-            open.cancel();
-        }
-    }
-
-    /** Waits for the open fetch, if one runs: it is learning the version a read would learn. */
-    private void awaitOpening() throws InterruptedIOException {
-        CompletableFuture<Void> pending = opening;
-        if (pending == null || pending.isDone()) {
-            return;
-        }
-        try {
-            pending.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            InterruptedIOException interrupted = new InterruptedIOException("Interrupted while opening " + address);
-            interrupted.initCause(e);
-            throw interrupted;
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("The open fetch never fails its future", e);
-        }
-    }
-
-    /**
-     * Sends the request that learns the ETag (and length), for a read of {@code len} bytes at {@code position}
-     * (or of the tail), shaped by the stream's {@code hint} and {@code prefetchEnd}. Its bytes go into the cache
-     * when the budget has room; otherwise only exactly the asked bytes are fetched and handed back uncached.
-     * Returns {@code null} when nothing needed learning any more, or when the read starts past the end (the
-     * length is then known). An open fetch still running is waited for first: it is learning the same.
-     */
-    FirstFetch fetchFirst(long position, int len, boolean tail, AccessHint hint, long prefetchEnd)
-            throws IOException {
-        awaitOpening();
-        return fetchFirst(position, len, tail, hint, prefetchEnd,
-                call -> context.scheduler().call(FetchPriority.DEMAND, call));
-    }
-
-    private FirstFetch fetchFirst(long position, int len, boolean tail, AccessHint hint, long prefetchEnd,
-            Sender sender) throws IOException {
-        synchronized (lock) {
-            if (etag != null && length >= 0) {
-                return null;
-            }
-            FirstRequest first = context.planner().firstRequest(Math.max(position, 0), len, length, tail, hint,
-                    prefetchEnd);
-            long reservedBytes = first.range() != null ? first.range().length() : first.suffixLength();
-            boolean reserved = context.cache().reserve(reservedBytes);
-            RangeGetRequest request;
-            if (reserved) {
-                request = first.range() != null
-                        ? RangeGetRequest.of(address, first.range(), etag)
-                        : RangeGetRequest.suffix(address, first.suffixLength(), etag);
-            } else {
-                reservedBytes = 0;
-                request = tail
-                        ? RangeGetRequest.suffix(address, len, etag)
-                        : RangeGetRequest.of(address, ByteRange.ofLength(position, len), etag);
-            }
-            try {
-                FirstAnswer answer;
-                try {
-                    answer = sender.send(abort -> {
-                        try (ObjectContent content = context.client().get(request)) {
-                            abort.attach(content);
-                            ObjectMetadata metadata = content.metadata();
-                            checkEtag(request, metadata.etag());
-                            byte[] data = Bodies.readExactly(request, content,
-                                    expectedAnswer(request, metadata.length()));
-                            return new FirstAnswer(content.range(), metadata, data);
-                        }
-                    });
-                } catch (RangeNotSatisfiableException e) {
-                    statistics.failedGetSent();
-                    learn(head());
-                    return null;
-                } catch (IOException e) {
-                    statistics.failedGetSent();
-                    throw e;
+    PinnedVersion pin(boolean counts, PinnedVersion startedOn, FirstFetch.Shape learn,
+            Consumer<FirstFetch.Learned> learned) throws IOException {
+        while (true) {
+            State now = state.get();
+            if (now instanceof PinnedState pinned) {
+                PinnedVersion version = pinned.version();
+                if (!counts || version == startedOn || version.start()) {
+                    return version;
                 }
-                byte[] data = answer.data();
-                statistics.getSent(data.length, false);
-                boolean cached = false;
-                if (reserved) {
-                    context.cache().release(reservedBytes - data.length);
-                    reservedBytes = data.length;
-                    // Indexed before the version is published: a concurrent reader that then sees the ETag
-                    // finds these bytes instead of fetching them again.
-                    cached = insert(answer.metadata().etag(), answer.range(), data);
-                    if (cached) {
-                        reservedBytes = 0;
+            } else if (now instanceof Changed changed) {
+                throw changed.failure().copy();
+            } else if (now instanceof Learning learning) {
+                awaitOthers(learning);
+            } else if (learn == null) {
+                return null;
+            } else {
+                Learning mine = new Learning((Unknown) now, true);
+                if (state.compareAndSet(now, mine)) {
+                    FirstFetch.Learned outcome = learnWithGet(mine, learn, counts);
+                    if (outcome != null && learned != null) {
+                        learned.accept(outcome);
+                    }
+                    // counted at creation when `counts`: the version is this read's
+                    PinnedVersion version = current();
+                    if (version != null) {
+                        return version;
                     }
                 }
-                learn(answer.metadata());
-                return new FirstFetch(answer.range(), data, cached);
-            } finally {
-                context.cache().release(reservedBytes);
             }
-        }
-    }
-
-    /** How the first request is sent: from a reader, as a scheduled call; from the open fetch, in its own slot. */
-    private interface Sender {
-        FirstAnswer send(FetchScheduler.Call<FirstAnswer> call) throws IOException;
-    }
-
-    private boolean insert(String learnedEtag, ByteRange range, byte[] data) {
-        ObjectId id = objectId(learnedEtag);
-        ReentrantLock objectLock = context.cache().lockFor(id);
-        objectLock.lock();
-        try {
-            return context.cache().insertLoaded(id, range, data, statistics);
-        } finally {
-            objectLock.unlock();
         }
     }
 
     /**
-     * A GET for {@code pinned} answered 412, or with another ETag. Returns {@code true} when the stream starts over
-     * on the new version (nothing was served yet, and the caller did not insist on the ETag): the version is
-     * unknown again. Otherwise throws {@link ObjectChangedException}; returns {@code false} when another read
-     * already handled the change.
+     * Starts, without waiting, the request a format policy wants as the stream opens, as the request that learns
+     * the version; readers that need the version meanwhile wait for it instead of sending their own. Then
+     * {@code opened} runs on a fetch thread (after its slot is free), unless it failed: the reader's own first
+     * read then meets the failure. Does nothing when the version is known or being learned.
      */
-    boolean onChanged(String pinned, PreconditionFailedException failure) throws IOException {
-        synchronized (lock) {
-            if (!Objects.equals(etag, pinned)) {
-                return false; // another read of this stream already handled it
+    void startOpenFetch(FirstFetch.Shape shape, Runnable opened) {
+        State now = state.get();
+        if (!(now instanceof Unknown unknown)) {
+            return;
+        }
+        Learning open = new Learning(unknown, false);
+        if (!state.compareAndSet(now, open)) {
+            return;
+        }
+        submitLearning(open, shape, false, opened);
+    }
+
+    /** The stream closed: stops an open fetch nobody waits for. */
+    void stopLearning() {
+        if (state.get() instanceof Learning learning && !learning.forReader && learning.waiters.get() == 0) {
+            FetchScheduler.Ticket ticket = learning.ticket;
+            if (ticket != null) {
+                ticket.cancel();
             }
-            if (pinned == null) {
-                throw failure;
+        }
+    }
+
+    /**
+     * The length: pinned, given by the caller, or learned with a HEAD on this thread when nothing has told it
+     * (a request learning the version is waited for instead). Reveals the version to the caller, so it starts
+     * the version like a read.
+     */
+    long lengthOrHead() throws IOException {
+        while (true) {
+            State now = state.get();
+            if (now instanceof PinnedState pinned) {
+                if (pinned.version().start()) {
+                    return pinned.version().length();
+                }
+            } else if (now instanceof Changed changed) {
+                throw changed.failure().copy();
+            } else if (now instanceof Learning learning) {
+                awaitOthers(learning);
+            } else {
+                Unknown unknown = (Unknown) now;
+                if (unknown.length() >= 0) {
+                    return unknown.length();
+                }
+                learnWithHead(unknown);
             }
-            forget(pinned);
-            if (served || etagPinnedByCaller) {
-                String current = null;
+        }
+    }
+
+    /**
+     * Learns the version with a HEAD on this (a reader's) thread: after a first GET found the read past the end,
+     * or for {@link #lengthOrHead}. The version counts this read as started.
+     */
+    void learnWithHead(Unknown unknown) throws IOException {
+        Learning mine = new Learning(unknown, true);
+        if (!state.compareAndSet(unknown, mine)) {
+            return;
+        }
+        ObjectMetadata metadata;
+        try {
+            statistics.headSent();
+            metadata = context.scheduler().call(FetchPriority.DEMAND, abort -> context.client().head(address));
+        } catch (IOException | RuntimeException | Error e) {
+            state.compareAndSet(mine, unknown);
+            mine.done.completeExceptionally(e);
+            throw e;
+        }
+        publish(mine, metadata, true);
+        mine.done.complete(new FirstFetch.Learned(metadata, null));
+    }
+
+    private FirstFetch.Learned learnWithGet(Learning mine, FirstFetch.Shape shape, boolean counts) throws IOException {
+        if (shape.hasBuffer()) {
+            mine.ended = new BufferReleased();
+        }
+        submitLearning(mine, shape, counts, null);
+        try {
+            return context.scheduler().await(mine.done, "the first request to " + address);
+        } catch (InterruptedIOException e) {
+            leave(mine);
+            throw e;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof FirstFetch.PastTheEnd) {
+                State now = state.get();
+                if (now instanceof Unknown unknown) {
+                    learnWithHead(unknown);
+                }
+                return null;
+            }
+            throw asIOException(e.getCause());
+        }
+    }
+
+    private void submitLearning(Learning learning, FirstFetch.Shape shape, boolean counts, Runnable opened) {
+        FirstFetch first = new FirstFetch(context, address, statistics);
+        learning.ticket = context.scheduler().submit(FetchPriority.DEMAND, abort -> {
+            FirstFetch.Learned outcome;
+            try {
+                outcome = first.run(shape, learning.basis.length(), learning.basis.etag(), abort);
+                publish(learning, outcome.metadata(), counts);
+            } catch (IOException | RuntimeException | Error e) {
+                failLearning(learning, e);
+                if (e instanceof Error error) {
+                    throw error;
+                }
+                return;
+            }
+            endLearning(learning);
+            learning.done.complete(outcome);
+            if (opened != null) {
+                context.scheduler().afterSlot(opened);
+            }
+        }, failure -> failLearning(learning, failure));
+    }
+
+    private void failLearning(Learning learning, Throwable failure) {
+        if (failure instanceof PreconditionFailedException changed && learning.basis.etag() != null) {
+            // the caller named this ETag and the object no longer has it
+            VersionChangedException fail = new VersionChangedException(address.bucket(), address.key(),
+                    learning.basis.etag(), null, changed);
+            state.compareAndSet(learning, new Changed(fail));
+            endLearning(learning);
+            learning.done.completeExceptionally(fail);
+            return;
+        }
+        if (!learning.forReader) {
+            LOG.debug("Open fetch of {} failed; the first read sends its own request", address, failure);
+        }
+        state.compareAndSet(learning, learning.basis);
+        endLearning(learning);
+        learning.done.completeExceptionally(failure);
+    }
+
+    private static void endLearning(Learning learning) {
+        BufferReleased ended = learning.ended;
+        if (ended != null) {
+            ended.complete(null);
+        }
+    }
+
+    /** Publishes what a request learned ({@code null}: an empty object) as the pinned version. */
+    private void publish(Learning learning, ObjectMetadata metadata, boolean counts) throws IOException {
+        String expected = learning.basis.etag();
+        if (metadata != null && expected != null && !expected.equals(metadata.etag())) {
+            VersionChangedException fail = new VersionChangedException(address.bucket(), address.key(), expected,
+                    metadata.etag(), null);
+            state.compareAndSet(learning, new Changed(fail));
+            throw fail;
+        }
+        PinnedVersion version = metadata == null
+                ? new PinnedVersion(expected, 0, counts ? 1 : 0)
+                : new PinnedVersion(metadata.etag(), metadata.length(), counts ? 1 : 0);
+        if (metadata != null) {
+            context.metadata().put(address.bucket(), address.key(), address.versionId(), metadata);
+        }
+        state.compareAndSet(learning, new PinnedState(version));
+    }
+
+    /** Waits for another's learning request; an interrupted waiter leaves it (see {@link #leave}). */
+    private void awaitOthers(Learning learning) throws IOException {
+        learning.waiters.incrementAndGet();
+        try {
+            context.scheduler().await(learning.done, "the request learning the version of " + address);
+        } catch (InterruptedIOException e) {
+            leave(learning);
+            throw e;
+        } catch (ExecutionException e) {
+            // its failure is its reader's to report; this read learns (or fails) on its own next
+            return;
+        }
+        learning.waiters.decrementAndGet();
+    }
+
+    /**
+     * An interrupted reader stops waiting for a learning request: the last reader out cancels it, and a request
+     * writing into the leaving reader's buffer is cancelled and waited for (bounded, as an abort cuts it at
+     * once), so nothing writes into that buffer after the read returned.
+     */
+    private void leave(Learning learning) {
+        boolean last = learning.waiters.decrementAndGet() == 0 && learning.forReader;
+        BufferReleased ended = learning.ended;
+        if (last || ended != null) {
+            FetchScheduler.Ticket ticket = learning.ticket;
+            if (ticket != null) {
+                ticket.cancel();
+            }
+        }
+        if (ended != null) {
+            Acquisition.awaitUninterruptibly(ended);
+        }
+    }
+
+    /**
+     * A GET of {@code version} found the object changed. Returns when the stream moved to the new version (the
+     * read starts over); throws {@link VersionChangedException} when it cannot move (see the class note).
+     *
+     * @param startedBy how many starts on {@code version} were the finding read's own (0 for a format policy's)
+     * @param canStartOver whether the finding read has handed nothing to its caller yet
+     * @param mayAsk whether this thread may send a HEAD to tell the new ETag (not a fetch thread)
+     */
+    void onChanged(PinnedVersion version, int startedBy, boolean canStartOver, boolean mayAsk,
+            PreconditionFailedException failure) throws IOException {
+        while (true) {
+            State now = state.get();
+            if (now instanceof Changed changed) {
+                throw changed.failure().copy();
+            }
+            if (!(now instanceof PinnedState pinned) || pinned.version() != version) {
+                return; // another read already moved the stream: start over on what it learned
+            }
+            if (!etagPinnedByCaller && canStartOver && version.retireIfStartedBy(startedBy)) {
+                forget(version);
+                state.compareAndSet(now, new Unknown(-1, null));
+                return;
+            }
+            String current = null;
+            if (mayAsk) {
                 try {
-                    current = head().etag();
+                    statistics.headSent();
+                    current = context.scheduler().call(FetchPriority.DEMAND, abort -> context.client().head(address))
+                            .etag();
                 } catch (IOException e) {
                     failure.addSuppressed(e);
                 }
-                throw new ObjectChangedException(address.bucket(), address.key(), pinned, current, failure);
             }
-            etag = null;
-            length = -1;
-            return true;
+            VersionChangedException fail = new VersionChangedException(address.bucket(), address.key(),
+                    version.etag(), current, failure);
+            if (state.compareAndSet(now, new Changed(fail))) {
+                forget(version);
+                throw fail;
+            }
         }
     }
 
-    /** A GET for {@code pinned} found another version: drop the old bytes, and say what happened. */
-    ObjectChangedException changedUnder(String pinned, PreconditionFailedException failure) {
-        forget(pinned);
-        return new ObjectChangedException(address.bucket(), address.key(), pinned, null, failure);
-    }
-
-    /** Drops what the factory holds of version {@code pinned}: its bytes, and its length and ETag. */
-    private void forget(String pinned) {
-        context.cache().invalidate(objectId(pinned));
+    /** Drops what the factory holds of {@code version}: its bytes, and its length and ETag. */
+    private void forget(PinnedVersion version) {
+        if (version.etag() != null) {
+            context.cache().invalidate(objectId(version));
+        }
         context.metadata().invalidate(address.bucket(), address.key(), address.versionId());
     }
 
-    private ObjectMetadata head() throws IOException {
-        statistics.headSent();
-        return context.scheduler().call(FetchPriority.DEMAND, abort -> context.client().head(address));
+    ObjectId objectId(PinnedVersion version) {
+        return new ObjectId(address.bucket(), address.key(), version.etag());
     }
 
-    // Called with the lock held.
-    private void learn(ObjectMetadata metadata) throws PreconditionFailedException {
-        if (etag != null && !etag.equals(metadata.etag())) {
-            throw new PreconditionFailedException(address + " now has ETag " + metadata.etag() + ", not " + etag, null);
+    private static IOException asIOException(Throwable failure) {
+        if (failure instanceof IOException io) {
+            return io;
         }
-        etag = metadata.etag();
-        length = metadata.length();
-        context.metadata().put(address.bucket(), address.key(), address.versionId(), metadata);
-    }
-
-    /** Fails a GET that asked for one ETag and was answered with another. */
-    static void checkEtag(RangeGetRequest request, String answered) throws PreconditionFailedException {
-        String expected = request.ifMatch();
-        if (expected != null && !expected.equals(answered)) {
-            throw new PreconditionFailedException("GET " + request.describe() + " answered ETag " + answered
-                    + " although it asked for " + expected, null);
+        if (failure instanceof Error error) {
+            throw error;
         }
-    }
-
-    /** The range a GET must answer for an object of {@code total} bytes: the request clipped at the end. */
-    private static ByteRange expectedAnswer(RangeGetRequest request, long total) throws IOException {
-        if (request.isSuffix()) {
-            return new ByteRange(Math.max(0, total - request.suffixLength()), total);
-        }
-        ByteRange asked = request.range();
-        if (asked.start() >= total) {
-            throw new IOException("GET " + request.describe() + " answered bytes of an object of " + total + " bytes");
-        }
-        return new ByteRange(asked.start(), Math.min(asked.end(), total));
-    }
-
-    ObjectId objectId(String pinnedEtag) {
-        return new ObjectId(address.bucket(), address.key(), pinnedEtag);
-    }
-
-    /** What the first request answered. */
-    private record FirstAnswer(ByteRange range, ObjectMetadata metadata, byte[] data) {}
-
-    /** The bytes of the first request, and whether they went into the cache. */
-    record FirstFetch(ByteRange range, byte[] data, boolean cached) {
-        int copyTo(long position, byte[] buffer, int offset, int len) {
-            int count = (int) Math.min(len, range.end() - position);
-            System.arraycopy(data, (int) (position - range.start()), buffer, offset, count);
-            return count;
-        }
+        return new IOException(failure.getMessage(), failure);
     }
 }

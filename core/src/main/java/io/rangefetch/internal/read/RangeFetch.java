@@ -3,44 +3,73 @@ package io.rangefetch.internal.read;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.client.ObjectContent;
+import io.rangefetch.client.ObjectAddress;
 import io.rangefetch.client.RangeGetRequest;
 import io.rangefetch.internal.cache.Block;
 import io.rangefetch.internal.fetch.FetchAbort;
+import io.rangefetch.internal.fetch.FetchPriority;
+import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.internal.stats.StatisticsCounter;
-import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One GET of a range of a pinned object version, run by the scheduler, and where its bytes go: into claimed
- * cache blocks, and straight into callers' buffers where the cache had no room. Bytes between targets are read
- * and dropped. Every GET of a block load, a vectored read or a prefetch is one of these.
+ * One GET of a range of a pinned object version, and where its bytes go: into claimed cache blocks, and straight
+ * into callers' buffers where the cache had no room. Bytes between targets are read and dropped. Every GET of a
+ * block load, a positioned, streaming or vectored read and a prefetch is one of these; the GET itself goes
+ * through {@link GetPath}.
  *
- * <p>Targets are added on the planning thread before the fetch is submitted; {@link #run} and {@link #fail} run
- * once, on a scheduler thread (or on the submitting thread, if the scheduler refuses the fetch).
+ * <p><b>Ends once.</b> Exactly one of {@link #run} and {@link #fail} takes effect: the scheduler promises one of
+ * them, and a fetch that was never submitted (its read failed while planning) is failed by its
+ * {@link Acquisition}. Either way every block it fills is completed or failed (which gives its bytes back to the
+ * budget and wakes its readers), and {@link #ended()} completes after.
+ *
+ * <p><b>Stops when nobody wants it.</b> When every block it fills has been abandoned (their readers all left,
+ * or the stream that prefetched them closed) and it writes into no caller's buffer, its GET is cancelled.
+ *
+ * <p>Targets are added on the planning thread before {@link #submit}; {@link #run} runs on a scheduler thread.
  */
 final class RangeFetch {
-    private final ObjectReader reader;
     private final ReaderContext context;
+    private final ObjectAddress address;
     private final String pinned;
     private final StatisticsCounter statistics;
-    private final ByteRange bytes;
+    private ByteRange bytes;
     private final boolean prefetch;
     private final List<Target> targets = new ArrayList<>();
     private final List<Block> filled = new ArrayList<>();
     private final CompletableFuture<Void> directWrites = new CompletableFuture<>();
+    private final CompletableFuture<Void> ended = new CompletableFuture<>();
+    private final AtomicBoolean finished = new AtomicBoolean();
+    private final Set<Block> abandoned = ConcurrentHashMap.newKeySet();
+    private volatile FetchScheduler.Ticket ticket;
+    // Set on the planning thread before submit, read by the fetch after: the scheduler's hand-off orders them.
+    private volatile boolean cancelWanted;
+    private boolean submitted;
+    private int directTargets;
 
-    RangeFetch(ObjectReader reader, ReaderContext context, String pinned, StatisticsCounter statistics,
+    RangeFetch(ReaderContext context, ObjectAddress address, String pinned, StatisticsCounter statistics,
             ByteRange bytes, boolean prefetch) {
-        this.reader = requireNonNull(reader, "reader is null");
         this.context = requireNonNull(context, "context is null");
+        this.address = requireNonNull(address, "address is null");
         this.pinned = requireNonNull(pinned, "pinned is null");
         this.statistics = requireNonNull(statistics, "statistics is null");
         this.bytes = requireNonNull(bytes, "bytes is null");
         this.prefetch = prefetch;
+    }
+
+    ByteRange bytes() {
+        return bytes;
+    }
+
+    boolean isPrefetch() {
+        return prefetch;
     }
 
     /** The blocks this GET fills. */
@@ -53,52 +82,104 @@ final class RangeFetch {
         return directWrites;
     }
 
+    /** Completes once the GET has ended, delivered or failed: nothing writes into a caller's buffer after. */
+    CompletableFuture<Void> ended() {
+        return ended;
+    }
+
     void fill(Block block) {
         filled.add(block);
-        targets.add(new Target(block.range(), block, null));
+        targets.add(new Target(block.range(), block, null, 0));
+    }
+
+    /** Writes {@code segment} of the object straight into {@code buffer}, from absolute index {@code index} on. */
+    void direct(ByteRange segment, ByteBuffer buffer, int index) {
+        directTargets++;
+        targets.add(new Target(segment, null, buffer, index));
+    }
+
+    /** Whether {@link #submit} was called: from then on the scheduler ends it. */
+    boolean wasSubmitted() {
+        return submitted;
+    }
+
+    boolean hasTargets() {
+        return !targets.isEmpty();
     }
 
     /**
-     * Writes {@code segment} straight into {@code range}'s buffer; {@code true} if it is the first segment of that
-     * range this GET carries (so its reader should wait for {@link #directWrites()} once).
+     * Queues the GET. Each block it fills stops it once abandoned by everyone (see the class note); a prefetch
+     * block a reader joins promotes it to a demand fetch.
      */
-    boolean direct(VectoredRange range, ByteRange segment) {
-        boolean first = targets.stream().noneMatch(target -> target.range() == range);
-        targets.add(new Target(segment, null, range));
-        return first;
+    FetchScheduler.Ticket submit(FetchPriority priority) {
+        if (targets.isEmpty()) {
+            throw new IllegalStateException(this + " has nothing to fetch");
+        }
+        // only the span of the bytes it was given somewhere to go: a claim that found no room left nothing there
+        targets.sort(Comparator.comparingLong(target -> target.bytes().start()));
+        bytes = new ByteRange(targets.get(0).bytes().start(),
+                targets.stream().mapToLong(target -> target.bytes().end()).max().orElseThrow());
+        this.submitted = true;
+        FetchScheduler.Ticket submitted = context.scheduler().submit(priority, this::run, this::fail);
+        ticket = submitted;
+        for (Block block : filled) {
+            block.whenAbandoned(() -> abandoned(block));
+            if (priority == FetchPriority.PREFETCH) {
+                block.whenJoined(submitted::promote);
+            }
+        }
+        if (cancelWanted) {
+            submitted.cancel();
+        }
+        return submitted;
+    }
+
+    /** Stops the GET: it then fails its blocks, which readers see as cancelled. */
+    void cancel() {
+        FetchScheduler.Ticket submitted = ticket;
+        cancelWanted = true;
+        if (submitted != null) {
+            submitted.cancel();
+        }
+    }
+
+    private void abandoned(Block block) {
+        if (abandoned.add(block) && abandoned.size() == filled.size() && directTargets == 0) {
+            cancel();
+        }
     }
 
     /** Runs on a scheduler thread. */
     void run(FetchAbort abort) {
-        targets.sort(Comparator.comparingLong(target -> target.bytes().start()));
-        RangeGetRequest request = RangeGetRequest.of(reader.address(), bytes, pinned);
-        List<byte[]> arrays = new ArrayList<>(filled.size());
-        try (ObjectContent content = context.client().get(request)) {
-            abort.attach(content);
-            ObjectVersion.checkEtag(request, content.metadata().etag());
-            Bodies.checkRange(request, content, bytes);
-            long cursor = bytes.start();
-            for (Target target : targets) {
-                Bodies.skip(request, content, target.bytes().start() - cursor);
-                int length = (int) target.bytes().length();
-                if (target.block() != null) {
-                    byte[] data = context.cache().bufferFor(target.block());
-                    Bodies.fill(request, content, data, 0, length);
-                    arrays.add(data);
-                } else {
-                    Bodies.fill(request, content, target.range().buffer(),
-                            target.range().indexOf(target.bytes().start()), length);
-                }
-                cursor = target.bytes().end();
-            }
-            statistics.getSent(bytes.length(), prefetch);
-        } catch (IOException | RuntimeException e) {
-            statistics.failedGetSent();
-            fail(Bodies.abortedOr(abort, request, e));
+        if (!finished.compareAndSet(false, true)) {
             return;
-        } catch (Error e) {
-            fail(e);
-            throw e;
+        }
+        RangeGetRequest request = RangeGetRequest.of(address, bytes, pinned);
+        List<byte[]> arrays = new ArrayList<>(filled.size());
+        try {
+            context.gets().exchange(request, abort, statistics, prefetch, content -> {
+                Bodies.checkRange(request, content, bytes);
+                long cursor = bytes.start();
+                for (Target target : targets) {
+                    Bodies.skip(request, content, target.bytes().start() - cursor);
+                    int length = (int) target.bytes().length();
+                    if (target.block() != null) {
+                        byte[] data = context.cache().bufferFor(target.block());
+                        arrays.add(data);
+                        Bodies.fill(request, content, data, 0, length);
+                    } else {
+                        Bodies.fill(request, content, target.buffer(), target.index(), length);
+                    }
+                    cursor = target.bytes().end();
+                }
+                return null;
+            });
+        } catch (Throwable e) {
+            failAll(e);
+            if (e instanceof Error error) {
+                throw error;
+            }
+            return;
         }
         int next = 0;
         for (Target target : targets) {
@@ -107,14 +188,30 @@ final class RangeFetch {
             }
         }
         directWrites.complete(null);
+        ended.complete(null);
     }
 
-    /** The GET failed, or never ran: its blocks leave the cache, and its ranges learn why. */
+    /** The GET failed, or will never run: its blocks leave the cache, and its readers learn why. */
     void fail(Throwable cause) {
-        filled.forEach(block -> context.cache().fail(block, cause));
-        directWrites.completeExceptionally(cause);
+        if (finished.compareAndSet(false, true)) {
+            failAll(cause);
+        }
     }
 
-    /** Where bytes of the GET go: a block's array, or a caller's buffer. */
-    private record Target(ByteRange bytes, Block block, VectoredRange range) {}
+    private void failAll(Throwable cause) {
+        try {
+            filled.forEach(block -> context.cache().fail(block, cause));
+        } finally {
+            directWrites.completeExceptionally(cause);
+            ended.complete(null);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "GET " + address + " " + bytes + (prefetch ? " (prefetch)" : "");
+    }
+
+    /** Where bytes of the GET go: a block's array, or a caller's buffer from an absolute index on. */
+    private record Target(ByteRange bytes, Block block, ByteBuffer buffer, int index) {}
 }

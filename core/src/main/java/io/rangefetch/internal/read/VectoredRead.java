@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.PreconditionFailedException;
 import io.rangefetch.internal.cache.Block;
-import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.ObjectId;
 import io.rangefetch.internal.fetch.FetchPriority;
 import io.rangefetch.internal.fetch.FetchScheduler;
@@ -44,7 +43,7 @@ import java.util.concurrent.locks.ReentrantLock;
 final class VectoredRead {
     private final ObjectReader reader;
     private final ReaderContext context;
-    private final String pinned;
+    private final PinnedVersion pinned;
     private final StatisticsCounter statistics;
     private final List<VectoredRange> ranges;
     // Set for a prefetch: bytes to bring into the cache, for nobody waiting yet
@@ -53,32 +52,20 @@ final class VectoredRead {
     private final boolean forReader;
 
     /**
-     * @param forReader {@code false} for a format policy's own read (its footer): its bytes are not served to the
-     *     reader, so they neither count in the statistics nor stop the stream moving to a new version silently
+     * @param prefetched for a prefetch, the bytes to bring into the cache (then {@code ranges} is empty), else
+     *     {@code null}
+     * @param forReader {@code false} for a format policy's own read (its footer) or a prefetch: its bytes are not
+     *     served to the reader, so they neither count in the statistics nor start the version
      */
-    VectoredRead(ObjectReader reader, ReaderContext context, String pinned, StatisticsCounter statistics,
-            List<VectoredRange> ranges, boolean forReader) {
-        this(reader, context, pinned, statistics, ranges, null, forReader);
-    }
-
-    private VectoredRead(ObjectReader reader, ReaderContext context, String pinned, StatisticsCounter statistics,
+    VectoredRead(ObjectReader reader, ReaderContext context, PinnedVersion pinned, StatisticsCounter statistics,
             List<VectoredRange> ranges, List<ByteRange> prefetched, boolean forReader) {
-        this.forReader = forReader;
         this.reader = requireNonNull(reader, "reader is null");
         this.context = requireNonNull(context, "context is null");
         this.pinned = requireNonNull(pinned, "pinned is null");
         this.statistics = requireNonNull(statistics, "statistics is null");
         this.ranges = List.copyOf(ranges);
         this.prefetched = prefetched == null ? null : List.copyOf(prefetched);
-    }
-
-    /**
-     * A prefetch of {@code ranges} into the cache by the same plan as a vectored read, at prefetch priority: bytes
-     * cached or in flight are left alone, and where the budget has no room for a prefetch nothing is fetched.
-     */
-    static VectoredRead prefetch(ObjectReader reader, ReaderContext context, String pinned,
-            StatisticsCounter statistics, List<ByteRange> ranges) {
-        return new VectoredRead(reader, context, pinned, statistics, List.of(), ranges, false);
+        this.forReader = forReader;
     }
 
     private boolean isPrefetch() {
@@ -95,38 +82,41 @@ final class VectoredRead {
             }
         }
         if (isPrefetch()) {
-            union(prefetched, reader.knownLength()).forEach(range -> assemblies.add(new Assembly(range)));
+            union(prefetched, pinned.length()).forEach(range -> assemblies.add(new Assembly(range)));
         }
         if (assemblies.isEmpty()) {
             return;
         }
         assemblies.sort(Comparator.comparingLong(assembly -> assembly.offset));
-        ObjectId id = reader.objectId(pinned);
-        long objectLength = reader.knownLength();
+        long objectLength = pinned.length();
         boolean small = context.planner().isSmall(objectLength);
-        List<RangeFetch> fetches;
-        ReentrantLock lock = context.cache().lockFor(id);
-        lock.lock();
-        try {
-            long from = small ? 0 : assemblies.get(0).offset;
-            long to = small ? objectLength : assemblies.get(assemblies.size() - 1).end;
-            List<Block> known = context.cache().blocksOverlapping(id, from, to);
-            List<Block> present = takeCached(known, assemblies);
-            List<List<Piece>> missing = missingPieces(present, assemblies);
-            fetches = missing.isEmpty() ? List.of()
-                    : small ? planWholeObject(id, present, assemblies, objectLength)
-                    : planFetches(id, missing, present);
-        } finally {
-            lock.unlock();
+        try (Acquisition acquisition = reader.acquire(pinned)) {
+            ReentrantLock lock = context.cache().lockFor(acquisition.id());
+            lock.lock();
+            try {
+                long from = small ? 0 : assemblies.get(0).offset;
+                long to = small ? objectLength : assemblies.get(assemblies.size() - 1).end;
+                List<Block> known = context.cache().blocksOverlapping(acquisition.id(), from, to);
+                List<Block> present = takeCached(acquisition, known, assemblies);
+                List<List<Piece>> missing = missingPieces(present, assemblies);
+                if (!missing.isEmpty()) {
+                    if (small) {
+                        planWholeObject(acquisition, present, assemblies, objectLength);
+                    } else {
+                        planFetches(acquisition, missing);
+                    }
+                }
+            } finally {
+                lock.unlock();
+            }
+            acquisition.submit();
+            acquisition.handOver(); // each range releases the references it holds once it is done
+        } catch (RuntimeException | Error e) {
+            // planning failed: the acquisition gave back what it held; the ranges learn why
+            assemblies.stream().filter(assembly -> assembly.range != null).forEach(assembly -> assembly.range.fail(e));
+            throw e;
         }
         assemblies.stream().filter(assembly -> assembly.range != null).forEach(Assembly::whenReady);
-        for (RangeFetch fetch : fetches) {
-            FetchScheduler.Ticket ticket = context.scheduler().submit(
-                    isPrefetch() ? FetchPriority.PREFETCH : FetchPriority.DEMAND, fetch::run, fetch::fail);
-            if (isPrefetch()) {
-                reader.trackPrefetch(fetch.filled(), ticket);
-            }
-        }
     }
 
     /** Prefetch ranges may overlap one another: their union, within the object, as disjoint ranges by offset. */
@@ -147,11 +137,11 @@ final class VectoredRead {
     }
 
     /**
-     * The known blocks to read from: each one some range needs is joined if in flight (or forgotten, when its
-     * fetch is being abandoned) and retained once per range that copies from it. Returns every block left in
-     * the index, in order: those bound the coalescing.
+     * The known blocks to read from: each one some range needs is taken (joined if in flight, retained) once per
+     * range that copies from it; one being abandoned is forgotten. Returns every block left in the index, in
+     * order: those bound the coalescing.
      */
-    private List<Block> takeCached(List<Block> known, List<Assembly> assemblies) {
+    private List<Block> takeCached(Acquisition acquisition, List<Block> known, List<Assembly> assemblies) {
         if (isPrefetch()) {
             return known; // nobody waits: nothing to join or retain
         }
@@ -162,14 +152,11 @@ final class VectoredRead {
                 present.add(block);
                 continue;
             }
-            if (!reader.joinOrForget(block)) {
-                continue;
-            }
-            if (!context.cache().retain(block)) {
-                continue; // evicted and released for good, so already out of the index
+            if (!acquisition.take(block)) {
+                continue; // going away, and out of the index now: its bytes are fetched anew
             }
             for (int i = 1; i < users.size(); i++) {
-                context.cache().retain(block); // cannot fail: the first reference is held
+                acquisition.retainAgain(block);
             }
             users.forEach(user -> user.fromBlock(block, true));
             present.add(block);
@@ -224,127 +211,101 @@ final class VectoredRead {
     }
 
     /** Coalesces each run and claims the blocks its GETs fill. */
-    private List<RangeFetch> planFetches(ObjectId id, List<List<Piece>> runs, List<Block> present) {
-        List<RangeFetch> fetches = new ArrayList<>();
+    private void planFetches(Acquisition acquisition, List<List<Piece>> runs) {
         for (List<Piece> run : runs) {
             List<CallerRange> pieces = run.stream()
                     .map(piece -> new CallerRange(piece.bytes.start(), piece.bytes.length())).toList();
             for (CoalescedRequest request : context.coalescer().coalesce(pieces)) {
                 for (RequestPart part : request.parts()) {
                     if (isPrefetch()) {
-                        claimPrefetch(id, part, request.discardGaps(), fetches);
+                        claimPrefetch(acquisition, part, request.discardGaps());
                     } else {
-                        fetches.add(claimTargets(id, part, run, request.discardGaps()));
+                        claimTargets(acquisition, part, run, request.discardGaps());
                     }
                 }
             }
         }
-        return fetches;
     }
 
     /**
      * A small object is fetched whole on a read that misses, as a streaming or positioned read would fetch it:
      * every stretch no present block holds, in parallel parts, whatever the ranges asked for.
      */
-    private List<RangeFetch> planWholeObject(ObjectId id, List<Block> present, List<Assembly> assemblies,
+    private void planWholeObject(Acquisition acquisition, List<Block> present, List<Assembly> assemblies,
             long objectLength) {
-        List<RangeFetch> fetches = new ArrayList<>();
         long cursor = 0;
         for (int i = 0; i <= present.size(); i++) {
             long stretchEnd = i < present.size() ? present.get(i).range().start() : objectLength;
             if (stretchEnd > cursor) {
                 for (ByteRange part : context.planner().splitSmall(new ByteRange(cursor, stretchEnd))) {
-                    claimWholePart(id, part, assemblies, fetches);
+                    claimWholePart(acquisition, part, assemblies);
                 }
             }
             if (i < present.size()) {
                 cursor = Math.max(cursor, present.get(i).range().end());
             }
         }
-        return fetches;
     }
 
-    private void claimWholePart(ObjectId id, ByteRange part, List<Assembly> assemblies, List<RangeFetch> fetches) {
+    private void claimWholePart(Acquisition acquisition, ByteRange part, List<Assembly> assemblies) {
         // a prefetch's own assemblies wait for nothing: only a reader's ranges use the part
         List<Assembly> users = overlapping(assemblies, part).stream().filter(user -> user.range != null).toList();
-        Block block = context.cache().claim(id, part, isPrefetch(), statistics);
-        if (block == null && users.isEmpty()) {
-            return; // no room, and nobody asked for these bytes
-        }
-        RangeFetch fetch = newFetch(part);
-        if (block != null) {
-            fetch.fill(block);
-        }
+        RangeFetch fetch = acquisition.newFetch(part, isPrefetch());
+        Block block = acquisition.claimFor(fetch, part, isPrefetch(), false);
         for (Assembly user : users) {
             if (block != null) {
-                context.cache().retain(block); // cannot fail: its fetch is not even submitted yet
+                acquisition.retainAgain(block);
                 user.fromBlock(block, false);
             } else {
                 direct(fetch, user, new ByteRange(Math.max(part.start(), user.offset), Math.min(part.end(), user.end)));
             }
         }
-        fetches.add(fetch);
+        // with no room and nobody asking for these bytes, the GET carries nothing: it fails unsent (never submitted
+        // as a GET: see RangeFetch.run's empty-target case)
     }
 
     /**
      * Claims prefetch blocks for one part: the whole part, or one block per segment when the gap bytes are to be
      * dropped. Where the budget has no room for a prefetch, those bytes are simply not fetched.
      */
-    private void claimPrefetch(ObjectId id, RequestPart part, boolean discardGaps, List<RangeFetch> fetches) {
-        List<ByteRange> pieces = discardGaps
-                ? part.segments().stream().map(RangeSegment::bytes).toList()
-                : List.of(part.range());
-        List<Block> claimed = new ArrayList<>();
-        for (ByteRange piece : pieces) {
-            Block block = context.cache().claim(id, piece, true, statistics);
-            if (block != null) {
-                claimed.add(block);
-            }
+    private void claimPrefetch(Acquisition acquisition, RequestPart part, boolean discardGaps) {
+        if (!discardGaps) {
+            acquisition.claim(part.range(), true);
+            return;
         }
-        if (!claimed.isEmpty()) {
-            RangeFetch fetch = newFetch(new ByteRange(claimed.get(0).range().start(),
-                    claimed.get(claimed.size() - 1).range().end()));
-            claimed.forEach(fetch::fill);
-            fetches.add(fetch);
+        // one GET for the blocks that find room; it then spans only them (see RangeFetch.submit)
+        RangeFetch fetch = acquisition.newFetch(part.range(), true);
+        for (RangeSegment segment : part.segments()) {
+            acquisition.claimFor(fetch, segment.bytes(), true, false);
         }
-    }
-
-    private RangeFetch newFetch(ByteRange bytes) {
-        return new RangeFetch(reader, context, pinned, statistics, bytes, isPrefetch());
     }
 
     /** Bytes of {@code assembly}'s range that {@code fetch} writes straight into its buffer. */
     private static void direct(RangeFetch fetch, Assembly assembly, ByteRange segment) {
-        if (fetch.direct(assembly.range, segment)) {
+        boolean first = !assembly.writtenBy.contains(fetch);
+        fetch.direct(segment, assembly.range.buffer(), assembly.range.indexOf(segment.start()));
+        if (first) {
+            assembly.writtenBy.add(fetch);
             assembly.waitFor(fetch.directWrites());
         }
     }
 
-    private RangeFetch claimTargets(ObjectId id, RequestPart part, List<Piece> run, boolean discardGaps) {
-        RangeFetch fetch = newFetch(part.range());
-        Block whole = discardGaps ? null : context.cache().claim(id, part.range(), false, statistics);
+    private void claimTargets(Acquisition acquisition, RequestPart part, List<Piece> run, boolean discardGaps) {
+        RangeFetch fetch = acquisition.newFetch(part.range(), false);
+        Block whole = discardGaps ? null : acquisition.claimFor(fetch, part.range(), false, false);
         for (RangeSegment segment : part.segments()) {
             Assembly assembly = run.get(segment.range()).assembly;
             Block target = whole;
-            if (target == null && !discardGaps) {
+            if (target == null && discardGaps) {
+                target = acquisition.claimFor(fetch, segment.bytes(), false, false);
+            }
+            if (target == null) {
                 direct(fetch, assembly, segment.bytes());
                 continue;
             }
-            if (target == null) {
-                target = context.cache().claim(id, segment.bytes(), false, statistics);
-                if (target == null) {
-                    direct(fetch, assembly, segment.bytes());
-                    continue;
-                }
-                fetch.fill(target);
-            }
-            context.cache().retain(target); // cannot fail: its fetch is not even submitted yet
+            acquisition.retainAgain(target);
             assembly.fromBlock(target, false);
         }
-        if (whole != null) {
-            fetch.fill(whole);
-        }
-        return fetch;
     }
 
     private static List<Assembly> overlapping(List<Assembly> assemblies, ByteRange bytes) {
@@ -380,6 +341,8 @@ final class VectoredRead {
         private final VectoredRange range;
         private final List<Block> blocks = new ArrayList<>();
         private final List<CompletableFuture<?>> waits = new ArrayList<>();
+        // the GETs that write straight into this range's buffer
+        private final List<RangeFetch> writtenBy = new ArrayList<>(1);
         private boolean fetched;
 
         Assembly(VectoredRange range) {
@@ -421,19 +384,22 @@ final class VectoredRead {
             } finally {
                 blocks.forEach(context.cache()::release);
             }
-            if (failure != null) {
-                range.fail(translate(unwrap(failure)));
-                return;
-            }
-            if (forReader) {
-                reader.markServed();
+            Throwable failed = failure == null ? null : translate(unwrap(failure));
+            if (failed == null && forReader) {
                 statistics.served(range.length(), !fetched);
             }
-            range.complete();
+            // the caller's callbacks may read again: they run once this fetch has given its slot back
+            context.scheduler().afterSlot(() -> {
+                if (failed != null) {
+                    range.fail(failed);
+                } else {
+                    range.complete();
+                }
+            });
         }
 
         private void copyFromBlocks() {
-            BlockCache cache = context.cache();
+            var cache = context.cache();
             for (Block block : blocks) {
                 byte[] data = block.loaded().join();
                 long start = Math.max(block.range().start(), range.offset());
@@ -446,7 +412,7 @@ final class VectoredRead {
 
         private Throwable translate(Throwable cause) {
             if (cause instanceof PreconditionFailedException changed) {
-                return reader.changedUnder(pinned, changed);
+                return reader.changedUnder(pinned, forReader, changed);
             }
             return cause;
         }

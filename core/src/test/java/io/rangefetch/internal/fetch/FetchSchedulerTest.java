@@ -3,7 +3,6 @@ package io.rangefetch.internal.fetch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -52,13 +51,13 @@ class FetchSchedulerTest {
         FetchScheduler.Ticket ticket = scheduler.submit(FetchPriority.PREFETCH, abort -> {}, cancelled::set);
         scheduler.submit(FetchPriority.PREFETCH, abort -> {}, abandoned::set);
         assertThat(ticket.cancel()).isTrue();
-        assertThat(cancelled.get()).isInstanceOf(CancellationException.class);
+        assertThat(cancelled.get()).isInstanceOf(FetchCancelledException.class);
         release.countDown();
         scheduler.close();
         assertThat(executor.isTerminated()).isTrue();
         AtomicReference<Throwable> afterClose = new AtomicReference<>();
         scheduler.submit(FetchPriority.DEMAND, abort -> {}, afterClose::set);
-        assertThat(afterClose.get()).isInstanceOf(CancellationException.class);
+        assertThat(afterClose.get()).isInstanceOf(FactoryClosedException.class);
     }
 
     @Test

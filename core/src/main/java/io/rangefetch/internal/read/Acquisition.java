@@ -1,0 +1,300 @@
+package io.rangefetch.internal.read;
+
+import static java.util.Objects.requireNonNull;
+
+import io.rangefetch.client.ByteRange;
+import io.rangefetch.client.ObjectAddress;
+import io.rangefetch.client.PreconditionFailedException;
+import io.rangefetch.internal.cache.Block;
+import io.rangefetch.internal.cache.ObjectId;
+import io.rangefetch.internal.fetch.FetchCancelledException;
+import io.rangefetch.internal.fetch.FetchPriority;
+import io.rangefetch.internal.stats.StatisticsCounter;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One read's hold on the bytes it needs, of one pinned version: the one place where every read (streaming,
+ * positioned, vectored) and every prefetch looks up, joins or claims, submits, waits and lets go.
+ *
+ * <ol>
+ *   <li><b>Take and claim</b>, under the object's lock (the caller holds it: no other reader claims the same bytes
+ *       meanwhile): a block already cached or in flight is {@linkplain #take taken} (joined if in flight, so
+ *       nobody abandons it under this read, and retained, so its array is not recycled while the read copies);
+ *       a missing range is {@linkplain #claim claimed} (its bytes reserved against the budget) with the GET that
+ *       fills it, or, when the budget has no room, fetched {@linkplain #direct straight into the reader's
+ *       buffer} in parts no larger than the maximum request.</li>
+ *   <li><b>Submit</b> every GET ({@link #submit}).</li>
+ *   <li><b>Wait and copy</b>: {@link #await}, interruptibly.</li>
+ *   <li><b>Let go</b>: {@link #close}, always, in a {@code finally} (try-with-resources). A GET created and not
+ *       submitted is failed, which gives its blocks' bytes back and wakes whoever joined them. A read that ends
+ *       early (interrupted, failed) leaves the blocks it waited for, cancelling a GET nobody else wants, and
+ *       cancels its GETs into the caller's buffer and waits for them to stop writing there. Every reference it
+ *       took is released.</li>
+ * </ol>
+ *
+ * <p>A vectored read, whose ranges complete later on fetch threads, uses the first two steps and then
+ * {@linkplain #handOver hands its references over} to its ranges. Not thread-safe: one read's thread.
+ */
+final class Acquisition implements AutoCloseable {
+    private static final long STOP_WAIT_SECONDS = 30;
+
+    private final ReaderContext context;
+    private final ObjectAddress address;
+    private final String etag;
+    private final ObjectId id;
+    private final StatisticsCounter statistics;
+    private final PrefetchTracker prefetches;
+    private final List<Block> references = new ArrayList<>();
+    private final Set<Block> taken = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final List<Block> waitedFor = new ArrayList<>();
+    private final List<RangeFetch> fetches = new ArrayList<>();
+    private final List<RangeFetch> direct = new ArrayList<>();
+    private boolean completed;
+
+    Acquisition(ReaderContext context, ObjectAddress address, PinnedVersion version, ObjectId id,
+            StatisticsCounter statistics, PrefetchTracker prefetches) {
+        this.context = requireNonNull(context, "context is null");
+        this.address = requireNonNull(address, "address is null");
+        this.etag = requireNonNull(version.etag(), "a version with bytes has an ETag");
+        this.id = requireNonNull(id, "id is null");
+        this.statistics = requireNonNull(statistics, "statistics is null");
+        this.prefetches = requireNonNull(prefetches, "prefetches is null");
+    }
+
+    ObjectId id() {
+        return id;
+    }
+
+    /**
+     * Takes a block found in the cache for this read: joins it if it is in flight and retains it. {@code false}
+     * when it is gone or being abandoned (it is then out of the index: look again). The caller holds the
+     * object's lock. Taking a block twice takes it once.
+     */
+    boolean take(Block block) {
+        if (taken.contains(block)) {
+            return true;
+        }
+        boolean inFlight = !block.isDone();
+        if (inFlight && !block.join()) {
+            context.cache().forget(block);
+            return false;
+        }
+        if (!context.cache().retain(block)) {
+            if (inFlight) {
+                block.leave();
+            }
+            return false;
+        }
+        references.add(block);
+        taken.add(block);
+        if (inFlight) {
+            waitedFor.add(block);
+        }
+        return true;
+    }
+
+    /** Another reference to a block this read took or claimed: one range more copies from it. */
+    void retainAgain(Block block) {
+        if (!context.cache().retain(block)) {
+            throw new IllegalStateException("A block held by this read cannot be gone: " + block);
+        }
+        references.add(block);
+    }
+
+    /**
+     * Claims {@code range} and creates the GET that fills it; {@code null} when the budget has no room. A demand
+     * block is retained and waited for by this read; a prefetch block is for nobody yet. The caller holds the
+     * object's lock and has checked that nothing cached overlaps {@code range}.
+     */
+    Block claim(ByteRange range, boolean prefetch) {
+        Block block = context.cache().claim(id, range, prefetch, statistics);
+        if (block == null) {
+            return null;
+        }
+        RangeFetch fetch = newFetch(range, prefetch);
+        fetch.fill(block);
+        if (!prefetch) {
+            retainClaimed(block);
+        }
+        return block;
+    }
+
+    /** A GET of {@code bytes} with no target yet: targets are added by the caller before {@link #submit}. */
+    RangeFetch newFetch(ByteRange bytes, boolean prefetch) {
+        RangeFetch fetch = new RangeFetch(context, address, etag, statistics, bytes, prefetch);
+        fetches.add(fetch);
+        return fetch;
+    }
+
+    /** Claims a block for an existing GET of this acquisition; {@code null} when the budget has no room. */
+    Block claimFor(RangeFetch fetch, ByteRange range, boolean prefetch, boolean retain) {
+        Block block = context.cache().claim(id, range, prefetch, statistics);
+        if (block != null) {
+            fetch.fill(block);
+            if (retain) {
+                retainClaimed(block);
+            }
+        }
+        return block;
+    }
+
+    private void retainClaimed(Block block) {
+        // cannot fail: its GET is not even submitted yet
+        context.cache().retain(block);
+        references.add(block);
+        waitedFor.add(block);
+    }
+
+    /**
+     * A GET of exactly {@code range} written straight into {@code buffer} from absolute index {@code index} on:
+     * the budget had no room for it. Never larger than the maximum request: the planner cut it.
+     */
+    RangeFetch direct(ByteRange range, ByteBuffer buffer, int index) {
+        RangeFetch fetch = newFetch(range, false);
+        fetch.direct(range, buffer, index);
+        direct.add(fetch);
+        return fetch;
+    }
+
+    /**
+     * Submits every GET: demand ones first, then prefetches, which the stream tracks so that closing it stops
+     * those nobody waits for.
+     */
+    void submit() {
+        fetches.removeIf(fetch -> !fetch.hasTargets()); // its claims found no room and nobody asked for its bytes
+        for (RangeFetch fetch : fetches) {
+            if (!fetch.isPrefetch()) {
+                fetch.submit(FetchPriority.DEMAND);
+            }
+        }
+        for (RangeFetch fetch : fetches) {
+            if (fetch.isPrefetch()) {
+                fetch.submit(FetchPriority.PREFETCH);
+                prefetches.track(fetch.filled());
+            }
+        }
+    }
+
+    /**
+     * The bytes of {@code block}, once loaded; {@code own} when this read claimed it. A shared block that
+     * failed is {@link BlockLostException}: another's fetch, to plan the read again.
+     */
+    byte[] await(Block block, boolean own) throws IOException {
+        try {
+            return context.scheduler().await(block.loaded(), block.toString());
+        } catch (ExecutionException e) {
+            throw failure(block.toString(), e.getCause(), own);
+        }
+    }
+
+    /** Waits until {@code fetch} has written its bytes into the reader's buffer. */
+    void await(RangeFetch fetch) throws IOException {
+        try {
+            context.scheduler().await(fetch.directWrites(), fetch.toString());
+        } catch (ExecutionException e) {
+            throw failure(fetch.toString(), e.getCause(), true);
+        }
+    }
+
+    private static IOException failure(String what, Throwable cause, boolean own) {
+        if (cause instanceof PreconditionFailedException) {
+            return new PreconditionFailedException(cause.getMessage(), cause);
+        }
+        if (cause instanceof FileNotFoundException) {
+            FileNotFoundException notFound = new FileNotFoundException(cause.getMessage());
+            notFound.initCause(cause);
+            return notFound;
+        }
+        if (!own) {
+            return new BlockLostException("Shared fetch of " + what + " failed", cause);
+        }
+        if (cause instanceof FetchCancelledException cancelled) {
+            return new FetchCancelledException(what + ": " + cancelled.getMessage(), cancelled);
+        }
+        return new IOException("Read of " + what + " failed: " + cause.getMessage(), cause);
+    }
+
+    /** The read got all it waited for: nothing to leave or stop when it closes. */
+    void succeeded() {
+        completed = true;
+    }
+
+    /** Keeps one reference of {@code block} past {@link #close} (the caller now releases it). */
+    void keep(Block block) {
+        if (!references.remove(block)) {
+            throw new IllegalStateException("This read holds no reference to " + block);
+        }
+    }
+
+    /**
+     * The references this acquisition took, now the caller's to release (a vectored read's ranges release them
+     * as they complete); {@link #close} then releases none.
+     */
+    List<Block> handOver() {
+        List<Block> handed = new ArrayList<>(references);
+        references.clear();
+        completed = true;
+        return handed;
+    }
+
+    @Override
+    public void close() {
+        try {
+            FetchCancelledException never = new FetchCancelledException(
+                    "The read of " + address + " ended before its fetches were sent", null);
+            fetches.stream().filter(fetch -> !fetch.wasSubmitted()).forEach(fetch -> fetch.fail(never));
+            if (!completed) {
+                waitedFor.stream().filter(block -> !block.isDone()).forEach(Block::leave);
+            }
+            // a GET must not write into a caller's buffer once the read returned, whatever it returned
+            for (RangeFetch fetch : direct) {
+                if (!fetch.ended().isDone()) {
+                    fetch.cancel();
+                    awaitUninterruptibly(fetch.ended());
+                }
+            }
+        } finally {
+            references.forEach(context.cache()::release);
+            references.clear();
+        }
+    }
+
+    /**
+     * Waits for a stopped GET to end, through interrupts (an abort cuts its connection, so it ends at once; the
+     * wait is bounded all the same), keeping the thread's interrupt flag.
+     */
+    static void awaitUninterruptibly(CompletableFuture<?> ended) {
+        boolean interrupted = Thread.interrupted();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_WAIT_SECONDS);
+        try {
+            while (!ended.isDone()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return;
+                }
+                try {
+                    ended.get(left, TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException | TimeoutException e) {
+                    return;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
