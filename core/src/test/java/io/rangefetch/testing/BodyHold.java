@@ -43,7 +43,10 @@ public final class BodyHold {
         return List.copyOf(heldRequests);
     }
 
-    /** The requests whose bodies were closed (aborted) before they were released. */
+    /**
+     * The requests whose bodies were closed (aborted) before they were released; a body whose hold ran out (nobody
+     * released it in time) is not counted.
+     */
     public List<Request> requestsClosedWhileHeld() {
         return List.copyOf(closedRequests);
     }
@@ -93,6 +96,8 @@ public final class BodyHold {
         private final CountDownLatch closed = new CountDownLatch(1);
         private final Request request;
         private boolean passed;
+        // the hold gave up waiting for a release: a close after that is no abort
+        private volatile boolean expired;
 
         HeldBody(Request request, InputStream body) {
             super(body);
@@ -110,6 +115,7 @@ public final class BodyHold {
                         throw new IOException("Body closed while held (connection aborted)");
                     }
                     if (System.nanoTime() > deadline) {
+                        expired = true;
                         throw new IOException("Body held for more than " + WAIT_SECONDS + " s: nobody released it");
                     }
                 }
@@ -140,7 +146,7 @@ public final class BodyHold {
 
         @Override
         public void close() throws IOException {
-            if (released.getCount() > 0 && closed.getCount() > 0) {
+            if (released.getCount() > 0 && closed.getCount() > 0 && !expired) {
                 closedRequests.add(request);
                 synchronized (BodyHold.this) {
                     closedWhileHeld.incrementAndGet();

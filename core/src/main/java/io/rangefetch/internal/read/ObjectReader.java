@@ -250,10 +250,12 @@ public final class ObjectReader implements AutoCloseable {
     Throwable changedUnder(PinnedVersion pinned, boolean forReader, PreconditionFailedException failure) {
         try {
             version.onChanged(pinned, forReader ? 1 : 0, !forReader, false, failure);
-            return failure; // a policy's read: the stream moved, the policy's read fails
         } catch (IOException e) {
             return e;
         }
+        // the stream is on another version now: a policy's read just fails; a reader's range is of the old one
+        return forReader ? new VersionChangedException(address.bucket(), address.key(), pinned.etag(), null, failure)
+                : failure;
     }
 
     Acquisition acquire(PinnedVersion pinned) {
