@@ -12,8 +12,6 @@ import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.MetadataCache;
 import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.internal.plan.AccessHint;
-import io.rangefetch.internal.plan.CoalescerSettings;
-import io.rangefetch.internal.plan.PlannerSettings;
 import io.rangefetch.internal.plan.RangeCoalescer;
 import io.rangefetch.internal.plan.ReadPlanner;
 import io.rangefetch.internal.read.ObjectReader;
@@ -72,21 +70,13 @@ public final class StreamFactory implements AutoCloseable {
             Instant now = clock.instant();
             return now.getEpochSecond() * 1_000_000_000L + now.getNano();
         };
-        PlannerSettings planner = PlannerSettings.of(config);
         this.context = new ReaderContext(
                 client,
                 new BlockCache(config.cacheMaxMemory()),
                 new MetadataCache(config.metadataTtl(), config.metadataMaxEntries(), ticker),
                 new FetchScheduler(config.fetchMaxConcurrency(), executor, ownedExecutor),
-                new ReadPlanner(planner),
-                new RangeCoalescer(coalescerSettings(config, planner)));
-    }
-
-    // Merged requests are cut into parallel parts no smaller than prefetch parts, by the same network model.
-    private static CoalescerSettings coalescerSettings(StreamConfig config, PlannerSettings planner) {
-        return new CoalescerSettings(config.vectoredMinSeek(), config.vectoredMaxMergedSize(),
-                config.maxRequestSize(), config.vectoredDiscardTolerance(), planner.prefetchMinPartSize(),
-                config.fetchMaxConcurrency());
+                new ReadPlanner(config.plannerSettings()),
+                new RangeCoalescer(config.coalescerSettings()));
     }
 
     /** A factory over the SDK's async client (Netty or CRT), which stays the caller's. */

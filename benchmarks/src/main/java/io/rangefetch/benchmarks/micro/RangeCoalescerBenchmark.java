@@ -4,6 +4,7 @@ import io.rangefetch.StreamConfig;
 import io.rangefetch.internal.plan.CallerRange;
 import io.rangefetch.internal.plan.CoalescedRequest;
 import io.rangefetch.internal.plan.CoalescerSettings;
+import io.rangefetch.internal.plan.NetworkModel;
 import io.rangefetch.internal.plan.RangeCoalescer;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -41,10 +42,11 @@ public class RangeCoalescerBenchmark {
     @Setup
     public void setUp() {
         StreamConfig config = StreamConfig.defaults();
-        // parallel parts no smaller than latency x bandwidth, as many as the fetch concurrency: the factory's rule
-        long minPart = (long) (config.connectionBandwidth() * (config.firstByteLatency().toNanos() / 1e9));
+        // The factory's rule: parallel parts of at least one latency's worth, as many as the fetch concurrency.
+        NetworkModel network = new NetworkModel(config.firstByteLatency(), config.connectionBandwidth());
         coalescer = new RangeCoalescer(new CoalescerSettings(config.vectoredMinSeek(), config.vectoredMaxMergedSize(),
-                config.maxRequestSize(), config.vectoredDiscardTolerance(), minPart, config.fetchMaxConcurrency()));
+                config.maxRequestSize(), config.vectoredDiscardTolerance(),
+                network.minPartSize(config.minRequestSize(), config.maxRequestSize()), config.fetchMaxConcurrency()));
         Random random = new Random(11);
         long maxGap = layout.equals("dense") ? 256 << 10 : 7 << 20;
         long minGap = layout.equals("dense") ? 0 : 1 << 20;

@@ -3,6 +3,7 @@ package io.rangefetch.benchmarks.micro;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.internal.plan.AccessHint;
+import io.rangefetch.internal.plan.NetworkModel;
 import io.rangefetch.internal.plan.PlannerSettings;
 import io.rangefetch.internal.plan.ReadPlan;
 import io.rangefetch.internal.plan.ReadPlanner;
@@ -44,7 +45,12 @@ public class ReadPlannerBenchmark {
     @Setup
     public void setUp() {
         StreamConfig config = StreamConfig.defaults();
-        planner = new ReadPlanner(PlannerSettings.of(config));
+        // The factory's mapping, written from the public getters (the factory's own is package-private).
+        NetworkModel network = new NetworkModel(config.firstByteLatency(), config.connectionBandwidth());
+        planner = new ReadPlanner(new PlannerSettings(config.minRequestSize(), config.maxRequestSize(),
+                config.smallObjectSize(), config.sequentialReads(), config.prefetchInitialSize(),
+                config.prefetchMaxSize(), config.fetchMaxConcurrency(),
+                network.minPartSize(config.minRequestSize(), config.maxRequestSize()), config.smallObjectPartSize()));
         SplittableRandom rng = new SplittableRandom(7);
         long block = config.maxRequestSize();
         for (int i = 0; i < SCENARIOS; i++) {

@@ -1,14 +1,13 @@
 package io.rangefetch.internal.plan;
 
-import io.rangefetch.StreamConfig;
-
 /**
  * The request-shaping limits the planner works within (see StreamConfig for what each means).
  * {@code maxRequestSize >= 2 * minRequestSize} so that the even parts of a split never fall below the minimum.
  * {@code prefetchParallelism} is how many GETs a full prefetch window is cut into (the fetch concurrency), in
- * parts of at least {@code prefetchMinPartSize}: a part smaller than what one connection moves during a
- * first-byte latency spends more time waiting than transferring. A small object read whole is cut into as many
- * parallel parts of at least {@code smallObjectPartSize} as {@code prefetchParallelism} allows.
+ * parts of at least {@code prefetchMinPartSize} ({@link NetworkModel#minPartSize}): a part smaller than what
+ * one connection moves during a first-byte latency spends more time waiting than transferring. A small object
+ * read whole is cut into as many parallel parts of at least {@code smallObjectPartSize} as
+ * {@code prefetchParallelism} allows.
  */
 public record PlannerSettings(
         long minRequestSize,
@@ -31,18 +30,5 @@ public record PlannerSettings(
                 || smallObjectPartSize < minRequestSize) {
             throw new IllegalArgumentException("Invalid planner settings " + this);
         }
-    }
-
-    /**
-     * The settings of {@code config}, prefetch parts sized by its network model: at least what one connection
-     * moves during one first-byte latency, since a smaller part would spend more of its time waiting than
-     * transferring.
-     */
-    public static PlannerSettings of(StreamConfig config) {
-        double bytesPerLatency = config.connectionBandwidth() * (config.firstByteLatency().toNanos() / 1e9);
-        long minPart = Math.min(config.maxRequestSize(), Math.max(config.minRequestSize(), (long) bytesPerLatency));
-        return new PlannerSettings(config.minRequestSize(), config.maxRequestSize(), config.smallObjectSize(),
-                config.sequentialReads(), config.prefetchInitialSize(), config.prefetchMaxSize(),
-                config.fetchMaxConcurrency(), minPart, config.smallObjectPartSize());
     }
 }

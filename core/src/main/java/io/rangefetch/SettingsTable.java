@@ -1,0 +1,147 @@
+package io.rangefetch;
+
+import static io.rangefetch.internal.config.Checks.atLeast;
+import static io.rangefetch.internal.config.Checks.between;
+import static io.rangefetch.internal.config.Checks.finiteFraction;
+import static io.rangefetch.internal.config.Checks.notNegative;
+import static io.rangefetch.internal.config.Checks.requestSize;
+
+import io.rangefetch.internal.config.ConfigValues;
+import io.rangefetch.internal.config.Setting;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Every setting of {@link StreamConfig}, each written once: its key, its default as docs/CONFIGURATION.md
+ * writes it, its parser, its range and the line its documentation opens with.
+ *
+ * <p>Design note. A key used to be written eight times (key constant, default constant, field, constructor
+ * line, parser entry, builder check, getter, documentation row), and the copies could drift apart: a default
+ * changed in code and not in the documentation, a range checked by the builder method and not for the value
+ * read from properties. Here the entry is the one description. {@link StreamConfig} keeps its public key
+ * constants (compile-time constants callers may switch on; the entries refer to them), builder methods and
+ * getters, since code depends on them, but each only hands over to its entry; {@code fromProperties},
+ * {@code keys()}, the defaults, the range checks, the "given twice" refusal, {@code toString} and the
+ * documentation test all walk this table. The order of the entries is the order of {@link StreamConfig#keys()}
+ * and of the documentation's table.
+ *
+ * <p>What one entry cannot say stays in {@link StreamConfig.Builder#build()}: checks of one setting against
+ * another, and the two vectored sizes derived from the network model when not given (their entries have no
+ * default).
+ */
+final class SettingsTable {
+    // Filled by add() as the entries below are initialized, in the order they are written.
+    private static final Map<String, Setting<?>> BY_KEY = new LinkedHashMap<>();
+
+    static final Setting<Long> MIN_REQUEST_SIZE = add(Setting.size(StreamConfig.MIN_REQUEST_SIZE, "64KiB",
+            atLeast(1),
+            "No GET is smaller, unless it reaches the object's end or fills the whole gap between two cached "
+                    + "ranges."));
+    static final Setting<Long> MAX_REQUEST_SIZE = add(Setting.size(StreamConfig.MAX_REQUEST_SIZE, "8MiB",
+            requestSize(2),
+            "No GET is larger."));
+    static final Setting<Long> SMALL_OBJECT_SIZE = add(Setting.size(StreamConfig.SMALL_OBJECT_SIZE, "8MiB",
+            requestSize(0),
+            "An object of at most this many bytes is fetched whole on its first read."));
+    static final Setting<Long> SMALL_OBJECT_PART_SIZE = add(Setting.size(StreamConfig.SMALL_OBJECT_PART_SIZE,
+            "512KiB", atLeast(1),
+            "A small object read whole comes in parallel parts of at least this size, as many as "
+                    + "fetch.max-concurrency allows."));
+    static final Setting<Integer> SEQUENTIAL_READS = add(Setting.count(StreamConfig.SEQUENTIAL_READS, "2",
+            atLeast(1),
+            "How many streaming reads in a row, each starting where the previous one ended, make a stream "
+                    + "sequential."));
+    static final Setting<Long> PREFETCH_INITIAL_SIZE = add(Setting.size(StreamConfig.PREFETCH_INITIAL_SIZE,
+            "4MiB", atLeast(1),
+            "The prefetch window a stream gets when it becomes sequential."));
+    static final Setting<Long> PREFETCH_MAX_SIZE = add(Setting.size(StreamConfig.PREFETCH_MAX_SIZE, "64MiB",
+            atLeast(0),
+            "The largest prefetch window a sequential stream grows to."));
+    static final Setting<Long> CACHE_MAX_MEMORY = add(Setting.memory(StreamConfig.CACHE_MAX_MEMORY, "10%",
+            atLeast(1),
+            "Bytes the factory's block cache may hold, requests in flight included."));
+    static final Setting<Duration> METADATA_TTL = add(Setting.duration(StreamConfig.METADATA_TTL, "60s",
+            notNegative(),
+            "How long a learned length and ETag are trusted when the same object is opened again."));
+    static final Setting<Integer> METADATA_MAX_ENTRIES = add(Setting.count(StreamConfig.METADATA_MAX_ENTRIES,
+            "10000", atLeast(0),
+            "How many objects' lengths and ETags the factory remembers."));
+    static final Setting<Integer> FETCH_MAX_CONCURRENCY = add(Setting.count(StreamConfig.FETCH_MAX_CONCURRENCY,
+            "16", between(1, 1024),
+            "GETs in flight at once across all the factory's streams."));
+    // S3 in-region: the first byte of a GET arrives after about 20 to 100 ms.
+    static final Setting<Duration> FIRST_BYTE_LATENCY = add(Setting.duration(StreamConfig.FIRST_BYTE_LATENCY,
+            "30ms", notNegative(),
+            "The cost model's price of one request: how long a GET waits for its first byte."));
+    // S3: one GET stream delivers about 85 to 90 MB/s; 85 MiB/s is 89.1 MB/s.
+    static final Setting<Long> CONNECTION_BANDWIDTH = add(Setting.rate(StreamConfig.CONNECTION_BANDWIDTH,
+            "85MB/s", atLeast(1),
+            "The cost model's price per byte: what one GET stream delivers once it flows."));
+    static final Setting<Long> VECTORED_MIN_SEEK = add(Setting.derivedSize(StreamConfig.VECTORED_MIN_SEEK,
+            requestSize(0),
+            "A vectored read fetches a gap of at most this many bytes between two of its ranges in the same GET "
+                    + "rather than send another one."));
+    static final Setting<Long> VECTORED_MAX_MERGED_SIZE = add(Setting.derivedSize(
+            StreamConfig.VECTORED_MAX_MERGED_SIZE, requestSize(1),
+            "No request merged from several ranges spans more."));
+    static final Setting<Double> VECTORED_DISCARD_TOLERANCE = add(Setting.fraction(
+            StreamConfig.VECTORED_DISCARD_TOLERANCE, "0.25", finiteFraction(),
+            "When the gap bytes a merged request fetched only to save GETs exceed this fraction of the bytes "
+                    + "asked for, they are dropped as soon as they are read instead of cached."));
+    static final Setting<Map<String, List<String>>> FORMAT_EXTENSIONS = add(Setting.of(
+            StreamConfig.FORMAT_EXTENSIONS, "parquet:parquet,parq;orc:orc;text:csv,tsv,json,jsonl,ndjson,txt,log",
+            (key, value, heap) -> ConfigValues.parseFormatExtensions(key, value),
+            ConfigValues::checkedFormatExtensions,
+            "Which format policy reads a key, by the extension at the key's very end."));
+    static final Setting<List<String>> FORMAT_COMPRESSED_EXTENSIONS = add(Setting.of(
+            StreamConfig.FORMAT_COMPRESSED_EXTENSIONS, "gz,bz2,zst,lz4,snappy,deflate,xz,br",
+            (key, value, heap) -> ConfigValues.parseExtensions(key, value),
+            ConfigValues::checkedExtensions,
+            "A key ending in a known extension followed by one of these is read by the text policy, front to "
+                    + "back."));
+    // ORC's footer and stripe statistics: tens of KiB typically, a few hundred for files of many stripes.
+    static final Setting<Long> ORC_TAIL_SIZE = add(Setting.size(StreamConfig.ORC_TAIL_SIZE, "256KiB",
+            requestSize(0),
+            "Bytes of an ORC file's tail fetched when its stream opens."));
+    static final Setting<Long> PARQUET_FOOTER_PRECACHE_SIZE = add(Setting.size(
+            StreamConfig.PARQUET_FOOTER_PRECACHE_SIZE, "32KiB", requestSize(0),
+            "Bytes of a Parquet file's tail fetched when its stream opens, for files up to "
+                    + "parquet.large-file-size."));
+    static final Setting<Long> PARQUET_LARGE_FOOTER_PRECACHE_SIZE = add(Setting.size(
+            StreamConfig.PARQUET_LARGE_FOOTER_PRECACHE_SIZE, "1MiB", requestSize(0),
+            "Bytes of a Parquet file's tail fetched when its stream opens, for files larger than "
+                    + "parquet.large-file-size."));
+    static final Setting<Long> PARQUET_LARGE_FILE_SIZE = add(Setting.size(StreamConfig.PARQUET_LARGE_FILE_SIZE,
+            "1GiB", atLeast(0),
+            "Above this length a Parquet file's open fetches parquet.large-footer-precache-size of its tail "
+                    + "instead of parquet.footer-precache-size."));
+
+    private SettingsTable() {}
+
+    /** Every setting, in documentation order. */
+    static Collection<Setting<?>> all() {
+        return Collections.unmodifiableCollection(BY_KEY.values());
+    }
+
+    /** The keys, in documentation order. */
+    static Set<String> keys() {
+        return Collections.unmodifiableSet(BY_KEY.keySet());
+    }
+
+    static Optional<Setting<?>> byKey(String key) {
+        return Optional.ofNullable(BY_KEY.get(key));
+    }
+
+    private static <T> Setting<T> add(Setting<T> setting) {
+        if (BY_KEY.putIfAbsent(setting.key(), setting) != null) {
+            throw new IllegalStateException("Two settings have the key " + setting.key());
+        }
+        return setting;
+    }
+}
