@@ -65,6 +65,10 @@ public final class BlockCache {
     private final LinkedHashSet<Block> used = new LinkedHashSet<>();
     private final MemoryBudget budget;
     private final ArrayPool pool;
+    // Guarded by evictionLock: bytes taken with reserve(long) and neither given back nor handed to a block. The
+    // budget alone cannot tell them from a block's bytes, so without this count a release of too many would
+    // quietly give back bytes that blocks still hold, and the budget would overshoot by as much.
+    private long reserved;
 
     public BlockCache(long capacity) {
         this(capacity, ArrayPool.DEFAULT_MIN_BYTES, ArrayPool.DEFAULT_GRANULE);
@@ -83,7 +87,7 @@ public final class BlockCache {
         return budget.capacity();
     }
 
-    /** Bytes reserved now: loaded blocks, requests in flight and free arrays. */
+    /** Bytes reserved now: loaded blocks, requests in flight, free arrays and raw {@link #reserve} reservations. */
     public long heldBytes() {
         synchronized (evictionLock) {
             return budget.held();
@@ -180,20 +184,32 @@ public final class BlockCache {
     /** Reserves bytes for a request whose block cannot be indexed yet (its ETag is not known). */
     public boolean reserve(long bytes) {
         synchronized (evictionLock) {
-            return reserveMakingRoom(bytes, false);
+            if (!reserveMakingRoom(bytes, false)) {
+                return false;
+            }
+            reserved += bytes;
+            return true;
         }
     }
 
-    /** Gives back bytes taken with {@link #reserve} that will not be cached. */
+    /**
+     * Gives back bytes taken with {@link #reserve} that will not be cached.
+     *
+     * @throws IllegalStateException if more are given back than are reserved and not yet given back or cached
+     */
     public void release(long bytes) {
         synchronized (evictionLock) {
+            takeReserved(bytes);
             budget.release(bytes);
         }
     }
 
     /**
      * Indexes a block that was loaded on reserved bytes (see {@link #reserve}); {@code false}, with nothing
-     * changed, if it overlaps a block already there. The caller holds {@link #lockFor}.
+     * changed, if it overlaps a block already there. The caller holds {@link #lockFor}. On success,
+     * {@code data.length} of the reserved bytes become the block's: the caller no longer releases them.
+     *
+     * @throws IllegalStateException if fewer than {@code data.length} bytes are reserved
      */
     public boolean insertLoaded(ObjectId object, ByteRange range, byte[] data, StatisticsCounter owner) {
         if (!blocksOverlapping(object, range.start(), range.end()).isEmpty()) {
@@ -203,6 +219,7 @@ public final class BlockCache {
         block.markRead();
         block.loaded().complete(data);
         synchronized (evictionLock) {
+            takeReserved(data.length); // still held: the bytes pass from the reservation to the block
             block.state = Block.State.RESIDENT;
             used.add(block);
         }
@@ -383,6 +400,18 @@ public final class BlockCache {
         if (block.releaseReference()) {
             recycle(block);
         }
+    }
+
+    // Guarded by evictionLock: takes `bytes` out of the raw reservations, which must hold that many.
+    private void takeReserved(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("A byte count cannot be negative, got " + bytes);
+        }
+        if (bytes > reserved) {
+            throw new IllegalStateException("Taking " + bytes + " reserved bytes back, but only " + reserved
+                    + " are reserved outside blocks: some were released twice, or never reserved");
+        }
+        reserved -= bytes;
     }
 
     // Guarded by evictionLock: the block is gone, and its bytes with it. Its state changes first: a block's bytes

@@ -1,6 +1,7 @@
 package io.rangefetch.internal.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.internal.stats.StatisticsCounter;
@@ -148,5 +149,44 @@ class BlockCacheTest {
         cache.invalidate(OBJECT);
         assertThat(cache.claim(OBJECT, ByteRange.ofLength(0, 6L * MIB), false, statistics)).isNotNull();
         assertThat(cache.peakHeldBytes()).isLessThanOrEqualTo(8L * MIB);
+    }
+
+    @Test
+    void givingBackMoreRawBytesThanWereReservedFailsInsteadOfReleasingABlocksBytes() {
+        BlockCache cache = new BlockCache(100);
+        assertThat(cache.reserve(10)).isTrue();
+        assertThat(cache.claim(OBJECT, ByteRange.ofLength(0, 50), false, statistics)).isNotNull();
+        // 20 would fit under the 60 held, but 10 of them are the block's: the budget would then allow 110 bytes
+        assertThatThrownBy(() -> cache.release(20)).isInstanceOf(IllegalStateException.class);
+        assertThat(cache.heldBytes()).isEqualTo(60);
+        cache.release(10);
+        assertThatThrownBy(() -> cache.release(10)).as("released twice").isInstanceOf(IllegalStateException.class);
+        assertThat(cache.heldBytes()).isEqualTo(50);
+    }
+
+    @Test
+    void negativeByteCountsAreRefusedRatherThanMovingTheBudgetTheWrongWay() {
+        BlockCache cache = new BlockCache(100);
+        assertThat(cache.reserve(50)).isTrue();
+        assertThatThrownBy(() -> cache.release(-60)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> cache.reserve(-60)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(cache.heldBytes()).isEqualTo(50);
+    }
+
+    @Test
+    void aLoadedBlockIsInsertedOnlyOnBytesReservedForItAndTakesThemOver() {
+        BlockCache cache = new BlockCache(100);
+        ByteRange range = ByteRange.ofLength(0, 50);
+        // without a reservation its bytes would be counted nowhere, and evicting it would release others' bytes
+        assertThatThrownBy(() -> cache.insertLoaded(OBJECT, range, new byte[50], statistics))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(cache.blocksOverlapping(OBJECT, 0, 50)).isEmpty();
+
+        assertThat(cache.reserve(50)).isTrue();
+        assertThat(cache.insertLoaded(OBJECT, range, new byte[50], statistics)).isTrue();
+        assertThat(cache.heldBytes()).isEqualTo(50);
+        assertThatThrownBy(() -> cache.release(50)).as("the block's now").isInstanceOf(IllegalStateException.class);
+        cache.invalidate(OBJECT);
+        assertThat(cache.heldBytes()).isZero();
     }
 }
