@@ -172,10 +172,21 @@ public final class BlockCache {
         return block.retain();
     }
 
-    /** Gives back a reference taken with {@link #retain}; the last one recycles the block's array. */
+    /**
+     * Gives back a reference taken with {@link #retain}; the last one recycles the block's array.
+     *
+     * @throws IllegalStateException if the block is released more often than it was retained
+     */
     public void release(Block block) {
         if (block.releaseReference()) {
             synchronized (evictionLock) {
+                // The cache lets go of its own reference only after the block is gone. If the count reached zero
+                // before, a reader gave back one reference too many: recycling now would count the array twice
+                // and hand it to another block while this one is still served from it.
+                if (block.state != Block.State.GONE) {
+                    throw new IllegalStateException(
+                            "Block " + block + " released more often than retained while the cache holds it");
+                }
                 recycle(block);
             }
         }

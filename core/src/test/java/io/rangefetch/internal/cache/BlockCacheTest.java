@@ -189,4 +189,15 @@ class BlockCacheTest {
         cache.invalidate(OBJECT);
         assertThat(cache.heldBytes()).isZero();
     }
+
+    @Test
+    void aReaderReleasingABlockMoreOftenThanItRetainedItCannotRecycleAnArrayTheCacheStillServes() {
+        BlockCache cache = new BlockCache(8L * MIB);
+        Block block = loadedFromPool(cache, 0, 4 * MIB);
+        assertThatThrownBy(() -> cache.release(block)).isInstanceOf(IllegalStateException.class);
+        // the array was not counted a second time as a free array, nor given to the next block
+        assertThat(cache.heldBytes()).isEqualTo(4L * MIB);
+        Block next = loadedFromPool(cache, 4L * MIB, 4 * MIB);
+        assertThat(next.loaded().join()).isNotSameAs(block.loaded().join());
+    }
 }
