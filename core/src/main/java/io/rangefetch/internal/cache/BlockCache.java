@@ -41,9 +41,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p><b>Locks.</b> Two kinds, always taken in this order: an object's stripe lock ({@link #lockFor}), held by
  * callers while they look up, plan and claim, so that two readers of one range share one block; then the eviction
- * lock, which guards the queues, the budget, the pool and every block's state. Nothing takes a stripe lock while
- * it holds the eviction lock, and no block's future is completed under the eviction lock, so a reader's callback
- * that calls back into the cache never runs under it. Lookups in the index take no lock.
+ * lock, which guards the queues, the budget, the pool, every block's state and every change to the index. A block
+ * enters the index and its queue in one step under it, so eviction never removes a block the index has yet to
+ * see. Nothing takes a stripe lock while it holds the eviction lock, and no block's future is completed under the
+ * eviction lock, so a reader's callback that calls back into the cache never runs under it. Lookups in the index
+ * take no lock.
  *
  * <p><b>Why not Caffeine.</b> Caffeine's weight bound counts an entry only once its value is loaded, so the
  * budget would not hold with GETs in flight, and its admission policy cannot express the two-queue rule
@@ -149,8 +151,8 @@ public final class BlockCache {
                 block = new Block(object, range, size, prefetch, owner);
             }
             block.state = Block.State.PENDING;
+            index.put(new BlockKey(object, range.start()), block);
         }
-        index.put(new BlockKey(object, range.start()), block);
         return block;
     }
 
@@ -232,9 +234,11 @@ public final class BlockCache {
         synchronized (evictionLock) {
             takeReserved(data.length); // still held: the bytes pass from the reservation to the block
             block.state = Block.State.RESIDENT;
+            // Indexed before it can be evicted: indexed after, a block evicted in between would stay in the
+            // index, gone, its range looking cached to every reader but never readable.
+            index.put(new BlockKey(object, range.start()), block);
             used.add(block);
         }
-        index.put(new BlockKey(object, range.start()), block);
         return true;
     }
 
@@ -309,9 +313,8 @@ public final class BlockCache {
 
     /** Drops every block of {@code object}: a newer version replaced it. */
     public void invalidate(ObjectId object) {
-        List<Block> blocks = blocksOverlapping(object, 0, Long.MAX_VALUE);
         synchronized (evictionLock) {
-            for (Block block : blocks) {
+            for (Block block : blocksOverlapping(object, 0, Long.MAX_VALUE)) {
                 leave(block);
             }
         }

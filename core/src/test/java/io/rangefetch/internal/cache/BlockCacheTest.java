@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.internal.stats.StatisticsCounter;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.Test;
 
 class BlockCacheTest {
@@ -199,5 +202,53 @@ class BlockCacheTest {
         assertThat(cache.heldBytes()).isEqualTo(4L * MIB);
         Block next = loadedFromPool(cache, 4L * MIB, 4 * MIB);
         assertThat(next.loaded().join()).isNotSameAs(block.loaded().join());
+    }
+
+    @Test
+    void aLoadedBlockEvictedWhileItIsBeingInsertedDoesNotStayInTheIndex() throws InterruptedException {
+        // Another thread makes room over and over while this one inserts loaded blocks as a first GET does. Each
+        // insert's block is the only one evictable, so the other thread evicts it as soon as it can.
+        BlockCache cache = new BlockCache(100);
+        AtomicBoolean done = new AtomicBoolean();
+        AtomicReference<Throwable> evicterFailure = new AtomicReference<>();
+        Thread evicter = new Thread(() -> {
+            try {
+                while (!done.get()) {
+                    if (cache.reserve(60)) {
+                        cache.release(60);
+                    }
+                }
+            } catch (Throwable e) {
+                evicterFailure.set(e);
+            }
+        });
+        evicter.start();
+        ReentrantLock lock = cache.lockFor(OBJECT);
+        try {
+            for (int i = 0; i < 500_000 && evicterFailure.get() == null; i++) {
+                if (cache.reserve(50)) {
+                    lock.lock();
+                    try {
+                        if (!cache.insertLoaded(OBJECT, ByteRange.ofLength(i * 50L, 50), new byte[50], statistics)) {
+                            cache.release(50);
+                        }
+                    } finally {
+                        lock.unlock();
+                    }
+                }
+            }
+        } finally {
+            done.set(true);
+            evicter.join();
+        }
+        assertThat(evicterFailure.get()).isNull();
+        // every indexed block is still there to read, and holds the only bytes held
+        long indexedBytes = 0;
+        for (Block block : cache.blocksOverlapping(OBJECT, 0, Long.MAX_VALUE)) {
+            assertThat(cache.retain(block)).as("%s is indexed but gone", block).isTrue();
+            cache.release(block);
+            indexedBytes += block.capacity();
+        }
+        assertThat(cache.heldBytes()).isEqualTo(indexedBytes);
     }
 }
