@@ -65,7 +65,7 @@ final class ArrayPool {
      * by a byte, and a window's parts change size as it ramps: an exact-size match would rarely find one.
      */
     static int largestFitting(int size) {
-        return size + size / 8;
+        return (int) Math.min(Integer.MAX_VALUE, size + (long) (size / 8));
     }
 
     /**

@@ -378,12 +378,15 @@ public final class BlockCache {
     }
 
     // Guarded by evictionLock: evicts the oldest unreferenced passed block whose array fits `size`; its array
-    // then waits in the free list. The scan is bounded: this runs on every claim.
+    // then waits in the pool. The scan is bounded: this runs on every claim.
     private boolean reclaimPassed(int size) {
         int looked = 0;
-        for (LinkedHashSet<Block> sameSize :
-                passedByCapacity.subMap(size, true, ArrayPool.largestFitting(size), true).values()) {
-            for (Block candidate : sameSize) {
+        for (Map.Entry<Integer, LinkedHashSet<Block>> sameSize :
+                passedByCapacity.subMap(size, true, ArrayPool.largestFitting(size), true).entrySet()) {
+            if (!pool.recyclable(sameSize.getKey())) {
+                continue; // the pool would not keep such an array: evicting its block would gain nothing
+            }
+            for (Block candidate : sameSize.getValue()) {
                 if (++looked > 16) {
                     return false;
                 }

@@ -52,6 +52,8 @@ class ArrayPoolTest {
         assertThat(ArrayPool.largestFitting(7)).isEqualTo(7);
         assertThat(ArrayPool.largestFitting(16)).isEqualTo(18);
         assertThat(ArrayPool.largestFitting(1 << 20)).isEqualTo((1 << 20) + (1 << 17));
+        assertThat(ArrayPool.largestFitting(Integer.MAX_VALUE - 1)).as("no overflow").isEqualTo(Integer.MAX_VALUE);
+        assertThat(ArrayPool.largestFitting(Integer.MAX_VALUE)).isEqualTo(Integer.MAX_VALUE);
     }
 
     @Test

@@ -251,4 +251,35 @@ class BlockCacheTest {
         }
         assertThat(cache.heldBytes()).isEqualTo(indexedBytes);
     }
+
+    @Test
+    void aClaimEvictsAPassedBlockForItsArrayOnlyWhenThePoolWouldKeepThatArray() {
+        BlockCache cache = new BlockCache(64L * MIB);
+        Block small = loaded(cache, 0, 100, false);
+        cache.markPassed(small);
+        // an array under the recycling minimum would not be kept: evicting the block would only lose its bytes
+        assertThat(cache.claim(OBJECT, ByteRange.ofLength(100, 100), false, statistics)).isNotNull();
+        assertThat(cache.blocksOverlapping(OBJECT, 0, 100)).containsExactly(small);
+
+        // nor would an array of a length the pool does not make, such as a loaded block's exact length
+        int unaligned = 4 * MIB + 1;
+        ByteRange range = ByteRange.ofLength(MIB, unaligned);
+        assertThat(cache.reserve(unaligned)).isTrue();
+        assertThat(cache.insertLoaded(OBJECT, range, new byte[unaligned], statistics)).isTrue();
+        Block loaded = cache.blocksOverlapping(OBJECT, range.start(), range.end()).get(0);
+        cache.markPassed(loaded);
+        Block claimed = cache.claim(OBJECT, ByteRange.ofLength(8L * MIB, 4 * MIB), false, statistics);
+        assertThat(claimed).isNotNull();
+        assertThat(cache.blocksOverlapping(OBJECT, range.start(), range.end())).containsExactly(loaded);
+    }
+
+    @Test
+    void aClaimOfMoreThanSevenEighthsOfTheLargestArrayDoesNotOverflowTheSearchForAFittingOne() {
+        BlockCache cache = new BlockCache(4L << 30);
+        Block huge = cache.claim(OBJECT, ByteRange.ofLength(0, 2_000_000_000L), false, statistics);
+        assertThat(huge).isNotNull(); // no array is made until its fetch asks for one
+        assertThat(cache.heldBytes()).isEqualTo(huge.capacity());
+        cache.fail(huge, new java.io.IOException("not fetched"));
+        assertThat(cache.heldBytes()).isZero();
+    }
 }
