@@ -248,6 +248,9 @@ public final class BlockCache {
             throw new IllegalArgumentException("Block " + block + " got " + data.length + " bytes");
         }
         synchronized (evictionLock) {
+            // A fetch that filled an array of its own leaves the one handed over at claim unused: the budget
+            // counts one array per block, so the block must not keep a second one alive.
+            block.recycled = null;
             if (block.state == Block.State.PENDING) {
                 block.state = Block.State.RESIDENT;
                 (block.prefetch() && !block.wasRead() ? unreadPrefetches : used).add(block);

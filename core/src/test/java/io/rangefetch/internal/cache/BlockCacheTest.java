@@ -282,4 +282,17 @@ class BlockCacheTest {
         cache.fail(huge, new java.io.IOException("not fetched"));
         assertThat(cache.heldBytes()).isZero();
     }
+
+    @Test
+    void aBlockCompletedWithAnArrayOfItsOwnDoesNotKeepTheRecycledOneAlive() {
+        BlockCache cache = new BlockCache(8L * MIB);
+        loadedFromPool(cache, 0, 4 * MIB);
+        cache.invalidate(OBJECT); // its array goes to the pool
+        Block block = cache.claim(OBJECT, ByteRange.ofLength(0, 4 * MIB), false, statistics);
+        assertThat(block.recycled).as("handed a recycled array").isNotNull();
+        cache.complete(block, new byte[block.capacity()]);
+        // two arrays alive for one block's bytes in the budget: memory the budget does not see
+        assertThat(block.recycled).isNull();
+        assertThat(cache.heldBytes()).isEqualTo(4L * MIB);
+    }
 }
