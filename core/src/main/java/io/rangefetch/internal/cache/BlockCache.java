@@ -65,6 +65,7 @@ public final class BlockCache {
     private final TreeMap<Integer, LinkedHashSet<Block>> passedByCapacity = new TreeMap<>();
     private final LinkedHashSet<Block> unreadPrefetches = new LinkedHashSet<>();
     private final LinkedHashSet<Block> used = new LinkedHashSet<>();
+    // Guarded by evictionLock too: neither is thread-safe on its own.
     private final MemoryBudget budget;
     private final ArrayPool pool;
     // Guarded by evictionLock: bytes taken with reserve(long) and neither given back nor handed to a block. The
@@ -424,9 +425,7 @@ public final class BlockCache {
 
     // Guarded by evictionLock: takes `bytes` out of the raw reservations, which must hold that many.
     private void takeReserved(long bytes) {
-        if (bytes < 0) {
-            throw new IllegalArgumentException("A byte count cannot be negative, got " + bytes);
-        }
+        MemoryBudget.requireNotNegative(bytes);
         if (bytes > reserved) {
             throw new IllegalStateException("Taking " + bytes + " reserved bytes back, but only " + reserved
                     + " are reserved outside blocks: some were released twice, or never reserved");

@@ -63,7 +63,7 @@ final class MemoryBudget {
         held -= bytes;
     }
 
-    private static void requireNotNegative(long bytes) {
+    static void requireNotNegative(long bytes) {
         if (bytes < 0) {
             throw new IllegalArgumentException("A byte count cannot be negative, got " + bytes);
         }

@@ -93,9 +93,7 @@ class ArrayPoolTest {
         byte[] older = new byte[20];
         byte[] newer = new byte[20];
         byte[] larger = new byte[24];
-        pool.offer(older);
-        pool.offer(larger);
-        pool.offer(newer);
+        offer(older, larger, newer);
         assertThat(pool.take(16)).as("16 + 16/8 = 18 < 20: none fits").isNull();
         assertThat(pool.take(25)).as("all are too short").isNull();
         assertThat(pool.take(18)).isSameAs(newer);
@@ -108,12 +106,8 @@ class ArrayPoolTest {
 
     @Test
     void makingRoomDropsTheSmallestAndOldestArraysFirstAndOnlyAsManyAsNeeded() {
-        byte[] small = new byte[16];
-        byte[] older = new byte[20];
         byte[] newer = new byte[20];
-        pool.offer(older);
-        pool.offer(small);
-        pool.offer(newer);
+        offer(new byte[20], new byte[16], newer);
         budget.tryReserve(40);
         assertThat(budget.held()).isEqualTo(96);
 
@@ -129,8 +123,7 @@ class ArrayPoolTest {
 
     @Test
     void makingRoomForMoreThanTheCapacityDropsEveryArrayAndStopsThere() {
-        pool.offer(new byte[16]);
-        pool.offer(new byte[20]);
+        offer(new byte[16], new byte[20]);
         budget.tryReserve(10);
         pool.dropUntilFits(101);
         assertThat(pool.freeBytes()).isZero();
@@ -141,8 +134,7 @@ class ArrayPoolTest {
 
     @Test
     void droppingEverythingReleasesExactlyTheFreeArrays() {
-        pool.offer(new byte[16]);
-        pool.offer(new byte[20]);
+        offer(new byte[16], new byte[20]);
         budget.tryReserve(30);
         pool.dropAll();
         assertThat(pool.freeBytes()).isZero();
@@ -150,5 +142,11 @@ class ArrayPoolTest {
         assertThat(pool.take(16)).isNull();
         pool.dropAll();
         assertThat(budget.held()).isEqualTo(30);
+    }
+
+    private void offer(byte[]... arrays) {
+        for (byte[] array : arrays) {
+            assertThat(pool.offer(array)).isTrue();
+        }
     }
 }

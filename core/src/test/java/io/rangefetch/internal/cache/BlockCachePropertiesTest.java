@@ -6,6 +6,7 @@ import io.rangefetch.client.ByteRange;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
@@ -36,20 +37,27 @@ class BlockCachePropertiesTest {
     private static final List<ObjectId> OBJECTS =
             List.of(new ObjectId("b", "k", "\"e1\""), new ObjectId("b", "k", "\"e2\""));
 
+    /** An operation, with how often it comes relative to the others. */
     enum Kind {
-        CLAIM,
-        INSERT_LOADED,
-        COMPLETE,
-        FAIL,
-        FORGET,
-        RETAIN,
-        RELEASE_BLOCK,
-        RESERVE,
-        RELEASE_BYTES,
-        MARK_PASSED,
-        MARK_READ,
-        INVALIDATE,
-        CLEAR
+        CLAIM(6),
+        INSERT_LOADED(2),
+        COMPLETE(4),
+        FAIL(1),
+        FORGET(1),
+        RETAIN(3),
+        RELEASE_BLOCK(3),
+        RESERVE(2),
+        RELEASE_BYTES(2),
+        MARK_PASSED(3),
+        MARK_READ(3),
+        INVALIDATE(1),
+        CLEAR(1);
+
+        final int weight;
+
+        Kind(int weight) {
+            this.weight = weight;
+        }
     }
 
     /**
@@ -73,20 +81,8 @@ class BlockCachePropertiesTest {
 
     @Provide
     Arbitrary<List<Step>> steps() {
-        Arbitrary<Kind> kinds = Arbitraries.frequencyOf(
-                Tuple.of(6, Arbitraries.just(Kind.CLAIM)),
-                Tuple.of(2, Arbitraries.just(Kind.INSERT_LOADED)),
-                Tuple.of(4, Arbitraries.just(Kind.COMPLETE)),
-                Tuple.of(1, Arbitraries.just(Kind.FAIL)),
-                Tuple.of(1, Arbitraries.just(Kind.FORGET)),
-                Tuple.of(3, Arbitraries.just(Kind.RETAIN)),
-                Tuple.of(3, Arbitraries.just(Kind.RELEASE_BLOCK)),
-                Tuple.of(2, Arbitraries.just(Kind.RESERVE)),
-                Tuple.of(2, Arbitraries.just(Kind.RELEASE_BYTES)),
-                Tuple.of(3, Arbitraries.just(Kind.MARK_PASSED)),
-                Tuple.of(3, Arbitraries.just(Kind.MARK_READ)),
-                Tuple.of(1, Arbitraries.just(Kind.INVALIDATE)),
-                Tuple.of(1, Arbitraries.just(Kind.CLEAR)));
+        Arbitrary<Kind> kinds = Arbitraries.frequency(
+                Arrays.stream(Kind.values()).map(kind -> Tuple.of(kind.weight, kind)).toList());
         return Combinators.combine(
                         kinds,
                         Arbitraries.integers().between(0, OBJECTS.size() - 1),
