@@ -2,7 +2,6 @@ package io.rangefetch.internal.cache;
 
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.internal.stats.StatisticsCounter;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -16,11 +15,13 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Every byte a factory holds, under one memory budget.
  *
- * <p><b>Budget.</b> Bytes are reserved when a block is claimed, before its GET is sent, and released when the
- * block leaves the cache (or when its GET ends, if it left while in flight). So the bytes held, requests in
- * flight included, never exceed {@code capacity}. A reservation that does not fit evicts loaded blocks; one that
- * still does not fit is refused, and the caller reads around the cache (a demand read straight into the
- * reader's buffer) or gives up (a prefetch). Nobody ever waits for memory, so nothing can deadlock on it.
+ * <p><b>Budget.</b> Bytes are reserved in a {@link MemoryBudget} when a block is claimed, before its GET is sent,
+ * and released when the block leaves the cache (or when its GET ends, if it left while in flight). So the bytes
+ * held, requests in flight included, never exceed {@code capacity}. A reservation that does not fit evicts loaded
+ * blocks; one that still does not fit is refused, and the caller reads around the cache (a demand read straight
+ * into the reader's buffer) or gives up (a prefetch). Nobody ever waits for memory, so nothing can deadlock on it.
+ * The bytes held are those of pending, orphaned and resident blocks, of free arrays, and of raw
+ * {@linkplain #reserve reservations}.
  *
  * <p><b>Eviction.</b> Three queues: blocks a sequential reader has moved past (oldest first), loaded
  * prefetches nobody has read yet (oldest first), and blocks a reader has used (least recently used first).
@@ -32,13 +33,19 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link #lockFor(ObjectId)} (striped by object), so two readers of the same bytes find one block and share
  * its GET. Lookups are lock-free reads of a skip list keyed by (object, start).
  *
- * <p><b>Recycled arrays.</b> Blocks of {@value #RECYCLE_MIN_BYTES} bytes or more live in arrays whose length is
- * rounded up to {@value #RECYCLE_GRANULE} bytes, and an array whose block is gone and unreferenced (see
- * {@link Block}) waits in a free list for the next block of its size. A scan at hundreds of MB/s would
- * otherwise allocate, zero and collect a multi-MB array per GET: in the JVM's humongous regions, where that
- * costs more CPU than moving the bytes. Free arrays count against the budget like blocks; making room drops
- * them before it evicts any block. A claim that finds no free array of its size takes the array of a passed
- * block of that size, if one is unreferenced: trading bytes a scan has left behind for an allocation.
+ * <p><b>Recycled arrays.</b> Large blocks live in arrays of an {@link ArrayPool}, and an array whose block is gone
+ * and unreferenced (see {@link Block}) waits there for the next block of its size. Free arrays count against the
+ * budget like blocks; making room drops them before it evicts any block. A claim that finds no free array of its
+ * size takes the array of a passed block of that size, if one is unreferenced: trading bytes a scan has left
+ * behind for an allocation. That is eviction, so it is done here, not in the pool.
+ *
+ * <p><b>Locks.</b> Two kinds, always taken in this order: an object's stripe lock ({@link #lockFor}), held by
+ * callers while they look up, plan and claim, so that two readers of one range share one block; then the eviction
+ * lock, which guards the queues, the budget, the pool, every block's state and every change to the index. A block
+ * enters the index and its queue in one step under it, so eviction never removes a block the index has yet to
+ * see. Nothing takes a stripe lock while it holds the eviction lock, and no block's future is completed under the
+ * eviction lock, so a reader's callback that calls back into the cache never runs under it. Lookups in the index
+ * take no lock.
  *
  * <p><b>Why not Caffeine.</b> Caffeine's weight bound counts an entry only once its value is loaded, so the
  * budget would not hold with GETs in flight, and its admission policy cannot express the two-queue rule
@@ -48,10 +55,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class BlockCache {
     private static final int STRIPES = 64;
-    static final int RECYCLE_MIN_BYTES = 1 << 20;
-    static final int RECYCLE_GRANULE = 64 << 10;
 
-    private final long capacity;
     private final ConcurrentSkipListMap<BlockKey, Block> index = new ConcurrentSkipListMap<>();
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
     private final Object evictionLock = new Object();
@@ -61,36 +65,49 @@ public final class BlockCache {
     private final TreeMap<Integer, LinkedHashSet<Block>> passedByCapacity = new TreeMap<>();
     private final LinkedHashSet<Block> unreadPrefetches = new LinkedHashSet<>();
     private final LinkedHashSet<Block> used = new LinkedHashSet<>();
-    private final TreeMap<Integer, ArrayDeque<byte[]>> freeArrays = new TreeMap<>();
-    private long freeBytes;
-    private long held;
-    private long peakHeld;
+    // Guarded by evictionLock too: neither is thread-safe on its own.
+    private final MemoryBudget budget;
+    private final ArrayPool pool;
+    // Guarded by evictionLock: bytes taken with reserve(long) and neither given back nor handed to a block. The
+    // budget alone cannot tell them from a block's bytes, so without this count a release of too many would
+    // quietly give back bytes that blocks still hold, and the budget would overshoot by as much.
+    private long reserved;
 
     public BlockCache(long capacity) {
-        if (capacity < 1) {
-            throw new IllegalArgumentException("Cache capacity must be positive, got " + capacity);
-        }
-        this.capacity = capacity;
+        this(capacity, ArrayPool.DEFAULT_MIN_BYTES, ArrayPool.DEFAULT_GRANULE);
+    }
+
+    /** A cache that recycles arrays of at least {@code recycleMinBytes}, in steps of {@code recycleGranule}. */
+    BlockCache(long capacity, int recycleMinBytes, int recycleGranule) {
+        this.budget = new MemoryBudget(capacity);
+        this.pool = new ArrayPool(budget, recycleMinBytes, recycleGranule);
         for (int i = 0; i < STRIPES; i++) {
             stripes[i] = new ReentrantLock();
         }
     }
 
     public long capacity() {
-        return capacity;
+        return budget.capacity();
     }
 
-    /** Bytes reserved now: loaded blocks plus requests in flight. */
+    /** Bytes reserved now: loaded blocks, requests in flight, free arrays and raw {@link #reserve} reservations. */
     public long heldBytes() {
         synchronized (evictionLock) {
-            return held;
+            return budget.held();
         }
     }
 
     /** The most bytes ever held at once. */
     public long peakHeldBytes() {
         synchronized (evictionLock) {
-            return peakHeld;
+            return budget.peak();
+        }
+    }
+
+    /** Bytes of free arrays waiting for a block, included in {@link #heldBytes}. */
+    long freeArrayBytes() {
+        synchronized (evictionLock) {
+            return pool.freeBytes();
         }
     }
 
@@ -117,29 +134,26 @@ public final class BlockCache {
      * cannot make room. The caller holds {@link #lockFor} and has checked that nothing overlaps.
      */
     public Block claim(ObjectId object, ByteRange range, boolean prefetch, StatisticsCounter owner) {
-        int size = capacityFor(range.length());
+        int size = pool.capacityFor(range.length());
         Block block;
         synchronized (evictionLock) {
-            byte[] recycled = takeFree(size);
+            byte[] recycled = pool.take(size);
             if (recycled == null && reclaimPassed(size)) {
-                recycled = takeFree(size);
+                recycled = pool.take(size);
             }
             if (recycled != null) {
-                // still held: the array moves from the free list to the block
-                freeBytes -= recycled.length;
+                // still reserved: the array and its bytes move from the pool to the block
                 block = new Block(object, range, recycled.length, prefetch, owner);
                 block.recycled = recycled;
             } else {
-                if (!makeRoom(size, prefetch)) {
+                if (!reserveMakingRoom(size, prefetch)) {
                     return null;
                 }
                 block = new Block(object, range, size, prefetch, owner);
-                held += size;
-                peakHeld = Math.max(peakHeld, held);
             }
             block.state = Block.State.PENDING;
+            index.put(new BlockKey(object, range.start()), block);
         }
-        index.put(new BlockKey(object, range.start()), block);
         return block;
     }
 
@@ -161,10 +175,21 @@ public final class BlockCache {
         return block.retain();
     }
 
-    /** Gives back a reference taken with {@link #retain}; the last one recycles the block's array. */
+    /**
+     * Gives back a reference taken with {@link #retain}; the last one recycles the block's array.
+     *
+     * @throws IllegalStateException if the block is released more often than it was retained
+     */
     public void release(Block block) {
         if (block.releaseReference()) {
             synchronized (evictionLock) {
+                // The cache lets go of its own reference only after the block is gone. If the count reached zero
+                // before, a reader gave back one reference too many: recycling now would count the array twice
+                // and hand it to another block while this one is still served from it.
+                if (block.state != Block.State.GONE) {
+                    throw new IllegalStateException(
+                            "Block " + block + " released more often than retained while the cache holds it");
+                }
                 recycle(block);
             }
         }
@@ -173,25 +198,32 @@ public final class BlockCache {
     /** Reserves bytes for a request whose block cannot be indexed yet (its ETag is not known). */
     public boolean reserve(long bytes) {
         synchronized (evictionLock) {
-            if (!makeRoom(bytes, false)) {
+            if (!reserveMakingRoom(bytes, false)) {
                 return false;
             }
-            held += bytes;
-            peakHeld = Math.max(peakHeld, held);
+            reserved += bytes;
             return true;
         }
     }
 
-    /** Gives back bytes taken with {@link #reserve} that will not be cached. */
+    /**
+     * Gives back bytes taken with {@link #reserve} that will not be cached.
+     *
+     * @throws IllegalStateException if more are given back than are reserved and not yet given back or cached
+     */
     public void release(long bytes) {
         synchronized (evictionLock) {
-            held -= bytes;
+            takeReserved(bytes);
+            budget.release(bytes);
         }
     }
 
     /**
      * Indexes a block that was loaded on reserved bytes (see {@link #reserve}); {@code false}, with nothing
-     * changed, if it overlaps a block already there. The caller holds {@link #lockFor}.
+     * changed, if it overlaps a block already there. The caller holds {@link #lockFor}. On success,
+     * {@code data.length} of the reserved bytes become the block's: the caller no longer releases them.
+     *
+     * @throws IllegalStateException if fewer than {@code data.length} bytes are reserved
      */
     public boolean insertLoaded(ObjectId object, ByteRange range, byte[] data, StatisticsCounter owner) {
         if (!blocksOverlapping(object, range.start(), range.end()).isEmpty()) {
@@ -201,10 +233,13 @@ public final class BlockCache {
         block.markRead();
         block.loaded().complete(data);
         synchronized (evictionLock) {
+            takeReserved(data.length); // still held: the bytes pass from the reservation to the block
             block.state = Block.State.RESIDENT;
+            // Indexed before it can be evicted: indexed after, a block evicted in between would stay in the
+            // index, gone, its range looking cached to every reader but never readable.
+            index.put(new BlockKey(object, range.start()), block);
             used.add(block);
         }
-        index.put(new BlockKey(object, range.start()), block);
         return true;
     }
 
@@ -214,6 +249,9 @@ public final class BlockCache {
             throw new IllegalArgumentException("Block " + block + " got " + data.length + " bytes");
         }
         synchronized (evictionLock) {
+            // A fetch that filled an array of its own leaves the one handed over at claim unused: the budget
+            // counts one array per block, so the block must not keep a second one alive.
+            block.recycled = null;
             if (block.state == Block.State.PENDING) {
                 block.state = Block.State.RESIDENT;
                 (block.prefetch() && !block.wasRead() ? unreadPrefetches : used).add(block);
@@ -230,8 +268,7 @@ public final class BlockCache {
         synchronized (evictionLock) {
             if (block.state == Block.State.PENDING || block.state == Block.State.ORPHANED) {
                 index.remove(new BlockKey(block.object(), block.range().start()), block);
-                block.state = Block.State.GONE;
-                held -= block.capacity();
+                gone(block);
                 block.recycled = null;
                 releasedByCache = true;
             }
@@ -280,9 +317,8 @@ public final class BlockCache {
 
     /** Drops every block of {@code object}: a newer version replaced it. */
     public void invalidate(ObjectId object) {
-        List<Block> blocks = blocksOverlapping(object, 0, Long.MAX_VALUE);
         synchronized (evictionLock) {
-            for (Block block : blocks) {
+            for (Block block : blocksOverlapping(object, 0, Long.MAX_VALUE)) {
                 leave(block);
             }
         }
@@ -294,73 +330,26 @@ public final class BlockCache {
             for (Block block : new ArrayList<>(index.values())) {
                 leave(block);
             }
-            dropFreeArrays(capacity);
+            pool.dropAll();
         }
     }
 
-    /** The array length for a block of {@code length} bytes: recyclable sizes are rounded up. */
-    static int capacityFor(long length) {
-        if (length < RECYCLE_MIN_BYTES) {
-            return Math.toIntExact(length);
-        }
-        return Math.toIntExact((length + RECYCLE_GRANULE - 1) / RECYCLE_GRANULE * RECYCLE_GRANULE);
-    }
-
-    // Guarded by evictionLock: a free array of at least `size` bytes and at most an eighth more, if any. Even
-    // splits of one window differ by a byte, and a window's parts change size as it ramps: an exact-size
-    // match would rarely find one.
-    private byte[] takeFree(int size) {
-        Map.Entry<Integer, ArrayDeque<byte[]>> fitting = freeArrays.ceilingEntry(size);
-        if (fitting == null || !fits(fitting.getKey(), size)) {
-            return null;
-        }
-        byte[] array = fitting.getValue().pollLast();
-        if (fitting.getValue().isEmpty()) {
-            freeArrays.remove(fitting.getKey());
-        }
-        return array;
-    }
-
-    private static boolean fits(int capacity, int size) {
-        return capacity >= size && capacity - size <= size / 8;
-    }
-
-    // Guarded by evictionLock: the block is gone and nobody reads it; keep its array if it fits the budget.
+    // Guarded by evictionLock: the block is gone and nobody reads it; the pool keeps its array if it can.
     private void recycle(Block block) {
         byte[] array = block.loaded().isCompletedExceptionally() ? null : block.loaded().getNow(null);
-        if (array == null || array.length < RECYCLE_MIN_BYTES || array.length != capacityFor(array.length)
-                || held + array.length > capacity) {
-            return;
-        }
-        freeArrays.computeIfAbsent(array.length, size -> new ArrayDeque<>()).addLast(array);
-        freeBytes += array.length;
-        held += array.length;
-        peakHeld = Math.max(peakHeld, held);
-    }
-
-    // Guarded by evictionLock: lets free arrays go until `bytes` more fit.
-    private void dropFreeArrays(long bytes) {
-        Iterator<Map.Entry<Integer, ArrayDeque<byte[]>>> sizes = freeArrays.entrySet().iterator();
-        while (held + bytes > capacity && sizes.hasNext()) {
-            Map.Entry<Integer, ArrayDeque<byte[]>> size = sizes.next();
-            while (held + bytes > capacity && !size.getValue().isEmpty()) {
-                size.getValue().pollFirst();
-                held -= size.getKey();
-                freeBytes -= size.getKey();
-            }
-            if (size.getValue().isEmpty()) {
-                sizes.remove();
-            }
+        if (array != null) {
+            pool.offer(array);
         }
     }
 
-    // Guarded by evictionLock: evicts until `bytes` more fit, or says they cannot.
-    private boolean makeRoom(long bytes, boolean prefetch) {
-        if (bytes > capacity) {
-            return false;
+    // Guarded by evictionLock: drops free arrays, then evicts blocks, until `bytes` more fit; then reserves them.
+    // False, with nothing reserved, when they cannot fit.
+    private boolean reserveMakingRoom(long bytes, boolean prefetch) {
+        if (bytes > budget.capacity()) {
+            return false; // evicting everything would not help
         }
-        dropFreeArrays(bytes);
-        while (held + bytes > capacity) {
+        pool.dropUntilFits(bytes);
+        while (!budget.fits(bytes)) {
             Block victim = oldest(passed);
             if (victim == null && !prefetch) {
                 victim = oldest(unreadPrefetches);
@@ -372,9 +361,9 @@ public final class BlockCache {
                 return false;
             }
             leave(victim);
-            dropFreeArrays(bytes); // the victim's array may have gone to the free list
+            pool.dropUntilFits(bytes); // the victim's array may have gone to the pool
         }
-        return true;
+        return budget.tryReserve(bytes);
     }
 
     private static Block oldest(LinkedHashSet<Block> queue) {
@@ -393,11 +382,15 @@ public final class BlockCache {
     }
 
     // Guarded by evictionLock: evicts the oldest unreferenced passed block whose array fits `size`; its array
-    // then waits in the free list. The scan is bounded: this runs on every claim.
+    // then waits in the pool. The scan is bounded: this runs on every claim.
     private boolean reclaimPassed(int size) {
         int looked = 0;
-        for (LinkedHashSet<Block> sameSize : passedByCapacity.subMap(size, true, size + size / 8, true).values()) {
-            for (Block candidate : sameSize) {
+        for (Map.Entry<Integer, LinkedHashSet<Block>> sameSize :
+                passedByCapacity.subMap(size, true, ArrayPool.largestFitting(size), true).entrySet()) {
+            if (!pool.recyclable(sameSize.getKey())) {
+                continue; // the pool would not keep such an array: evicting its block would gain nothing
+            }
+            for (Block candidate : sameSize.getValue()) {
                 if (++looked > 16) {
                     return false;
                 }
@@ -421,14 +414,30 @@ public final class BlockCache {
         }
         unreadPrefetches.remove(block);
         used.remove(block);
-        block.state = Block.State.GONE;
-        held -= block.capacity();
+        gone(block);
         if (block.prefetch() && !block.wasRead()) {
             block.owner().prefetchedUnread(block.range().length());
         }
         if (block.releaseReference()) {
             recycle(block);
         }
+    }
+
+    // Guarded by evictionLock: takes `bytes` out of the raw reservations, which must hold that many.
+    private void takeReserved(long bytes) {
+        MemoryBudget.requireNotNegative(bytes);
+        if (bytes > reserved) {
+            throw new IllegalStateException("Taking " + bytes + " reserved bytes back, but only " + reserved
+                    + " are reserved outside blocks: some were released twice, or never reserved");
+        }
+        reserved -= bytes;
+    }
+
+    // Guarded by evictionLock: the block is gone, and its bytes with it. Its state changes first: a block's bytes
+    // are released only on the way out of PENDING, ORPHANED or RESIDENT, so never twice.
+    private void gone(Block block) {
+        block.state = Block.State.GONE;
+        budget.release(block.capacity());
     }
 
     private record BlockKey(ObjectId object, long start) implements Comparable<BlockKey> {

@@ -1,9 +1,13 @@
 package io.rangefetch.internal.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.internal.stats.StatisticsCounter;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.Test;
 
 class BlockCacheTest {
@@ -148,5 +152,147 @@ class BlockCacheTest {
         cache.invalidate(OBJECT);
         assertThat(cache.claim(OBJECT, ByteRange.ofLength(0, 6L * MIB), false, statistics)).isNotNull();
         assertThat(cache.peakHeldBytes()).isLessThanOrEqualTo(8L * MIB);
+    }
+
+    @Test
+    void givingBackMoreRawBytesThanWereReservedFailsInsteadOfReleasingABlocksBytes() {
+        BlockCache cache = new BlockCache(100);
+        assertThat(cache.reserve(10)).isTrue();
+        assertThat(cache.claim(OBJECT, ByteRange.ofLength(0, 50), false, statistics)).isNotNull();
+        // 20 would fit under the 60 held, but 10 of them are the block's: the budget would then allow 110 bytes
+        assertThatThrownBy(() -> cache.release(20)).isInstanceOf(IllegalStateException.class);
+        assertThat(cache.heldBytes()).isEqualTo(60);
+        cache.release(10);
+        assertThatThrownBy(() -> cache.release(10)).as("released twice").isInstanceOf(IllegalStateException.class);
+        assertThat(cache.heldBytes()).isEqualTo(50);
+    }
+
+    @Test
+    void negativeByteCountsAreRefusedRatherThanMovingTheBudgetTheWrongWay() {
+        BlockCache cache = new BlockCache(100);
+        assertThat(cache.reserve(50)).isTrue();
+        assertThatThrownBy(() -> cache.release(-60)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> cache.reserve(-60)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(cache.heldBytes()).isEqualTo(50);
+    }
+
+    @Test
+    void aLoadedBlockIsInsertedOnlyOnBytesReservedForItAndTakesThemOver() {
+        BlockCache cache = new BlockCache(100);
+        ByteRange range = ByteRange.ofLength(0, 50);
+        // without a reservation its bytes would be counted nowhere, and evicting it would release others' bytes
+        assertThatThrownBy(() -> cache.insertLoaded(OBJECT, range, new byte[50], statistics))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(cache.blocksOverlapping(OBJECT, 0, 50)).isEmpty();
+
+        assertThat(cache.reserve(50)).isTrue();
+        assertThat(cache.insertLoaded(OBJECT, range, new byte[50], statistics)).isTrue();
+        assertThat(cache.heldBytes()).isEqualTo(50);
+        assertThatThrownBy(() -> cache.release(50)).as("the block's now").isInstanceOf(IllegalStateException.class);
+        cache.invalidate(OBJECT);
+        assertThat(cache.heldBytes()).isZero();
+    }
+
+    @Test
+    void aReaderReleasingABlockMoreOftenThanItRetainedItCannotRecycleAnArrayTheCacheStillServes() {
+        BlockCache cache = new BlockCache(8L * MIB);
+        Block block = loadedFromPool(cache, 0, 4 * MIB);
+        assertThatThrownBy(() -> cache.release(block)).isInstanceOf(IllegalStateException.class);
+        // the array was not counted a second time as a free array, nor given to the next block
+        assertThat(cache.heldBytes()).isEqualTo(4L * MIB);
+        Block next = loadedFromPool(cache, 4L * MIB, 4 * MIB);
+        assertThat(next.loaded().join()).isNotSameAs(block.loaded().join());
+    }
+
+    @Test
+    void aLoadedBlockEvictedWhileItIsBeingInsertedDoesNotStayInTheIndex() throws InterruptedException {
+        // Another thread makes room over and over while this one inserts loaded blocks as a first GET does. Each
+        // insert's block is the only one evictable, so the other thread evicts it as soon as it can.
+        BlockCache cache = new BlockCache(100);
+        AtomicBoolean done = new AtomicBoolean();
+        AtomicReference<Throwable> evicterFailure = new AtomicReference<>();
+        Thread evicter = new Thread(() -> {
+            try {
+                while (!done.get()) {
+                    if (cache.reserve(60)) {
+                        cache.release(60);
+                    }
+                }
+            } catch (Throwable e) {
+                evicterFailure.set(e);
+            }
+        });
+        evicter.start();
+        ReentrantLock lock = cache.lockFor(OBJECT);
+        try {
+            for (int i = 0; i < 500_000 && evicterFailure.get() == null; i++) {
+                if (cache.reserve(50)) {
+                    lock.lock();
+                    try {
+                        if (!cache.insertLoaded(OBJECT, ByteRange.ofLength(i * 50L, 50), new byte[50], statistics)) {
+                            cache.release(50);
+                        }
+                    } finally {
+                        lock.unlock();
+                    }
+                }
+            }
+        } finally {
+            done.set(true);
+            evicter.join();
+        }
+        assertThat(evicterFailure.get()).isNull();
+        // every indexed block is still there to read, and holds the only bytes held
+        long indexedBytes = 0;
+        for (Block block : cache.blocksOverlapping(OBJECT, 0, Long.MAX_VALUE)) {
+            assertThat(cache.retain(block)).as("%s is indexed but gone", block).isTrue();
+            cache.release(block);
+            indexedBytes += block.capacity();
+        }
+        assertThat(cache.heldBytes()).isEqualTo(indexedBytes);
+    }
+
+    @Test
+    void aClaimEvictsAPassedBlockForItsArrayOnlyWhenThePoolWouldKeepThatArray() {
+        BlockCache cache = new BlockCache(64L * MIB);
+        Block small = loaded(cache, 0, 100, false);
+        cache.markPassed(small);
+        // an array under the recycling minimum would not be kept: evicting the block would only lose its bytes
+        assertThat(cache.claim(OBJECT, ByteRange.ofLength(100, 100), false, statistics)).isNotNull();
+        assertThat(cache.blocksOverlapping(OBJECT, 0, 100)).containsExactly(small);
+
+        // nor would an array of a length the pool does not make, such as a loaded block's exact length
+        int unaligned = 4 * MIB + 1;
+        ByteRange range = ByteRange.ofLength(MIB, unaligned);
+        assertThat(cache.reserve(unaligned)).isTrue();
+        assertThat(cache.insertLoaded(OBJECT, range, new byte[unaligned], statistics)).isTrue();
+        Block loaded = cache.blocksOverlapping(OBJECT, range.start(), range.end()).get(0);
+        cache.markPassed(loaded);
+        Block claimed = cache.claim(OBJECT, ByteRange.ofLength(8L * MIB, 4 * MIB), false, statistics);
+        assertThat(claimed).isNotNull();
+        assertThat(cache.blocksOverlapping(OBJECT, range.start(), range.end())).containsExactly(loaded);
+    }
+
+    @Test
+    void aClaimOfMoreThanSevenEighthsOfTheLargestArrayDoesNotOverflowTheSearchForAFittingOne() {
+        BlockCache cache = new BlockCache(4L << 30);
+        Block huge = cache.claim(OBJECT, ByteRange.ofLength(0, 2_000_000_000L), false, statistics);
+        assertThat(huge).isNotNull(); // no array is made until its fetch asks for one
+        assertThat(cache.heldBytes()).isEqualTo(huge.capacity());
+        cache.fail(huge, new java.io.IOException("not fetched"));
+        assertThat(cache.heldBytes()).isZero();
+    }
+
+    @Test
+    void aBlockCompletedWithAnArrayOfItsOwnDoesNotKeepTheRecycledOneAlive() {
+        BlockCache cache = new BlockCache(8L * MIB);
+        loadedFromPool(cache, 0, 4 * MIB);
+        cache.invalidate(OBJECT); // its array goes to the pool
+        Block block = cache.claim(OBJECT, ByteRange.ofLength(0, 4 * MIB), false, statistics);
+        assertThat(block.recycled).as("handed a recycled array").isNotNull();
+        cache.complete(block, new byte[block.capacity()]);
+        // two arrays alive for one block's bytes in the budget: memory the budget does not see
+        assertThat(block.recycled).isNull();
+        assertThat(cache.heldBytes()).isEqualTo(4L * MIB);
     }
 }
