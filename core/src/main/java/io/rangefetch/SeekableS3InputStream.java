@@ -212,19 +212,12 @@ public final class SeekableS3InputStream extends InputStream {
         if (position < 0) {
             throw new EOFException("Cannot read at negative position " + position + " in " + location);
         }
-        long known = reader.knownLength();
-        if (known >= 0 && position + length > known) {
-            throw pastEnd(position, length, known);
+        if (position > Long.MAX_VALUE - length) {
+            throw new EOFException("Cannot read " + length + " bytes at " + position + ": past the end of any object");
         }
         try {
-            int copied = 0;
-            while (copied < length) {
-                int read = reader.read(position + copied, buffer, offset + copied, length - copied, false);
-                if (read < 0) {
-                    throw pastEnd(position, length, reader.knownLength());
-                }
-                copied += read;
-            }
+            // the end is checked on the version the read starts on, so it is that version's end
+            reader.readFully(position, buffer, offset, length);
         } catch (IOException e) {
             throw errors.translate(e);
         }
@@ -361,10 +354,5 @@ public final class SeekableS3InputStream extends InputStream {
         if (length >= 0 && target > length) {
             throw new EOFException("Cannot seek to " + target + ": past the end of " + location + " (length " + length + ")");
         }
-    }
-
-    private EOFException pastEnd(long position, int length, long objectLength) {
-        return new EOFException("Cannot read " + length + " bytes at " + position + ": past the end of " + location
-                + " (length " + objectLength + ")");
     }
 }

@@ -11,6 +11,7 @@ import io.rangefetch.internal.plan.ReadPlan;
 import io.rangefetch.internal.plan.ReadRequest;
 import io.rangefetch.internal.plan.SequentialState;
 import io.rangefetch.internal.stats.StatisticsCounter;
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -135,6 +136,34 @@ public final class ObjectReader implements AutoCloseable {
                 return count;
             }
             return readOn(pinned, position, buffer, offset, len, streaming, direct != null);
+        });
+    }
+
+    /**
+     * Reads exactly {@code len} bytes at {@code position}, or throws {@link EOFException} (before fetching
+     * anything) when they are not all inside the version the read starts on: the end of file is that version's.
+     */
+    public void readFully(long position, byte[] buffer, int offset, int len) throws IOException {
+        if (len == 0) {
+            return;
+        }
+        FirstFetch.Shape shape = new FirstFetch.Shape(position, len, false, hint, prefetchEnd,
+                ByteBuffer.wrap(buffer), offset);
+        withVersion(shape, (pinned, direct) -> {
+            if (position + len > pinned.length()) {
+                throw new EOFException("Cannot read " + len + " bytes at " + position + ": past the end of "
+                        + address + " (length " + pinned.length() + ")");
+            }
+            long from = position;
+            if (direct != null && direct.contains(position)) {
+                from = direct.end(); // the request that learned the version wrote these bytes already
+                statistics.served(from - position, false);
+            }
+            while (from < position + len) {
+                from += readOn(pinned, from, buffer, offset + (int) (from - position), (int) (position + len - from),
+                        false, direct != null);
+            }
+            return len;
         });
     }
 
