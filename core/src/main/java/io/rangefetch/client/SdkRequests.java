@@ -24,6 +24,8 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  */
 final class SdkRequests {
     private static final Pattern CONTENT_RANGE = Pattern.compile("bytes (\\d+)-(\\d+)/(\\d+)");
+    /** A Content-Range over an object of no bytes, as some servers answer a range of an empty object. */
+    private static final Pattern EMPTY_OBJECT_RANGE = Pattern.compile("bytes [^/]*/0");
 
     private SdkRequests() {}
 
@@ -67,6 +69,10 @@ final class SdkRequests {
                 throw new IOException("GET " + request.describe() + " answered without an ETag");
             }
             String contentRange = response.contentRange();
+            if (contentRange != null && EMPTY_OBJECT_RANGE.matcher(contentRange.trim()).matches()) {
+                // an empty object answered as a range of nothing: MinIO says "bytes 0--1/0" to a suffix range
+                throw new RangeNotSatisfiableException("GET " + request.describe() + ": the object is empty", null);
+            }
             if (contentRange != null) {
                 Matcher matcher = CONTENT_RANGE.matcher(contentRange.trim());
                 if (!matcher.matches()) {

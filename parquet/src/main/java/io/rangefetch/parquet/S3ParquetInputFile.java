@@ -97,7 +97,27 @@ public final class S3ParquetInputFile implements InputFile {
         if (known.isEmpty()) {
             learning = stream;
         }
-        return new S3ParquetStream(stream);
+        return new S3ParquetStream(stream, () -> closed(stream));
+    }
+
+    /**
+     * A stream of this file closed: what it learned stays with the file, and the file stops counting on it (a
+     * closed stream sends nothing, so a length it never learned must be learned another way).
+     */
+    private void closed(SeekableS3InputStream stream) {
+        if (learning != stream) {
+            return;
+        }
+        try {
+            knownOptions();
+        } catch (IOException e) {
+            // it learned nothing it can tell now
+        }
+        synchronized (this) {
+            if (learning == stream) {
+                learning = null;
+            }
+        }
     }
 
     /** The options with length and ETag, if given or learned by a stream of this file; sends nothing. */
@@ -122,16 +142,22 @@ public final class S3ParquetInputFile implements InputFile {
         try (SeekableS3InputStream stream = factory.open(location,
                 options.toBuilder().readPolicy(ReadPolicy.RANDOM).build())) {
             stream.readTail(new byte[FOOTER_TRAILER_BYTES], 0, FOOTER_TRAILER_BYTES);
+            long length = stream.length();
+            if (length == 0) {
+                // empty: a 416 said so, with no ETag to pin; there are no bytes that could change under a reader
+                return remember(0, null);
+            }
             String etag = stream.etag().orElseThrow(() -> new IOException(
                     "The first GET of " + location + " did not tell its ETag"));
-            return remember(stream.length(), etag);
+            return remember(length, etag);
         }
     }
 
     /** The first version learned wins: every later stream of this file is pinned to it. */
     private synchronized OpenOptions remember(long length, String etag) {
         if (learned == null) {
-            learned = options.toBuilder().length(length).etag(etag).readPolicy(options.readPolicy()).build();
+            OpenOptions.Builder builder = options.toBuilder().length(length);
+            learned = (etag == null ? builder : builder.etag(etag)).readPolicy(options.readPolicy()).build();
         }
         return learned;
     }

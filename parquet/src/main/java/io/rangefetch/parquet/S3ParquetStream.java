@@ -20,10 +20,22 @@ import org.apache.parquet.io.ParquetFileRange;
  */
 final class S3ParquetStream extends DelegatingSeekableInputStream {
     private final SeekableS3InputStream stream;
+    private final Runnable onClose;
 
-    S3ParquetStream(SeekableS3InputStream stream) {
+    /** @param onClose told once the stream closed (its file keeps what the stream learned) */
+    S3ParquetStream(SeekableS3InputStream stream, Runnable onClose) {
         super(requireNonNull(stream, "stream is null"));
         this.stream = stream;
+        this.onClose = requireNonNull(onClose, "onClose is null");
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            super.close();
+        } finally {
+            onClose.run();
+        }
     }
 
     @Override
