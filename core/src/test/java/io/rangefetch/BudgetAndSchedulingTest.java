@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.InMemoryObjectClient.Request;
+import io.rangefetch.testing.ReaderThreads;
 import io.rangefetch.testing.StreamFixture;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -18,7 +19,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.Timeout.ThreadMode;
@@ -37,13 +37,8 @@ class BudgetAndSchedulingTest {
     @RegisterExtension
     final StreamFixture fixture = new StreamFixture();
     private final InMemoryObjectClient client = fixture.client();
-    private final ExecutorService threads = Executors.newCachedThreadPool();
-
-    @AfterEach
-    void stopThreads() throws InterruptedException {
-        threads.shutdownNow();
-        assertThat(threads.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
-    }
+    @RegisterExtension
+    final ReaderThreads threads = new ReaderThreads();
 
     private static S3Location at(String key) {
         return new S3Location(BUCKET, key);

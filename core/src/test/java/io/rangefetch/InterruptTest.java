@@ -7,16 +7,14 @@ import io.rangefetch.testing.BodyHold;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.InMemoryObjectClient.Request;
 import io.rangefetch.testing.RecordingPolicy;
+import io.rangefetch.testing.ReaderThreads;
 import io.rangefetch.testing.StreamFixture;
 import java.io.InterruptedIOException;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.Timeout.ThreadMode;
@@ -36,13 +34,8 @@ class InterruptTest {
     @RegisterExtension
     final StreamFixture fixture = new StreamFixture();
     private final InMemoryObjectClient client = fixture.client();
-    private final ExecutorService threads = Executors.newCachedThreadPool();
-
-    @AfterEach
-    void stopThreads() throws InterruptedException {
-        threads.shutdownNow();
-        assertThat(threads.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
-    }
+    @RegisterExtension
+    final ReaderThreads threads = new ReaderThreads();
 
     private static S3Location at(String key) {
         return new S3Location(BUCKET, key);

@@ -3,7 +3,6 @@ package io.rangefetch.testing;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.testing.InMemoryObjectClient.Request;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
@@ -92,7 +91,7 @@ public final class BodyHold {
         return new HeldBody(request, body);
     }
 
-    private final class HeldBody extends FilterInputStream {
+    private final class HeldBody extends WaitingBody {
         private final CountDownLatch closed = new CountDownLatch(1);
         private final Request request;
         private boolean passed;
@@ -104,7 +103,8 @@ public final class BodyHold {
             this.request = request;
         }
 
-        private void awaitRelease() throws IOException {
+        @Override
+        protected void awaitGo() throws IOException {
             if (passed) {
                 return;
             }
@@ -124,24 +124,6 @@ public final class BodyHold {
                 throw new IOException("Interrupted while held", e);
             }
             passed = true;
-        }
-
-        @Override
-        public int read() throws IOException {
-            awaitRelease();
-            return super.read();
-        }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-            awaitRelease();
-            return super.read(buffer, offset, length);
-        }
-
-        @Override
-        public long skip(long count) throws IOException {
-            awaitRelease();
-            return super.skip(count);
         }
 
         @Override

@@ -7,7 +7,6 @@ import io.rangefetch.client.ObjectClient;
 import io.rangefetch.client.ObjectContent;
 import io.rangefetch.client.ObjectMetadata;
 import io.rangefetch.client.RangeGetRequest;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -98,7 +97,7 @@ public final class GatedObjectClient implements ObjectClient {
     }
 
     /** A body that waits for its gate before its first byte. */
-    private static final class Gate extends FilterInputStream {
+    private static final class Gate extends WaitingBody {
         private boolean opened;
         private boolean closed;
 
@@ -111,7 +110,8 @@ public final class GatedObjectClient implements ObjectClient {
             notifyAll();
         }
 
-        private synchronized void awaitOpen() throws IOException {
+        @Override
+        protected synchronized void awaitGo() throws IOException {
             try {
                 while (!opened && !closed) {
                     wait(); // opened by the driver, or closed by an abort: the driver's loop guarantees one
@@ -123,24 +123,6 @@ public final class GatedObjectClient implements ObjectClient {
             if (closed) {
                 throw new IOException("Body closed at its gate (connection aborted)");
             }
-        }
-
-        @Override
-        public int read() throws IOException {
-            awaitOpen();
-            return super.read();
-        }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-            awaitOpen();
-            return super.read(buffer, offset, length);
-        }
-
-        @Override
-        public long skip(long count) throws IOException {
-            awaitOpen();
-            return super.skip(count);
         }
 
         @Override

@@ -111,32 +111,24 @@ final class ObjectVersion {
 
     /** The length if known (pinned, or given by the caller), else -1; never waits or sends. */
     long knownLength() {
-        State now = state.get();
-        if (now instanceof PinnedState pinned) {
-            return pinned.version().length();
-        }
-        if (now instanceof Unknown unknown) {
-            return unknown.length();
-        }
-        if (now instanceof Learning learning) {
-            return learning.basis.length();
-        }
-        return -1;
+        return known().length();
     }
 
     /** The ETag if pinned or given by the caller, else {@code null}; never waits or sends. */
     String knownEtag() {
+        return known().etag();
+    }
+
+    /** What the stream knows now, whatever its state: nothing of a stream that failed for good. */
+    private Unknown known() {
         State now = state.get();
         if (now instanceof PinnedState pinned) {
-            return pinned.version().etag();
-        }
-        if (now instanceof Unknown unknown) {
-            return unknown.etag();
+            return new Unknown(pinned.version().length(), pinned.version().etag());
         }
         if (now instanceof Learning learning) {
-            return learning.basis.etag();
+            return learning.basis;
         }
-        return null;
+        return now instanceof Unknown unknown ? unknown : new Unknown(-1, null);
     }
 
     /**
