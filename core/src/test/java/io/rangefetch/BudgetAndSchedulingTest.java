@@ -3,6 +3,7 @@ package io.rangefetch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rangefetch.testing.BodyHold;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.InMemoryObjectClient.Request;
 import io.rangefetch.testing.ReaderThreads;
@@ -192,8 +193,11 @@ class BudgetAndSchedulingTest {
                 StreamConfig.builder().cacheMaxMemory(64L * MIB).fetchMaxConcurrency(1).build());
         try (SeekableS3InputStream stream = factory.open(at("callback"),
                 OpenOptions.builder().length(data.length).etag(client.etag(BUCKET, "callback")).build())) {
+            // held until the callback is attached, so that it runs where the range completes, not on this thread
+            BodyHold held = client.holdBodies(request -> request.isGet() && request.range().startsWith("bytes=" + MIB + "-"));
             FileRange range = FileRange.of(MIB, KIB);
             stream.readVectored(List.of(range), ByteBuffer::allocate);
+            assertThat(held.awaitHeld(1)).isTrue();
             CompletableFuture<byte[]> nested = range.data().thenApply(first -> {
                 byte[] more = new byte[KIB];
                 try {
@@ -203,6 +207,7 @@ class BudgetAndSchedulingTest {
                 }
                 return more;
             });
+            held.release();
             assertThat(nested.get(30, TimeUnit.SECONDS)).isEqualTo(Arrays.copyOfRange(data, 20 * MIB, 20 * MIB + KIB));
         }
     }
