@@ -1,0 +1,102 @@
+package io.rangefetch.internal.read;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.rangefetch.client.ByteRange;
+import io.rangefetch.client.ObjectAddress;
+import io.rangefetch.internal.cache.Block;
+import io.rangefetch.internal.cache.BlockCache;
+import io.rangefetch.internal.cache.MetadataCache;
+import io.rangefetch.internal.cache.ObjectId;
+import io.rangefetch.internal.fetch.FetchScheduler;
+import io.rangefetch.internal.plan.CoalescerSettings;
+import io.rangefetch.internal.plan.PlannerSettings;
+import io.rangefetch.internal.plan.RangeCoalescer;
+import io.rangefetch.internal.plan.ReadPlanner;
+import io.rangefetch.internal.stats.StatisticsCounter;
+import io.rangefetch.testing.InMemoryObjectClient;
+import io.rangefetch.testing.TestData;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.locks.ReentrantLock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** What a read holds is given back on every way out, including one that never submitted its GETs. */
+class AcquisitionTest {
+    private static final int KIB = 1024;
+
+    private final InMemoryObjectClient client = new InMemoryObjectClient();
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+    private final BlockCache cache = new BlockCache(1024 * KIB);
+    private final FetchScheduler scheduler = new FetchScheduler(2, threads, threads);
+    private final ReaderContext context = new ReaderContext(client, cache,
+            new MetadataCache(Duration.ofMinutes(1), 100, Ticker.systemTicker()), scheduler,
+            new ReadPlanner(new PlannerSettings(4 * KIB, 64 * KIB, 0, 2, 16 * KIB, 64 * KIB, 2, 16 * KIB, 16 * KIB)),
+            new RangeCoalescer(new CoalescerSettings(8 * KIB, 64 * KIB, 64 * KIB, 0.25)));
+    private final ObjectAddress address = new ObjectAddress("bucket", "key");
+    private final StatisticsCounter statistics = StatisticsCounter.root();
+
+    @AfterEach
+    void stop() {
+        scheduler.close();
+    }
+
+    private Acquisition acquire(PinnedVersion version) {
+        return new Acquisition(context, address, version,
+                new ObjectId(address.bucket(), address.key(), version.etag()), statistics, new PrefetchTracker());
+    }
+
+    @Test
+    void claimsAReadNeverSubmittedAreFailedAndTheirBytesGivenBackWhileAJoinedReaderLearnsWhy() throws Exception {
+        String etag = client.put("bucket", "key", TestData.bytes(256 * KIB, 1));
+        PinnedVersion version = new PinnedVersion(etag, 256 * KIB, 1);
+        Acquisition joiner = acquire(version);
+        Block shared;
+        try (Acquisition planning = acquire(version)) {
+            ReentrantLock lock = cache.lockFor(planning.id());
+            lock.lock();
+            try {
+                shared = planning.claim(new ByteRange(0, 32 * KIB), false);
+                planning.claim(new ByteRange(32 * KIB, 64 * KIB), true);
+                assertThat(joiner.take(shared)).isTrue(); // another read joins the in-flight block
+            } finally {
+                lock.unlock();
+            }
+            assertThat(cache.heldBytes()).isEqualTo(64 * KIB);
+            // the read fails before it submits anything: the try closes it
+        }
+        assertThatThrownBy(() -> joiner.await(shared, false)).isInstanceOf(BlockLostException.class);
+        joiner.close();
+        assertThat(cache.heldBytes()).as("every claimed byte given back").isZero();
+        assertThat(cache.blocksOverlapping(new ObjectId("bucket", "key", etag), 0, 256 * KIB)).isEmpty();
+    }
+
+    @Test
+    void aReadThatEndsEarlyLeavesTheBlocksItWaitedForAndTheirGetIsStopped() throws Exception {
+        String etag = client.put("bucket", "key", TestData.bytes(256 * KIB, 2));
+        PinnedVersion version = new PinnedVersion(etag, 256 * KIB, 1);
+        var held = client.holdBodies(request -> request.isGet());
+        Block claimed;
+        try (Acquisition read = acquire(version)) {
+            ReentrantLock lock = cache.lockFor(read.id());
+            lock.lock();
+            try {
+                claimed = read.claim(new ByteRange(0, 32 * KIB), false);
+            } finally {
+                lock.unlock();
+            }
+            read.submit();
+            assertThat(held.awaitHeld(1)).isTrue();
+            // ends without waiting (as an interrupted read does): nobody else wants the block
+        }
+        assertThat(held.awaitClosedWhileHeld(1)).as("the GET is cut").isTrue();
+        held.release();
+        assertThatThrownBy(() -> claimed.loaded().join()).hasCauseInstanceOf(
+                io.rangefetch.internal.fetch.FetchCancelledException.class);
+        assertThat(cache.heldBytes()).isZero();
+    }
+}
