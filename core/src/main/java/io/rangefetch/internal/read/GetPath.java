@@ -49,6 +49,10 @@ final class GetPath {
             throw new IllegalStateException("GET " + request.describe() + " asks for " + size
                     + " bytes, more than read.max-request-size (" + maxRequestSize + ")");
         }
+        if (abort.isAborted()) {
+            // stopped between being handed a thread and sending: nothing to send, nobody to count
+            throw new FetchCancelledException("GET " + request.describe() + " was cancelled before it was sent", null);
+        }
         ObjectContent content;
         try {
             content = client.get(request);
