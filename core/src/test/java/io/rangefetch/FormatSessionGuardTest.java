@@ -77,6 +77,7 @@ class FormatSessionGuardTest {
         RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.tail(100_000))
                 .failingIn(Call.OPEN, new IllegalStateException("broken open"));
         assertOneWarningPerStreamAndRightBytes(policy);
+        fixture.awaitQuiet();
         assertThat(policy.count(Call.OPEN)).isEqualTo(2);
         assertThat(policy.count(Call.OPEN_FETCH)).isZero();
         assertThat(policy.count(Call.AFTER_READ)).isZero();
@@ -89,6 +90,7 @@ class FormatSessionGuardTest {
         RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.tail(100_000))
                 .failingIn(Call.OPEN_FETCH, new IllegalArgumentException("broken open fetch"));
         assertOneWarningPerStreamAndRightBytes(policy);
+        fixture.awaitQuiet();
         assertThat(policy.count(Call.OPEN_FETCH)).isEqualTo(2);
         for (Call later : List.of(Call.OPENED, Call.AFTER_READ, Call.AFTER_VECTORED_READ, Call.CLOSE)) {
             assertThat(policy.count(later)).as(later.name()).isZero();

@@ -69,6 +69,7 @@ class OpenFetchTest {
             assertThat(tail).isEqualTo(slice(data, length - TAIL, length));
             assertThat(policy.awaitOpened()).isTrue();
         }
+        fixture.awaitQuiet();
         assertThat(client.requests()).extracting(Request::method, Request::range)
                 .containsExactly(tuple("GET", "bytes=-" + TAIL));
         assertThat(policy.count(Call.OPENED)).isEqualTo(1);
@@ -85,6 +86,7 @@ class OpenFetchTest {
             assertThat(read).isPositive();
             assertThat(Arrays.copyOf(first, read)).isEqualTo(Arrays.copyOf(data, read));
         }
+        fixture.awaitQuiet();
         // the open fetch from 0 reads as a first read from 0 does: a small object's worth, learning the length
         assertThat(client.gets()).extracting(Request::byteRange)
                 .containsExactly(new ByteRange(0, CONFIG.smallObjectSize()));
@@ -101,6 +103,7 @@ class OpenFetchTest {
             assertThat(policy.count(Call.OPENED)).isEqualTo(1);
             assertThat(readFully(stream, 0, data.length)).isEqualTo(data);
         }
+        fixture.awaitQuiet();
         List<Request> gets = client.gets();
         assertThat(gets).hasSizeGreaterThan(1).allSatisfy(get -> assertThat(get.ifMatch()).isEqualTo(etag));
         assertThat(client.requests()).hasSameSizeAs(gets);
@@ -124,6 +127,7 @@ class OpenFetchTest {
         try (SeekableS3InputStream stream = open(policy, "large.rec", known("large.rec"))) {
             assertThat(readFully(stream, length - 1000, 1000)).isEqualTo(slice(data, length - 1000, length));
         }
+        fixture.awaitQuiet();
         assertThat(client.gets()).extracting(Request::byteRange)
                 .containsExactly(new ByteRange(length - CONFIG.minRequestSize(), length));
         assertThat(policy.count(Call.OPENED)).isEqualTo(1);
@@ -137,6 +141,8 @@ class OpenFetchTest {
                     .hasMessageContaining("missing.rec");
             assertThatThrownBy(stream::read).isInstanceOf(FileNotFoundException.class);
         }
+        // opened() would come on the fetch thread that ran the open fetch
+        fixture.awaitQuiet();
         assertThat(policy.count(Call.OPEN_FETCH)).isEqualTo(1);
         assertThat(policy.count(Call.OPENED)).isZero();
     }
@@ -147,12 +153,16 @@ class OpenFetchTest {
         RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.NONE);
         try (SeekableS3InputStream stream = open(policy, "plain.rec", known("plain.rec"))) {
             assertThat(policy.count(Call.OPENED)).isEqualTo(1);
+            fixture.awaitQuiet();
             assertThat(client.requests()).isEmpty();
             assertThat(readFully(stream, 10, 10)).isEqualTo(slice(data, 10, 20));
         }
+        // the read needed the small object's first part only; a fetch thread may still be sending the others
+        fixture.awaitQuiet();
         int sent = client.requests().size();
         try (SeekableS3InputStream stream = open(policy, "plain.rec", OpenOptions.defaults())) {
             // a new factory does not know the length: opened() waits for a read to learn it (and never comes)
+            fixture.awaitQuiet();
             assertThat(policy.count(Call.OPENED)).isEqualTo(1);
             assertThat(client.requests()).hasSize(sent);
         }
@@ -200,6 +210,7 @@ class OpenFetchTest {
             // the reader's first bytes are not cached: their GET finds the new version, and nothing was served yet
             assertThat(readFully(stream, 0, 4096)).isEqualTo(slice(replaced, 0, 4096));
             assertThat(stream.length()).isEqualTo(replaced.length);
+            fixture.awaitQuiet();
             assertThat(stream.statistics().bytesServed()).as("the reader's bytes only").isEqualTo(4096);
         }
     }

@@ -65,6 +65,7 @@ class SeekableS3InputStreamTest {
                 assertThat(readAll(stream, 8 * KIB)).isEqualTo(data);
             }
         }
+        fixture.awaitQuiet();
         assertThat(client.gets()).hasSize(1);
         assertThat(client.gets().get(0).byteRange()).isEqualTo(new ByteRange(0, 8L * MIB));
         assertThat(client.count("HEAD")).isZero();
@@ -79,6 +80,7 @@ class SeekableS3InputStreamTest {
         try (SeekableS3InputStream stream = factory.open(at("large"))) {
             assertThat(readAll(stream, 8 * KIB)).isEqualTo(data);
         }
+        fixture.awaitQuiet();
         List<Request> gets = client.gets();
         for (Request get : gets) {
             ByteRange range = get.byteRange();
@@ -109,6 +111,7 @@ class SeekableS3InputStreamTest {
             // waits for the prefetch (it joins it) before the close could cancel it
             stream.readFully(4L * MIB - 100, buffer, 0, 100);
         }
+        fixture.awaitQuiet();
         // 48 KiB read: one 64 KiB block, then one initial window (4 MiB) of prefetch, and nothing more
         assertThat(client.gets()).hasSize(2);
         long furthest = client.gets().stream().mapToLong(get -> get.byteRange().end()).max().orElseThrow();
@@ -130,6 +133,7 @@ class SeekableS3InputStreamTest {
                         .isEqualTo(Arrays.copyOfRange(data, (int) position, (int) position + read));
             }
         }
+        fixture.awaitQuiet();
         assertThat(client.gets()).hasSizeLessThanOrEqualTo(100);
         client.gets().forEach(get -> assertThat(get.byteRange().length()).isLessThanOrEqualTo(64 * KIB + KIB));
         assertThat(factory.statistics().prefetchedBytes()).isZero();
@@ -144,6 +148,7 @@ class SeekableS3InputStreamTest {
             byte[] buffer = new byte[4 * KIB];
             stream.seek(10 * MIB);
             stream.read(buffer, 0, buffer.length);
+            fixture.awaitQuiet();
             int getsAfterFirst = client.gets().size();
             stream.seek(10 * MIB + 100);
             stream.read(buffer, 0, 100);
@@ -151,6 +156,7 @@ class SeekableS3InputStreamTest {
             stream.read(buffer, 0, 1000);
             assertThat(Arrays.copyOf(buffer, 1000))
                     .isEqualTo(Arrays.copyOfRange(data, 10 * MIB + 30 * KIB, 10 * MIB + 30 * KIB + 1000));
+            fixture.awaitQuiet();
             assertThat(client.gets()).hasSize(getsAfterFirst);
             assertThat(stream.getPos()).isEqualTo(10 * MIB + 30 * KIB + 1000);
         }
@@ -166,6 +172,7 @@ class SeekableS3InputStreamTest {
             assertThat(stream.length()).isEqualTo(data.length);
             assertThat(client.count("HEAD")).isEqualTo(1);
         }
+        fixture.awaitQuiet();
         assertThat(client.count("GET")).isZero();
     }
 
@@ -181,6 +188,7 @@ class SeekableS3InputStreamTest {
             stream.readFully(20 * MIB, buffer, 0, 100);
             assertThat(buffer).isEqualTo(Arrays.copyOfRange(data, 20 * MIB, 20 * MIB + 100));
         }
+        fixture.awaitQuiet();
         assertThat(client.count("HEAD")).isZero();
         assertThat(client.gets()).hasSize(1);
         assertThat(client.gets().get(0).ifMatch()).isEqualTo(etag);
@@ -194,6 +202,7 @@ class SeekableS3InputStreamTest {
         try (SeekableS3InputStream stream = factory.open(at("ifmatch"))) {
             readAll(stream, 64 * KIB);
         }
+        fixture.awaitQuiet();
         List<Request> gets = client.gets();
         assertThat(gets.get(0).ifMatch()).isNull();
         gets.subList(1, gets.size()).forEach(get -> assertThat(get.ifMatch()).isEqualTo(client.etag(BUCKET, "ifmatch")));
@@ -213,6 +222,7 @@ class SeekableS3InputStreamTest {
             stream.readFully(MIB, big, 0, big.length);
             assertThat(big).isEqualTo(Arrays.copyOfRange(data, MIB, 21 * MIB));
         }
+        fixture.awaitQuiet();
         List<Request> gets = client.gets();
         assertThat(gets.get(0).byteRange()).isEqualTo(ByteRange.ofLength(40L * MIB, 64 * KIB));
         // 20 MiB are cut into three even parts of at most 8 MiB
@@ -250,6 +260,7 @@ class SeekableS3InputStreamTest {
         } finally {
             threads.shutdownNow();
         }
+        fixture.awaitQuiet();
         long fetched = client.gets().stream().mapToLong(get -> get.byteRange().length()).sum();
         assertThat(fetched).as("concurrent readers share GETs instead of fetching bytes twice").isLessThanOrEqualTo(data.length);
     }
@@ -268,6 +279,7 @@ class SeekableS3InputStreamTest {
             assertThat(footer).isEqualTo(Arrays.copyOfRange(data, data.length - 1000, data.length));
             assertThat(stream.getPos()).isZero();
         }
+        fixture.awaitQuiet();
         assertThat(client.requests()).hasSize(1);
         assertThat(client.requests().get(0).range()).isEqualTo("bytes=-65536");
     }
@@ -279,6 +291,7 @@ class SeekableS3InputStreamTest {
         try (SeekableS3InputStream stream = factory.open(at("edges"))) {
             assertThatThrownBy(() -> stream.seek(-1)).isInstanceOf(EOFException.class).hasMessageContaining("negative");
             stream.seek(200 * KIB); // length unknown: accepted, no request
+            fixture.awaitQuiet();
             assertThat(client.requests()).isEmpty();
             assertThatThrownBy(stream::read).isInstanceOf(EOFException.class).hasMessageContaining("past the end");
             stream.seek(data.length);
@@ -377,12 +390,15 @@ class SeekableS3InputStreamTest {
             stream.readFully(5 * MIB, big, 0, big.length);
             assertThat(big).isEqualTo(Arrays.copyOfRange(data, 5 * MIB, 8 * MIB));
         }
+        // the bound covers the fetches the reads left in flight too
+        fixture.awaitQuiet();
         assertThat(factory.peakCacheMemoryBytes()).isLessThanOrEqualTo(MIB);
     }
 
     @Test
     void closingTheFactoryStopsItsThreadsAndFailsLaterReads() throws Exception {
         put("threads", 40 * MIB);
+        // not the fixture's: only a factory that owns its executor starts (and must stop) threads of its own
         StreamFactory factory = StreamFactory.create(client, StreamConfig.builder().cacheMaxMemory(128L * MIB).build());
         SeekableS3InputStream stream = factory.open(at("threads"));
         stream.readFully(20 * MIB, new byte[12 * MIB], 0, 12 * MIB); // two parts, fetched on the factory's threads

@@ -72,6 +72,7 @@ class VectoredReadTest {
                 assertHolds(range, data);
             }
             assertThat(stream.getPos()).isZero();
+            fixture.awaitQuiet();
             assertThat(stream.statistics().bytesServed()).isEqualTo(ranges.stream().mapToLong(FileRange::length).sum());
         }
     }
@@ -102,6 +103,7 @@ class VectoredReadTest {
                 assertHolds(range, data);
             }
         }
+        fixture.awaitQuiet();
         assertThat(client.gets()).extracting(Request::byteRange)
                 .containsExactly(new ByteRange(2L * MIB, 2L * MIB + 4 * 200_000 + 10_000));
     }
@@ -130,6 +132,7 @@ class VectoredReadTest {
                 assertHolds(range, data);
             }
         }
+        fixture.awaitQuiet();
         assertThat(client.gets()).extracting(Request::byteRange).containsExactlyInAnyOrder(
                 new ByteRange(0, 1000), new ByteRange(20L * MIB, 20L * MIB + 1000),
                 new ByteRange(40L * MIB, 48L * MIB), new ByteRange(48L * MIB, 56L * MIB),
@@ -150,6 +153,7 @@ class VectoredReadTest {
                 assertHolds(range, data);
             }
         }
+        fixture.awaitQuiet();
         // read.small-object-part-size 512 KiB: four parts, the whole object, and nothing fetched twice
         assertThat(client.gets()).extracting(Request::byteRange).containsExactlyInAnyOrder(
                 new ByteRange(0, 512 * KIB), new ByteRange(512 * KIB, MIB),
@@ -167,6 +171,7 @@ class VectoredReadTest {
                 stream.readFully(position, buffer, 0, buffer.length);
                 assertThat(buffer).isEqualTo(Arrays.copyOfRange(data, (int) position, (int) position + 1000));
             }
+            fixture.awaitQuiet();
             assertThat(stream.statistics().prefetchedBytes()).isEqualTo(2L * MIB + 100_000 + 2 * MIB);
         }
         // the first two share a GET across their 100 KB gap; the last is inside the third
@@ -209,6 +214,7 @@ class VectoredReadTest {
                     length -> ByteBuffer.allocate(length).asReadOnlyBuffer()))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("writable");
         }
+        fixture.awaitQuiet();
         assertThat(client.requests()).isEmpty();
     }
 
@@ -224,6 +230,7 @@ class VectoredReadTest {
             stream.readVectored(List.of(range), ByteBuffer::allocate);
             assertHolds(range, data);
         }
+        fixture.awaitQuiet();
         // the one GET that learned the version read the small object whole; the second read came from the cache
         assertThat(client.gets()).hasSize(1);
         assertThat(client.count("HEAD")).isZero();
@@ -251,10 +258,12 @@ class VectoredReadTest {
             assertThat(released).hasSize(2);
             // nothing of the failed GET stayed cached: reading the range again fetches it, and it comes back
             client.removeFault(fault);
+            fixture.awaitQuiet();
             client.clearLog();
             FileRange again = FileRange.of(30L * MIB, 1000);
             stream.readVectored(List.of(again), ByteBuffer::allocate);
             assertHolds(again, data);
+            fixture.awaitQuiet();
             assertThat(client.gets()).hasSize(1);
         }
     }
@@ -266,6 +275,7 @@ class VectoredReadTest {
         try (SeekableS3InputStream stream = open(factory, "cached")) {
             byte[] buffer = new byte[100 * KIB];
             stream.readFully(10L * MIB, buffer, 0, buffer.length);
+            fixture.awaitQuiet();
             List<ByteRange> first = client.gets().stream().map(Request::byteRange).toList();
             assertThat(first).hasSize(1);
             client.clearLog();
@@ -278,6 +288,7 @@ class VectoredReadTest {
             for (FileRange range : List.of(inside, straddling, far)) {
                 assertHolds(range, data);
             }
+            fixture.awaitQuiet();
             assertThat(client.gets()).extracting(Request::byteRange).containsExactlyInAnyOrder(
                     new ByteRange(cached.end(), cached.end() + 900), new ByteRange(30L * MIB, 30L * MIB + 1000));
         }
@@ -296,13 +307,16 @@ class VectoredReadTest {
             stream.readVectored(List.of(left, right), ByteBuffer::allocate);
             assertHolds(left, data);
             assertHolds(right, data);
+            fixture.awaitQuiet();
             assertThat(client.gets()).hasSize(2);
             client.clearLog();
             byte[] buffer = new byte[1000];
             stream.readFully(MIB + 50_000, buffer, 0, buffer.length);
+            fixture.awaitQuiet();
             assertThat(client.gets()).as("the small gap was cached").isEmpty();
             stream.readFully(10L * MIB + 500_000, buffer, 0, buffer.length);
             assertThat(buffer).isEqualTo(Arrays.copyOfRange(data, 10 * MIB + 500_000, 10 * MIB + 501_000));
+            fixture.awaitQuiet();
             assertThat(client.gets()).as("the large gap was dropped").hasSize(1);
         }
     }
@@ -319,6 +333,8 @@ class VectoredReadTest {
                 assertHolds(range, data);
             }
         }
+        // the bound covers the fetches the reads left in flight too
+        fixture.awaitQuiet();
         assertThat(factory.peakCacheMemoryBytes()).isLessThanOrEqualTo(MIB);
     }
 
@@ -383,6 +399,8 @@ class VectoredReadTest {
             threads.shutdownNow();
             assertThat(threads.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
         }
+        // the bound covers the fetches the reads left in flight too
+        fixture.awaitQuiet();
         assertThat(factory.peakCacheMemoryBytes()).isLessThanOrEqualTo(24L * MIB);
     }
 
@@ -462,13 +480,15 @@ class VectoredReadTest {
         }
         assertThat(hold.awaitClosedWhileHeld(1)).as("the prefetch was aborted").isTrue();
         hold.release();
+        // a GET of another prefetch may have started before the close; it lands in the log before it is cleared
+        fixture.awaitQuiet();
         client.clearLog();
         try (SeekableS3InputStream stream = open(factory, "scan")) {
             byte[] buffer = new byte[1000];
             stream.readFully(prefetched.start(), buffer, 0, buffer.length);
             assertThat(buffer).isEqualTo(Arrays.copyOfRange(data, (int) prefetched.start(), (int) prefetched.start() + 1000));
         }
-        // a GET of another prefetch may have started before the close and shows up late; it was aborted too
+        fixture.awaitQuiet();
         assertThat(client.gets().stream().map(Request::byteRange).filter(range -> range.contains(prefetched.start())))
                 .as("the aborted prefetch left nothing cached").hasSize(1);
     }
@@ -490,6 +510,7 @@ class VectoredReadTest {
             assertHolds(wanted, data);
             assertThat(hold.requestsClosedWhileHeld()).doesNotContain(hold.heldRequests().get(0));
         }
+        fixture.awaitQuiet();
         assertThat(client.gets().stream().skip(getsBefore).map(Request::byteRange)
                 .filter(range -> range.contains(prefetched.start() + 10))).isEmpty();
     }

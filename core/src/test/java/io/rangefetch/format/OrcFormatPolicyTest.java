@@ -75,11 +75,13 @@ class OrcFormatPolicyTest {
         try (SeekableS3InputStream stream = open(StreamConfig.builder().cacheMaxMemory(256L * MIB).build(), policy,
                 "fits.orc", OpenOptions.defaults())) {
             policy.awaitSettled();
+            fixture.awaitQuiet();
             assertThat(client.gets()).extracting(Request::range).containsExactly("bytes=-" + 256 * KIB);
             assertTailReads(stream, data, tail);
             assertTailReads(stream, data, 256 * KIB);
             assertThat(stream.length()).isEqualTo(LENGTH);
         }
+        fixture.awaitQuiet();
         assertThat(client.requests()).hasSize(1);
     }
 
@@ -94,6 +96,7 @@ class OrcFormatPolicyTest {
             policy.awaitSettled();
             assertTailReads(stream, data, tail);
         }
+        fixture.awaitQuiet();
         List<Request> requests = client.requests();
         assertThat(requests).extracting(Request::range)
                 .containsExactly("bytes=-" + 64 * KIB, new ByteRange(LENGTH - tail, LENGTH - 64 * KIB).toHttpRange());
@@ -111,6 +114,7 @@ class OrcFormatPolicyTest {
             policy.awaitSettled();
             assertTailReads(stream, data, tail);
         }
+        fixture.awaitQuiet();
         assertThat(client.gets()).extracting(Request::byteRange).containsExactlyInAnyOrder(
                 new ByteRange(LENGTH - 64 * KIB, LENGTH), new ByteRange(LENGTH - tail, LENGTH - 64 * KIB));
         assertThat(client.requests()).hasSize(2);
@@ -134,6 +138,7 @@ class OrcFormatPolicyTest {
                     SeekableS3InputStream stream = open(config(64 * KIB), policy, key, OpenOptions.defaults())) {
                 policy.awaitSettled();
                 assertTailReads(stream, data, 64 * KIB);
+                fixture.awaitQuiet();
                 assertThat(client.requests()).as(key).extracting(Request::range)
                         .containsExactly("bytes=-" + 64 * KIB);
                 byte[] head = new byte[1000];
@@ -155,6 +160,7 @@ class OrcFormatPolicyTest {
             policy.awaitSettled();
             assertTailReads(stream, data, tail);
         }
+        fixture.awaitQuiet();
         assertThat(client.requests()).hasSize(2);
     }
 

@@ -61,6 +61,7 @@ class TextFormatPolicyTest {
         try (SeekableS3InputStream stream = open("split.csv", options.split(0, splitEnd).build())) {
             readEnd = readThrough(stream, data, splitEnd);
         }
+        fixture.awaitQuiet();
         List<Request> gets = client.gets();
         assertThat(gets).extracting(Request::byteRange)
                 .allSatisfy(range -> assertThat(range.end()).as("%s", gets)
@@ -103,6 +104,7 @@ class TextFormatPolicyTest {
             assertThat(stream.read(first)).isEqualTo(100);
             assertThat(first).isEqualTo(Arrays.copyOf(data, 100));
         }
+        fixture.awaitQuiet();
         assertThat(client.gets()).extracting(Request::byteRange).containsExactly(new ByteRange(0, MIN_REQUEST));
     }
 
@@ -110,11 +112,13 @@ class TextFormatPolicyTest {
     void aPositionedReadOfACsvFetchesOnlyItsRangeGrownToTheMinimum() throws Exception {
         byte[] data = fixture.put("lookup.csv", 64 * MIB);
         try (SeekableS3InputStream stream = open("lookup.csv", known("lookup.csv").build())) {
+            fixture.awaitQuiet();
             assertThat(client.requests()).as("opening a text object sends nothing").isEmpty();
             byte[] bytes = new byte[100];
             stream.readFully(5L * MIB, bytes, 0, bytes.length);
             assertThat(bytes).isEqualTo(Arrays.copyOfRange(data, 5 * MIB, 5 * MIB + 100));
         }
+        fixture.awaitQuiet();
         assertThat(client.gets()).extracting(Request::byteRange)
                 .containsExactly(ByteRange.ofLength(5L * MIB, MIN_REQUEST));
     }

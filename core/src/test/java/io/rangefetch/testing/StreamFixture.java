@@ -13,12 +13,19 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * An in-memory bucket and the factories a test opens over it. Registered as an extension
  * ({@code @RegisterExtension}), it closes every factory after each test.
+ *
+ * <p>Every factory runs its GETs on one {@link QuiescentExecutor} of the fixture's, so a test can wait with
+ * {@link #awaitQuiet()} until no fetch thread is still about to send a request before it counts requests or
+ * bytes: a prefetch, a part of a small object read whole, or a format policy's open fetch may be sent after the
+ * read that caused it has returned. A factory never shuts down an executor it was given, so the fixture closes
+ * the executor itself, after the factories (whose close waits for their running fetches to end).
  */
 public final class StreamFixture implements AutoCloseable, AfterEachCallback {
     public static final String BUCKET = "bucket";
     public static final int MIB = 1024 * 1024;
 
     private final InMemoryObjectClient client = new InMemoryObjectClient();
+    private final QuiescentExecutor fetchThreads = new QuiescentExecutor();
     private final List<StreamFactory> factories = new ArrayList<>();
     private final Map<String, Long> lengths = new ConcurrentHashMap<>();
 
@@ -27,21 +34,46 @@ public final class StreamFixture implements AutoCloseable, AfterEachCallback {
     }
 
     public StreamFactory factory(StreamConfig config) {
-        StreamFactory factory = StreamFactory.create(client, config);
-        factories.add(factory);
-        return factory;
+        return register(builder(config));
     }
 
     /** A factory that uses exactly {@code policies} as its format policies, instead of those on the class path. */
     public StreamFactory factory(StreamConfig config, List<FormatPolicy> policies) {
-        StreamFactory factory = StreamFactory.builder(client).config(config).formatPolicies(policies).build();
-        factories.add(factory);
-        return factory;
+        return register(builder(config).formatPolicies(policies));
     }
 
     /** A factory with a 256 MiB cache, so tests do not depend on the JVM's heap size. */
     public StreamFactory factory() {
         return factory(StreamConfig.builder().cacheMaxMemory(256L * MIB).build());
+    }
+
+    private StreamFactory.Builder builder(StreamConfig config) {
+        return StreamFactory.builder(client).config(config).executor(fetchThreads);
+    }
+
+    private StreamFactory register(StreamFactory.Builder builder) {
+        StreamFactory factory = builder.build();
+        factories.add(factory);
+        return factory;
+    }
+
+    /**
+     * Waits until no fetch of any of the fixture's factories runs or is queued behind a running one, and fails
+     * the test if that takes longer than the executor's bound. Call it once the test's reads have returned and
+     * before counting; never while a test holds a response body back ({@link InMemoryObjectClient#holdBodies}):
+     * the fetch reading it runs until the body is released, so the wait would only time out.
+     */
+    public void awaitQuiet() {
+        boolean quiet;
+        try {
+            quiet = fetchThreads.awaitQuiet();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("Interrupted while waiting for the fetch threads to go quiet", e);
+        }
+        if (!quiet) {
+            throw new AssertionError("Fetches were still running after the wait: is a response body held?");
+        }
     }
 
     /** Stores {@code length} bytes derived from the key; returns them. */
@@ -63,6 +95,14 @@ public final class StreamFixture implements AutoCloseable, AfterEachCallback {
 
     @Override
     public void close() {
-        factories.forEach(StreamFactory::close);
+        try {
+            factories.forEach(StreamFactory::close);
+        } finally {
+            try {
+                fetchThreads.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 }

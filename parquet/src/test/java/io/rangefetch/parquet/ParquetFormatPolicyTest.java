@@ -53,6 +53,7 @@ class ParquetFormatPolicyTest {
         try (SeekableS3InputStream stream = factory.open(location, known)) {
             assertThat(policy.footerOf(location, etag).orElseThrow().get(10, TimeUnit.SECONDS))
                     .as("not a footer: column awareness is off for the file").isNull();
+            fixture.awaitQuiet();
             int tailGets = fixture.client().gets().size();
             assertThat(tailGets).as("the tail, fetched on open").isEqualTo(1);
             List<FileRange> chunks = List.of(FileRange.of(0, 1000), FileRange.of(4096, 1000));
@@ -62,6 +63,7 @@ class ParquetFormatPolicyTest {
             byte[] buffer = new byte[4096];
             stream.readFully(LENGTH - 4096, buffer, 0, buffer.length);
             assertThat(buffer).isEqualTo(Arrays.copyOfRange(data, LENGTH - 4096, LENGTH));
+            fixture.awaitQuiet();
             assertThat(fixture.client().gets()).as("the vectored read's own GET, and no column prefetch")
                     .hasSize(tailGets + 1);
         }
@@ -82,6 +84,7 @@ class ParquetFormatPolicyTest {
                 stream.readTail(trailer, 0, trailer.length); // waits for the open fetch
             }
         }
+        fixture.awaitQuiet();
         assertThat(fixture.client().gets()).extracting(get -> get.key() + " " + get.range()).containsExactly(
                 "small.parquet bytes=" + ((1 << 20) - (64 << 10)) + "-" + ((1 << 20) - 1),
                 "large.parquet bytes=" + ((1 << 20) + 1 - (256 << 10)) + "-" + (1 << 20));

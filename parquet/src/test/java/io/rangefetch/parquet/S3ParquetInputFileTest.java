@@ -12,7 +12,6 @@ import io.rangefetch.client.ByteRange;
 import io.rangefetch.testing.BodyHold;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.InMemoryObjectClient.Request;
-import io.rangefetch.testing.QuiescentExecutor;
 import io.rangefetch.testing.StreamFixture;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -78,6 +77,7 @@ class S3ParquetInputFileTest {
 
         try (ParquetFileReader reader = ParquetFileReader.open(input, readOptions())) {
             // parquet-java opened its stream, asked for the length, read the trailer and the footer
+            fixture.awaitQuiet();
             assertThat(client.requests()).extracting(Request::method).containsExactly("GET");
             assertThat(client.gets().get(0).range()).as("the open fetch: a suffix GET of the tail").startsWith("bytes=-");
             assertThat(input.getLength()).isEqualTo(file.length);
@@ -85,6 +85,7 @@ class S3ParquetInputFileTest {
             assertThat(reader.getRowGroups()).hasSize(ROW_GROUPS);
             assertThat(readRecords(reader, SCHEMA)).isEqualTo(expectedRecords());
         }
+        fixture.awaitQuiet();
         assertThat(client.count("HEAD")).isZero();
     }
 
@@ -97,11 +98,14 @@ class S3ParquetInputFileTest {
         S3ParquetInputFile input = new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, "asked.parquet"));
 
         assertThat(input.getLength()).isEqualTo(file.length);
+        fixture.awaitQuiet();
         assertThat(client.requests()).extracting(Request::method).containsExactly("GET");
         try (ParquetFileReader reader = ParquetFileReader.open(input, readOptions())) {
             assertThat(reader.getRowGroups()).hasSize(ROW_GROUPS);
+            fixture.awaitQuiet();
             assertThat(client.requests()).as("the footer came from the cached tail").hasSize(1);
         }
+        fixture.awaitQuiet();
         assertThat(client.count("HEAD")).isZero();
     }
 
@@ -119,12 +123,14 @@ class S3ParquetInputFileTest {
         MessageType projection = MessageTypeParser.parseMessageType(
                 "message row { required int64 id; required double score; }");
         try (ParquetFileReader reader = ParquetFileReader.open(input, readOptions())) {
+            fixture.awaitQuiet();
             int footerGets = client.gets().size();
             assertThat(footerGets).as("the footer, read from the file's tail").isEqualTo(1);
             reader.setRequestedSchema(projection);
             List<String> records = readRecords(reader, projection);
             assertThat(records).hasSize(ROWS);
             assertThat(records.get(123)).contains("id: 123").contains("score: " + score(123));
+            fixture.awaitQuiet();
             // the first row group's two projected chunks (apart, name between them, but close) in one GET; the
             // same columns of the three row groups after it prefetched together, coalesced, in one more
             assertThat(client.gets()).hasSize(footerGets + 2);
@@ -157,6 +163,7 @@ class S3ParquetInputFileTest {
         } finally {
             held.release();
         }
+        fixture.awaitQuiet();
         assertThat(client.gets().stream().filter(get -> get.key().equals("second.parquet")
                 && !get.range().startsWith("bytes=-") && get.byteRange().contains(firstChunk))).as("the predicted chunk was fetched once").hasSize(1);
     }
@@ -181,11 +188,13 @@ class S3ParquetInputFileTest {
                 OpenOptions.builder().length(file.length).etag(etag).build())) {
             byte[] trailer = new byte[8];
             stream.readTail(trailer, 0, trailer.length); // as a reader starts: the footer, from the open fetch
+            fixture.awaitQuiet();
             assertThat(client.gets()).as("the tail, fetched on open").hasSize(1);
             awaitFooter(policy, stream);
             for (ByteRange chunk : idChunks) {
                 readChunk(stream, chunk, file);
             }
+            fixture.awaitQuiet();
             // the tail (which holds the last row group's chunk), the first chunk's GET, then one GET (coalesced)
             // the first read's prefetch sent for the rest: a later read that found its chunk neither cached nor
             // in flight would have sent one more
@@ -221,44 +230,39 @@ class S3ParquetInputFileTest {
         write("learned.parquet");
         write("other-reader.parquet");
         InMemoryObjectClient client = fixture.client();
-        try (QuiescentExecutor fetchThreads = new QuiescentExecutor()) {
-            StreamFactory factory = StreamFactory.builder(client).executor(fetchThreads)
-                    .config(StreamConfig.builder().cacheMaxMemory(64L * StreamFixture.MIB).smallObjectSize(0).build())
-                    .build();
-            try {
-                MessageType idAndScore = MessageTypeParser.parseMessageType(
-                        "message row { required int64 id; required double score; }");
-                assertThat(readProjected(factory, "learned.parquet", idAndScore)).hasSize(ROWS);
-                long firstChunk = firstChunkOf("other-reader.parquet");
-                long prefetchedBefore = factory.statistics().prefetchedBytes();
-                long servedBefore = factory.statistics().bytesServed();
-                // this file's reader reads other columns than the history predicts, stored after them
-                MessageType city = MessageTypeParser.parseMessageType(
-                        "message row { optional group address { required binary city (UTF8); } }");
-                BodyHold held = client.holdBodies(request -> request.isGet()
-                        && request.key().equals("other-reader.parquet")
-                        && request.range().startsWith("bytes=" + firstChunk + "-"));
-                try (ParquetFileReader reader = ParquetFileReader.open(new S3ParquetInputFile(factory,
-                        new S3Location(StreamFixture.BUCKET, "other-reader.parquet")), readOptions())) {
-                    assertThat(held.awaitHeld(1)).as("the predicted id and score chunks are on their way").isTrue();
-                    held.release();
-                    // in the cache before the reader starts, so closing its stream cannot stop them
-                    assertThat(fetchThreads.awaitQuiet()).isTrue();
-                    assertThat(factory.statistics().prefetchedBytes() - prefetchedBefore)
-                            .isGreaterThanOrEqualTo(predictedChunkBytes("other-reader.parquet"));
-                    reader.setRequestedSchema(city);
-                    List<String> records = readRecords(reader, city);
-                    assertThat(records).hasSize(ROWS);
-                    assertThat(records.get(97)).contains("city: city-6");
-                } finally {
-                    held.release();
-                }
-                assertThat(factory.statistics().bytesServed()).isGreaterThan(servedBefore);
-            } finally {
-                factory.close(); // drops the cache: what was prefetched and never read is counted now
-            }
-            assertThat(factory.statistics().prefetchedBytesUnread()).as("the mispredicted chunks").isPositive();
+        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(64L * StreamFixture.MIB)
+                .smallObjectSize(0).build());
+        MessageType idAndScore = MessageTypeParser.parseMessageType(
+                "message row { required int64 id; required double score; }");
+        assertThat(readProjected(factory, "learned.parquet", idAndScore)).hasSize(ROWS);
+        long firstChunk = firstChunkOf("other-reader.parquet");
+        fixture.awaitQuiet();
+        long prefetchedBefore = factory.statistics().prefetchedBytes();
+        long servedBefore = factory.statistics().bytesServed();
+        // this file's reader reads other columns than the history predicts, stored after them
+        MessageType city = MessageTypeParser.parseMessageType(
+                "message row { optional group address { required binary city (UTF8); } }");
+        BodyHold held = client.holdBodies(request -> request.isGet()
+                && request.key().equals("other-reader.parquet")
+                && request.range().startsWith("bytes=" + firstChunk + "-"));
+        try (ParquetFileReader reader = ParquetFileReader.open(new S3ParquetInputFile(factory,
+                new S3Location(StreamFixture.BUCKET, "other-reader.parquet")), readOptions())) {
+            assertThat(held.awaitHeld(1)).as("the predicted id and score chunks are on their way").isTrue();
+            held.release();
+            // in the cache before the reader starts, so closing its stream cannot stop them
+            fixture.awaitQuiet();
+            assertThat(factory.statistics().prefetchedBytes() - prefetchedBefore)
+                    .isGreaterThanOrEqualTo(predictedChunkBytes("other-reader.parquet"));
+            reader.setRequestedSchema(city);
+            List<String> records = readRecords(reader, city);
+            assertThat(records).hasSize(ROWS);
+            assertThat(records.get(97)).contains("city: city-6");
+        } finally {
+            held.release();
         }
+        assertThat(factory.statistics().bytesServed()).isGreaterThan(servedBefore);
+        factory.close(); // drops the cache: what was prefetched and never read is counted now
+        assertThat(factory.statistics().prefetchedBytesUnread()).as("the mispredicted chunks").isPositive();
     }
 
     /** Reads {@code key} through an {@link S3ParquetInputFile}, only the columns of {@code projection}. */
