@@ -94,9 +94,10 @@ class AcquisitionTest {
             // ends without waiting (as an interrupted read does): nobody else wants the block
         }
         assertThat(held.awaitClosedWhileHeld(1)).as("the GET is cut").isTrue();
+        // before any release: a cut body fails its read, as a cut connection does
+        assertThatThrownBy(() -> claimed.loaded().get(30, java.util.concurrent.TimeUnit.SECONDS))
+                .hasCauseInstanceOf(io.rangefetch.internal.fetch.FetchCancelledException.class);
         held.release();
-        assertThatThrownBy(() -> claimed.loaded().join()).hasCauseInstanceOf(
-                io.rangefetch.internal.fetch.FetchCancelledException.class);
         assertThat(cache.heldBytes()).isZero();
     }
 }
