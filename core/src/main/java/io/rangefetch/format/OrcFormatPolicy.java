@@ -28,7 +28,7 @@ public final class OrcFormatPolicy implements FormatPolicy {
 
     @Override
     public FormatSession open(FormatStream stream) {
-        long tailSize = stream.config().orcTailSize();
+        long tailSize = stream.settings().orcTailSize();
         return new FormatSession() {
             @Override
             public OpenFetch openFetch() {
@@ -61,7 +61,7 @@ public final class OrcFormatPolicy implements FormatPolicy {
                 stream.prefetch(List.of(new ByteRange(objectLength - needed, objectLength - tail.remaining())));
             }
         } catch (OrcPostScript.NotOrcException e) {
-            LOG.warn("{} does not end like an ORC file ({}); its tail is not prefetched", stream.location(),
+            LOG.warn("{} does not end like an ORC file ({}); its tail is not prefetched", stream.uri(),
                     e.getMessage());
         }
     }
