@@ -2,8 +2,11 @@ package io.rangefetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rangefetch.format.FormatPolicy;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.lang.module.ModuleDescriptor;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,13 +36,21 @@ import org.junit.jupiter.api.Test;
  * it (through {@code var}, or a method of an allowed type returning it), which the allowed type would already
  * have had to name. A package under {@code io.rangefetch} that is in no layer fails the test too: whoever adds
  * one decides where it sits.
+ *
+ * <p>The module declaration keeps the engine inside on the module path; its exports and its providers are pinned
+ * here too (against the compiled descriptor, whichever path the tests run on), and its providers against the
+ * {@code META-INF/services} file class-path users rely on.
  */
 class ArchitectureTest {
     // Surefire runs the core module's tests from core/.
     private static final Path MAIN_SOURCES = Path.of("src/main/java");
+    private static final Path MODULE_DESCRIPTOR = Path.of("target/classes/module-info.class");
+    private static final Path SERVICES = Path.of("src/main/resources/META-INF/services/"
+            + FormatPolicy.class.getName());
     private static final Pattern PACKAGE = Pattern.compile("^\\s*package\\s+([\\w.]+)\\s*;", Pattern.MULTILINE);
     // A name that starts with io.rangefetch, not as the tail of a longer qualified name.
-    private static final Pattern REFERENCE = Pattern.compile("(?<![\\w$.])io\\s*\\.\\s*rangefetch(?:\\s*\\.\\s*(?:[\\w$]+|\\*))*");
+    private static final Pattern REFERENCE =
+            Pattern.compile("(?<![\\w$.])io\\s*\\.\\s*rangefetch(?:\\s*\\.\\s*(?:[\\w$]+|\\*))*");
 
     /** Core's layers, top first: a package may refer to its own layer and the ones after it. */
     enum Layer {
@@ -78,6 +89,32 @@ class ArchitectureTest {
         assertThat(seen).as("layers found under %s", MAIN_SOURCES.toAbsolutePath())
                 .containsExactlyInAnyOrder(Layer.values());
         assertThat(violations).as("references that point up a layer").isEmpty();
+    }
+
+    @Test
+    void theModuleExportsTheApiAndTheTwoSpisOnlyToEveryone() throws IOException {
+        ModuleDescriptor module = moduleDescriptor();
+        assertThat(module.name()).isEqualTo("io.rangefetch.core");
+        assertThat(module.exports()).allMatch(export -> !export.isQualified());
+        assertThat(module.exports().stream().map(ModuleDescriptor.Exports::source))
+                .containsExactlyInAnyOrder(Layer.API.root, Layer.FORMAT.root, Layer.CLIENT.root);
+        assertThat(module.opens()).isEmpty();
+        assertThat(module.isOpen()).isFalse();
+    }
+
+    @Test
+    void theModuleAndTheServicesFileProvideTheSameFormatPolicies() throws IOException {
+        ModuleDescriptor module = moduleDescriptor();
+        assertThat(module.uses()).containsExactly(FormatPolicy.class.getName());
+        List<String> provided = module.provides().stream()
+                .filter(provides -> provides.service().equals(FormatPolicy.class.getName()))
+                .flatMap(provides -> provides.providers().stream())
+                .toList();
+        // the ServiceLoader's format: one class a line, # starts a comment
+        List<String> listed = read(SERVICES).lines().map(line -> line.replaceFirst("#.*", "").trim())
+                .filter(line -> !line.isEmpty())
+                .toList();
+        assertThat(provided).isNotEmpty().containsExactlyInAnyOrderElementsOf(listed);
     }
 
     @Test
@@ -253,6 +290,12 @@ class ArchitectureTest {
             }
         }
         return source.length();
+    }
+
+    private static ModuleDescriptor moduleDescriptor() throws IOException {
+        try (InputStream in = Files.newInputStream(MODULE_DESCRIPTOR)) {
+            return ModuleDescriptor.read(in);
+        }
     }
 
     private static List<Path> mainSources() throws IOException {

@@ -21,6 +21,9 @@ import org.slf4j.LoggerFactory;
 public final class OrcFormatPolicy implements FormatPolicy {
     private static final Logger LOG = LoggerFactory.getLogger(OrcFormatPolicy.class);
 
+    /** The policy has no state: the {@link java.util.ServiceLoader} creates one per factory. */
+    public OrcFormatPolicy() {}
+
     @Override
     public String name() {
         return "orc";

@@ -12,6 +12,9 @@ package io.rangefetch.format;
  */
 public final class TextFormatPolicy implements FormatPolicy {
 
+    /** The policy has no state: the {@link java.util.ServiceLoader} creates one per factory. */
+    public TextFormatPolicy() {}
+
     @Override
     public String name() {
         return "text";
