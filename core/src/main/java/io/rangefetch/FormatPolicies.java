@@ -2,6 +2,7 @@ package io.rangefetch;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.format.AccessPattern;
 import io.rangefetch.format.FormatPolicy;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -102,6 +103,15 @@ final class FormatPolicies {
             }
         }
         return Optional.empty();
+    }
+
+    /** The read policy a session's access pattern asks for: the hint of the same name. */
+    static ReadPolicy readPolicyOf(AccessPattern pattern) {
+        return switch (pattern) {
+            case AUTO -> ReadPolicy.AUTO;
+            case SEQUENTIAL -> ReadPolicy.SEQUENTIAL;
+            case RANDOM -> ReadPolicy.RANDOM;
+        };
     }
 
     /** The installed policies' names. */

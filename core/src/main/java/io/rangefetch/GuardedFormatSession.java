@@ -3,6 +3,7 @@ package io.rangefetch;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.client.ByteRange;
+import io.rangefetch.format.AccessPattern;
 import io.rangefetch.format.FormatPolicy;
 import io.rangefetch.format.FormatSession;
 import io.rangefetch.format.FormatStream;
@@ -22,23 +23,24 @@ final class GuardedFormatSession implements FormatSession {
     private static final Logger LOG = LoggerFactory.getLogger(GuardedFormatSession.class);
 
     private final String policy;
-    private final S3Location location;
+    // the stream's s3://bucket/key, for the warning
+    private final String uri;
     private final FormatSession session;
     private final AtomicBoolean off = new AtomicBoolean();
 
-    private GuardedFormatSession(String policy, S3Location location, FormatSession session) {
+    private GuardedFormatSession(String policy, String uri, FormatSession session) {
         this.policy = policy;
-        this.location = location;
+        this.uri = uri;
         this.session = session;
     }
 
     /** Opens {@code policy}'s session on {@code stream}; a policy that throws here gives no session. */
     static FormatSession open(FormatPolicy policy, FormatStream stream) {
         requireNonNull(policy, "policy is null");
-        GuardedFormatSession guard = new GuardedFormatSession(policy.name(), stream.location(), FormatSession.NONE);
+        GuardedFormatSession guard = new GuardedFormatSession(policy.name(), stream.uri(), FormatSession.NONE);
         FormatSession opened = guard.call(() -> policy.open(stream), FormatSession.NONE);
         return opened == null || opened == FormatSession.NONE ? FormatSession.NONE
-                : new GuardedFormatSession(policy.name(), stream.location(), opened);
+                : new GuardedFormatSession(policy.name(), stream.uri(), opened);
     }
 
     boolean isOff() {
@@ -46,9 +48,9 @@ final class GuardedFormatSession implements FormatSession {
     }
 
     @Override
-    public ReadPolicy accessPattern() {
-        ReadPolicy pattern = call(session::accessPattern, ReadPolicy.AUTO);
-        return pattern == null ? ReadPolicy.AUTO : pattern;
+    public AccessPattern accessPattern() {
+        AccessPattern pattern = call(session::accessPattern, AccessPattern.AUTO);
+        return pattern == null ? AccessPattern.AUTO : pattern;
     }
 
     @Override
@@ -112,7 +114,7 @@ final class GuardedFormatSession implements FormatSession {
     private void turnOff(Throwable failure) {
         if (off.compareAndSet(false, true)) {
             LOG.warn("Format policy '{}' failed on {} and is off for this stream; reads go on without it", policy,
-                    location, failure);
+                    uri, failure);
         }
     }
 }

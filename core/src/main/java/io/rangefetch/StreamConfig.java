@@ -2,6 +2,7 @@ package io.rangefetch;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.format.FormatSettings;
 import io.rangefetch.internal.config.Checks;
 import io.rangefetch.internal.config.Setting;
 import io.rangefetch.internal.plan.CoalescerSettings;
@@ -25,8 +26,10 @@ import java.util.StringJoiner;
  *
  * <p>Like Caffeine's builder, the builder refuses a setting given twice (one of the two would be silently lost)
  * and {@link Builder#build()} refuses settings that contradict each other, naming the values.
+ *
+ * <p>It is also the {@link FormatSettings} format policies read: the format package cannot name this class.
  */
-public final class StreamConfig {
+public final class StreamConfig implements FormatSettings {
     public static final String MIN_REQUEST_SIZE = "read.min-request-size";
     public static final String MAX_REQUEST_SIZE = "read.max-request-size";
     public static final String SMALL_OBJECT_SIZE = "read.small-object-size";

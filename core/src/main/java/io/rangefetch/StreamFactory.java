@@ -135,7 +135,7 @@ public final class StreamFactory implements AutoCloseable {
                 .orElse(FormatSession.NONE);
         if (session != FormatSession.NONE) {
             ReadPolicy pattern = options.readPolicy() == ReadPolicy.SEQUENTIAL ? ReadPolicy.SEQUENTIAL
-                    : session.accessPattern();
+                    : FormatPolicies.readPolicyOf(session.accessPattern());
             reader.shapeReads(hint(pattern), session.prefetchEnd());
             OpenFetch fetch = session.openFetch();
             if (!fetch.isNone()) {

@@ -3,6 +3,7 @@ package io.rangefetch;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.client.ByteRange;
+import io.rangefetch.format.FormatSettings;
 import io.rangefetch.format.FormatStream;
 import io.rangefetch.internal.read.ObjectReader;
 import java.io.EOFException;
@@ -14,7 +15,10 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
-/** What a format policy sees of one stream: its object, and reads and prefetches that never wait. */
+/**
+ * What a format policy sees of one stream: its object, and reads and prefetches that never wait. The policy sees
+ * the location, the options and the configuration only as the format package's own types name them.
+ */
 final class StreamFormatView implements FormatStream {
     private final S3Location location;
     private final OpenOptions options;
@@ -34,17 +38,27 @@ final class StreamFormatView implements FormatStream {
     }
 
     @Override
-    public S3Location location() {
-        return location;
+    public String bucket() {
+        return location.bucket();
     }
 
     @Override
-    public OpenOptions options() {
-        return options;
+    public String key() {
+        return location.key();
     }
 
     @Override
-    public StreamConfig config() {
+    public String uri() {
+        return location.toString();
+    }
+
+    @Override
+    public OptionalLong splitEnd() {
+        return options.splitEnd();
+    }
+
+    @Override
+    public FormatSettings settings() {
         return config;
     }
 

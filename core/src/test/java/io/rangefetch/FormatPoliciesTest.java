@@ -2,6 +2,7 @@ package io.rangefetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rangefetch.format.AccessPattern;
 import io.rangefetch.format.FormatPolicy;
 import io.rangefetch.format.FormatSession;
 import io.rangefetch.format.FormatStream;
@@ -12,6 +13,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class FormatPoliciesTest {
@@ -134,6 +136,12 @@ class FormatPoliciesTest {
         FormatPolicies policies = FormatPolicies.of(List.of(first, named("text")), DEFAULTS);
         assertThat(policies.choose("x.csv", ReadPolicy.AUTO)).containsSame(first);
         assertThat(policies.names()).containsExactly("text");
+    }
+
+    @ParameterizedTest
+    @EnumSource(AccessPattern.class)
+    void aSessionsAccessPatternAsksForTheReadPolicyOfTheSameName(AccessPattern pattern) {
+        assertThat(FormatPolicies.readPolicyOf(pattern).name()).isEqualTo(pattern.name());
     }
 
     @Test

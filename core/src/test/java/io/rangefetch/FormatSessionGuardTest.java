@@ -3,8 +3,10 @@ package io.rangefetch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.client.ByteRange;
+import io.rangefetch.format.AccessPattern;
 import io.rangefetch.format.FormatPolicy;
 import io.rangefetch.format.FormatSession;
+import io.rangefetch.format.FormatSettings;
 import io.rangefetch.format.FormatStream;
 import io.rangefetch.format.OpenFetch;
 import io.rangefetch.testing.InMemoryObjectClient;
@@ -123,9 +125,9 @@ class FormatSessionGuardTest {
                 .failingIn(Call.AFTER_READ, new IllegalStateException("broken afterRead"));
         try (LogCapture log = LogCapture.start()) {
             GuardedFormatSession guard = (GuardedFormatSession) GuardedFormatSession.open(policy,
-                    new LocationOnly(new S3Location(BUCKET, "guarded.rec")));
+                    new KeyOnly(BUCKET, "guarded.rec"));
             assertThat(guard.isOff()).isFalse();
-            assertThat(guard.accessPattern()).isEqualTo(ReadPolicy.AUTO);
+            assertThat(guard.accessPattern()).isEqualTo(AccessPattern.AUTO);
             guard.afterRead(0, 10);
             assertThat(guard.isOff()).isTrue();
             guard.afterRead(10, 10);
@@ -149,19 +151,19 @@ class FormatSessionGuardTest {
                 return null;
             }
         };
-        assertThat(GuardedFormatSession.open(nothing, new LocationOnly(new S3Location(BUCKET, "none.rec"))))
+        assertThat(GuardedFormatSession.open(nothing, new KeyOnly(BUCKET, "none.rec")))
                 .isSameAs(FormatSession.NONE);
     }
 
-    /** A stream of which a guard needs only the location. */
-    private record LocationOnly(S3Location location) implements FormatStream {
+    /** A stream of which a guard needs only the bucket and key. */
+    private record KeyOnly(String bucket, String key) implements FormatStream {
         @Override
-        public OpenOptions options() {
+        public OptionalLong splitEnd() {
             throw new UnsupportedOperationException();
         }
 
         @Override
-        public StreamConfig config() {
+        public FormatSettings settings() {
             throw new UnsupportedOperationException();
         }
 

@@ -1,6 +1,5 @@
 package io.rangefetch.format;
 
-import io.rangefetch.ReadPolicy;
 import io.rangefetch.client.ByteRange;
 import java.util.List;
 
@@ -15,12 +14,12 @@ public interface FormatSession {
     FormatSession NONE = new FormatSession() {};
 
     /**
-     * How the stream's streaming reads are read: {@link ReadPolicy#SEQUENTIAL} prefetches from the first read,
-     * {@link ReadPolicy#RANDOM} never prefetches, anything else watches the reads. A caller's explicit
-     * {@code SEQUENTIAL} or {@code RANDOM} hint wins over this.
+     * How the stream's streaming reads are read: {@link AccessPattern#SEQUENTIAL} prefetches from the first read,
+     * {@link AccessPattern#RANDOM} never prefetches, {@link AccessPattern#AUTO} watches the reads. A caller's
+     * explicit {@code SEQUENTIAL} or {@code RANDOM} read policy hint wins over this.
      */
-    default ReadPolicy accessPattern() {
-        return ReadPolicy.AUTO;
+    default AccessPattern accessPattern() {
+        return AccessPattern.AUTO;
     }
 
     /** What to fetch as the stream opens; see {@link OpenFetch}. */

@@ -1,8 +1,5 @@
 package io.rangefetch.format;
 
-import io.rangefetch.OpenOptions;
-import io.rangefetch.S3Location;
-import io.rangefetch.StreamConfig;
 import io.rangefetch.client.ByteRange;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -11,16 +8,35 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
-/** What a {@link FormatPolicy} sees of one stream, and may ask of it. Thread-safe. */
+/**
+ * What a {@link FormatPolicy} sees of one stream, and may ask of it. Thread-safe.
+ *
+ * <p>Design: the format package sits below the public API, so this view names none of its types: the object is
+ * a bucket and a key, the caller's options reach a policy as the one thing a policy uses of them (the split's
+ * end), and the factory's configuration as {@link FormatSettings}. What a policy may do is read and prefetch
+ * bytes, never wait for them.
+ */
 public interface FormatStream {
 
-    S3Location location();
+    /** The bucket of the object the stream reads. */
+    String bucket();
 
-    /** What the caller said when it opened the stream (length, ETag, read policy hint, split). */
-    OpenOptions options();
+    /** The key of the object the stream reads: with {@link #bucket()} and {@link #etag()}, one file version. */
+    String key();
 
-    /** The factory's settings. */
-    StreamConfig config();
+    /** The object as {@code s3://bucket/key}, for messages: the stream's location prints the same way. */
+    default String uri() {
+        return "s3://" + bucket() + "/" + key();
+    }
+
+    /**
+     * Where the split the caller gave this stream ends (exclusive), if it gave one: the part of a text file a task
+     * reads. Bytes past it are the next task's, so a policy should not read ahead past it.
+     */
+    OptionalLong splitEnd();
+
+    /** The factory's settings policies read. */
+    FormatSettings settings();
 
     /** The object's length once the stream knows it; never sends a request. */
     OptionalLong knownLength();
@@ -38,8 +54,10 @@ public interface FormatStream {
     CompletableFuture<ByteBuffer> read(ByteRange range);
 
     /**
-     * Starts fetching {@code ranges} into the cache at prefetch priority, coalesced as a vectored read is:
-     * see {@link io.rangefetch.SeekableS3InputStream#prefetch}.
+     * Starts fetching {@code ranges} into the cache at prefetch priority and returns at once, as the stream's own
+     * {@code SeekableS3InputStream.prefetch} does: nearby ranges share a GET, bytes cached or in flight are not
+     * fetched again, and nothing is fetched when the cache has no room or before the stream knows the object's
+     * version.
      */
     void prefetch(List<ByteRange> ranges);
 

@@ -12,6 +12,7 @@ public record OpenFetch(boolean tail, long start, long length) {
     /** Nothing: the stream sends its first request when the reader first reads. */
     public static final OpenFetch NONE = new OpenFetch(false, 0, 0);
 
+    /** Checks that the fetch is one a stream can send: a tail has no start, and nothing is negative. */
     public OpenFetch {
         if (start < 0 || length < 0 || (tail && start != 0)) {
             throw new IllegalArgumentException("Bad open fetch: tail=" + tail + ", start=" + start + ", length="
@@ -29,6 +30,7 @@ public record OpenFetch(boolean tail, long start, long length) {
         return length == 0 ? NONE : new OpenFetch(false, start, length);
     }
 
+    /** Whether nothing is to be fetched at open. */
     public boolean isNone() {
         return length == 0;
     }

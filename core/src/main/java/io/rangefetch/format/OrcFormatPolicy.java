@@ -21,6 +21,9 @@ import org.slf4j.LoggerFactory;
 public final class OrcFormatPolicy implements FormatPolicy {
     private static final Logger LOG = LoggerFactory.getLogger(OrcFormatPolicy.class);
 
+    /** The policy has no state: the {@link java.util.ServiceLoader} creates one per factory. */
+    public OrcFormatPolicy() {}
+
     @Override
     public String name() {
         return "orc";
@@ -28,7 +31,7 @@ public final class OrcFormatPolicy implements FormatPolicy {
 
     @Override
     public FormatSession open(FormatStream stream) {
-        long tailSize = stream.config().orcTailSize();
+        long tailSize = stream.settings().orcTailSize();
         return new FormatSession() {
             @Override
             public OpenFetch openFetch() {
@@ -61,7 +64,7 @@ public final class OrcFormatPolicy implements FormatPolicy {
                 stream.prefetch(List.of(new ByteRange(objectLength - needed, objectLength - tail.remaining())));
             }
         } catch (OrcPostScript.NotOrcException e) {
-            LOG.warn("{} does not end like an ORC file ({}); its tail is not prefetched", stream.location(),
+            LOG.warn("{} does not end like an ORC file ({}); its tail is not prefetched", stream.uri(),
                     e.getMessage());
         }
     }

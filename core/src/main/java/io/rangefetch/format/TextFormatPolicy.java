@@ -1,12 +1,9 @@
 package io.rangefetch.format;
 
-import io.rangefetch.OpenOptions;
-import io.rangefetch.ReadPolicy;
-
 /**
  * Text objects (CSV, JSON lines, logs, and anything compressed): read front to back, so streaming reads prefetch
  * from the first one on, without waiting for the reads to prove themselves sequential, and the window grows
- * from there. A caller's split ({@link OpenOptions.Builder#split}) bounds the prefetch: nothing past the split's
+ * from there. A caller's split ({@link FormatStream#splitEnd()}) bounds the prefetch: nothing past the split's
  * end is read ahead, since those bytes are the next task's; the few bytes a reader reads past it to finish its
  * last record come with requests of the minimum size.
  *
@@ -15,6 +12,9 @@ import io.rangefetch.ReadPolicy;
  */
 public final class TextFormatPolicy implements FormatPolicy {
 
+    /** The policy has no state: the {@link java.util.ServiceLoader} creates one per factory. */
+    public TextFormatPolicy() {}
+
     @Override
     public String name() {
         return "text";
@@ -22,11 +22,11 @@ public final class TextFormatPolicy implements FormatPolicy {
 
     @Override
     public FormatSession open(FormatStream stream) {
-        long splitEnd = stream.options().splitEnd().orElse(Long.MAX_VALUE);
+        long splitEnd = stream.splitEnd().orElse(Long.MAX_VALUE);
         return new FormatSession() {
             @Override
-            public ReadPolicy accessPattern() {
-                return ReadPolicy.SEQUENTIAL;
+            public AccessPattern accessPattern() {
+                return AccessPattern.SEQUENTIAL;
             }
 
             @Override

@@ -198,7 +198,7 @@ class OrcFormatPolicyTest {
             FormatSession session = policy.open(new Watched(stream));
             return new FormatSession() {
                 @Override
-                public ReadPolicy accessPattern() {
+                public AccessPattern accessPattern() {
                     return session.accessPattern();
                 }
 
@@ -264,18 +264,28 @@ class OrcFormatPolicyTest {
             }
 
             @Override
-            public S3Location location() {
-                return stream.location();
+            public String bucket() {
+                return stream.bucket();
             }
 
             @Override
-            public OpenOptions options() {
-                return stream.options();
+            public String key() {
+                return stream.key();
             }
 
             @Override
-            public StreamConfig config() {
-                return stream.config();
+            public String uri() {
+                return stream.uri();
+            }
+
+            @Override
+            public OptionalLong splitEnd() {
+                return stream.splitEnd();
+            }
+
+            @Override
+            public FormatSettings settings() {
+                return stream.settings();
             }
 
             @Override

@@ -2,9 +2,9 @@ package io.rangefetch.testing;
 
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.ReadPolicy;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.client.ByteRange;
+import io.rangefetch.format.AccessPattern;
 import io.rangefetch.format.FormatPolicy;
 import io.rangefetch.format.FormatSession;
 import io.rangefetch.format.FormatStream;
@@ -89,9 +89,9 @@ public final class RecordingPolicy implements FormatPolicy {
         record(Call.OPEN);
         return new FormatSession() {
             @Override
-            public ReadPolicy accessPattern() {
+            public AccessPattern accessPattern() {
                 record(Call.ACCESS_PATTERN);
-                return ReadPolicy.AUTO;
+                return AccessPattern.AUTO;
             }
 
             @Override

@@ -52,7 +52,7 @@ final class ParquetColumnSession implements FormatSession {
         this.stream = requireNonNull(stream, "stream is null");
         this.policy = requireNonNull(policy, "policy is null");
         // as far ahead as a sequential prefetch may go, and never more than a quarter of the shared cache
-        this.budget = Math.min(stream.config().prefetchMaxSize(), stream.config().cacheMaxMemory() / 4);
+        this.budget = Math.min(stream.settings().prefetchMaxSize(), stream.settings().cacheMaxMemory() / 4);
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.rangefetch.S3Location;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.format.FormatPolicy;
 import io.rangefetch.format.FormatSession;
+import io.rangefetch.format.FormatSettings;
 import io.rangefetch.format.FormatStream;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
@@ -54,8 +55,9 @@ public final class ParquetFormatPolicy implements FormatPolicy {
     /** The tail to fetch on open, by the file's length when it is known. */
     static long precacheSize(FormatStream stream) {
         long length = stream.knownLength().orElse(-1);
-        return length > stream.config().parquetLargeFileSize() ? stream.config().parquetLargeFooterPrecacheSize()
-                : stream.config().parquetFooterPrecacheSize();
+        FormatSettings settings = stream.settings();
+        return length > settings.parquetLargeFileSize() ? settings.parquetLargeFooterPrecacheSize()
+                : settings.parquetFooterPrecacheSize();
     }
 
     /**
@@ -65,7 +67,7 @@ public final class ParquetFormatPolicy implements FormatPolicy {
      */
     CompletableFuture<ParquetFooter> footer(FormatStream stream) {
         long length = stream.knownLength().orElseThrow();
-        FileVersion version = new FileVersion(stream.location(), stream.etag().orElseThrow());
+        FileVersion version = new FileVersion(stream.bucket(), stream.key(), stream.etag().orElseThrow());
         CompletableFuture<ParquetFooter> footer = footers.get(version, ignored -> readFooter(stream, length));
         // a read that failed (the network, a closed factory) is tried again by the file's next stream
         footer.whenComplete((parsed, failure) -> {
@@ -78,12 +80,13 @@ public final class ParquetFormatPolicy implements FormatPolicy {
 
     /** The footer of a file version if a stream of it started reading it; for tests. */
     java.util.Optional<CompletableFuture<ParquetFooter>> footerOf(S3Location location, String etag) {
-        return java.util.Optional.ofNullable(footers.getIfPresent(new FileVersion(location, etag)));
+        return java.util.Optional.ofNullable(footers.getIfPresent(
+                new FileVersion(location.bucket(), location.key(), etag)));
     }
 
     private static CompletableFuture<ParquetFooter> readFooter(FormatStream stream, long length) {
         if (length < ParquetFooter.TRAILER_BYTES) {
-            return CompletableFuture.completedFuture(corrupt(stream.location(),
+            return CompletableFuture.completedFuture(corrupt(stream.uri(),
                     new ParquetFooter.CorruptFooterException("Not a Parquet file: " + length + " bytes", null)));
         }
         return stream.read(new ByteRange(length - ParquetFooter.TRAILER_BYTES, length))
@@ -94,29 +97,29 @@ public final class ParquetFormatPolicy implements FormatPolicy {
                     try {
                         footerLength = ParquetFooter.footerLength(bytes, length);
                     } catch (ParquetFooter.CorruptFooterException e) {
-                        return CompletableFuture.completedFuture(corrupt(stream.location(), e));
+                        return CompletableFuture.completedFuture(corrupt(stream.uri(), e));
                     }
                     long footerEnd = length - ParquetFooter.TRAILER_BYTES;
                     return stream.read(new ByteRange(footerEnd - footerLength, footerEnd))
-                            .thenApplyAsync(footer -> parse(stream.location(), footer, length), stream.executor());
+                            .thenApplyAsync(footer -> parse(stream.uri(), footer, length), stream.executor());
                 });
     }
 
-    private static ParquetFooter parse(S3Location location, ByteBuffer footer, long length) {
+    private static ParquetFooter parse(String uri, ByteBuffer footer, long length) {
         byte[] bytes = new byte[footer.remaining()];
         footer.get(footer.position(), bytes);
         try {
             return ParquetFooter.parse(bytes, length);
         } catch (ParquetFooter.CorruptFooterException e) {
-            return corrupt(location, e);
+            return corrupt(uri, e);
         }
     }
 
-    private static ParquetFooter corrupt(S3Location location, ParquetFooter.CorruptFooterException e) {
-        LOG.warn("Column prefetch is off for {}: {}", location, e.getMessage());
+    private static ParquetFooter corrupt(String uri, ParquetFooter.CorruptFooterException e) {
+        LOG.warn("Column prefetch is off for {}: {}", uri, e.getMessage());
         return null;
     }
 
     /** A file's version: footers are cached by it, so a rewritten file is parsed anew. */
-    private record FileVersion(S3Location location, String etag) {}
+    private record FileVersion(String bucket, String key, String etag) {}
 }

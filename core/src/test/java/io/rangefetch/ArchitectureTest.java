@@ -1,0 +1,318 @@
+package io.rangefetch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rangefetch.format.FormatPolicy;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.lang.module.ModuleDescriptor;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Core's packages depend downward only (ARCHITECTURE.md: "Arrows point down only"): the public API
+ * ({@code io.rangefetch}) may use every package, the format SPI ({@code io.rangefetch.format}) the engine and the
+ * client, the engine ({@code io.rangefetch.internal.*}) the client, and the client ({@code io.rangefetch.client})
+ * none of the others. This test reads the main sources and fails naming each file, line and reference that
+ * points up.
+ *
+ * <p>Design: a text scan of the sources rather than a bytecode check or a library such as ArchUnit: one rule set
+ * does not warrant a dependency, and a scan sees even an import that javac drops because nothing uses it. Comments
+ * and literals are blanked first, so a Javadoc mention or a log message is not a dependency; every
+ * {@code io.rangefetch...} name left (an import, a static import, a fully qualified name in code) is. A type can
+ * only be named in another package through one of those, so what this misses is a type reached without naming
+ * it (through {@code var}, or a method of an allowed type returning it), which the allowed type would already
+ * have had to name. A package under {@code io.rangefetch} that is in no layer fails the test too: whoever adds
+ * one decides where it sits.
+ *
+ * <p>The module declaration keeps the engine inside on the module path; its exports and its providers are pinned
+ * here too (against the compiled descriptor, whichever path the tests run on), and its providers against the
+ * {@code META-INF/services} file class-path users rely on.
+ */
+class ArchitectureTest {
+    // Surefire runs the core module's tests from core/.
+    private static final Path MAIN_SOURCES = Path.of("src/main/java");
+    private static final Path MODULE_DESCRIPTOR = Path.of("target/classes/module-info.class");
+    private static final Path SERVICES = Path.of("src/main/resources/META-INF/services/"
+            + FormatPolicy.class.getName());
+    private static final Pattern PACKAGE = Pattern.compile("^\\s*package\\s+([\\w.]+)\\s*;", Pattern.MULTILINE);
+    // A name that starts with io.rangefetch, not as the tail of a longer qualified name.
+    private static final Pattern REFERENCE =
+            Pattern.compile("(?<![\\w$.])io\\s*\\.\\s*rangefetch(?:\\s*\\.\\s*(?:[\\w$]+|\\*))*");
+
+    /** Core's layers, top first: a package may refer to its own layer and the ones after it. */
+    enum Layer {
+        API("io.rangefetch", "the public API"),
+        FORMAT("io.rangefetch.format", "the format SPI"),
+        INTERNAL("io.rangefetch.internal", "the engine"),
+        CLIENT("io.rangefetch.client", "the client SPI");
+
+        final String root;
+        final String description;
+
+        Layer(String root, String description) {
+            this.root = root;
+            this.description = description;
+        }
+
+        /** The layer of a package of core; the API is exactly {@code io.rangefetch}, the others their subpackages too. */
+        static Optional<Layer> of(String packageName) {
+            if (packageName.equals(API.root)) {
+                return Optional.of(API);
+            }
+            return Stream.of(FORMAT, INTERNAL, CLIENT)
+                    .filter(layer -> packageName.equals(layer.root) || packageName.startsWith(layer.root + "."))
+                    .findFirst();
+        }
+    }
+
+    @Test
+    void corePackagesDependDownwardOnly() throws IOException {
+        List<String> violations = new ArrayList<>();
+        Set<Layer> seen = EnumSet.noneOf(Layer.class);
+        for (Path file : mainSources()) {
+            String packageName = violations(file.toString(), read(file), violations);
+            Layer.of(packageName).ifPresent(seen::add);
+        }
+        assertThat(seen).as("layers found under %s", MAIN_SOURCES.toAbsolutePath())
+                .containsExactlyInAnyOrder(Layer.values());
+        assertThat(violations).as("references that point up a layer").isEmpty();
+    }
+
+    @Test
+    void theModuleExportsTheApiAndTheTwoSpisOnlyToEveryone() throws IOException {
+        ModuleDescriptor module = moduleDescriptor();
+        assertThat(module.name()).isEqualTo("io.rangefetch.core");
+        assertThat(module.exports()).allMatch(export -> !export.isQualified());
+        assertThat(module.exports().stream().map(ModuleDescriptor.Exports::source))
+                .containsExactlyInAnyOrder(Layer.API.root, Layer.FORMAT.root, Layer.CLIENT.root);
+        assertThat(module.opens()).isEmpty();
+        assertThat(module.isOpen()).isFalse();
+    }
+
+    @Test
+    void theModuleAndTheServicesFileProvideTheSameFormatPolicies() throws IOException {
+        ModuleDescriptor module = moduleDescriptor();
+        assertThat(module.uses()).containsExactly(FormatPolicy.class.getName());
+        List<String> provided = module.provides().stream()
+                .filter(provides -> provides.service().equals(FormatPolicy.class.getName()))
+                .flatMap(provides -> provides.providers().stream())
+                .toList();
+        // the ServiceLoader's format: one class a line, # starts a comment
+        List<String> listed = read(SERVICES).lines().map(line -> line.replaceFirst("#.*", "").trim())
+                .filter(line -> !line.isEmpty())
+                .toList();
+        assertThat(provided).isNotEmpty().containsExactlyInAnyOrderElementsOf(listed);
+    }
+
+    @Test
+    void aFormatFileImportingTheApiIsCaught() {
+        String source = """
+                package io.rangefetch.format;
+
+                import io.rangefetch.OpenOptions;
+                import io.rangefetch.internal.plan.AccessHint;
+                import io.rangefetch.client.ByteRange;
+                """;
+        assertThat(violationsOf(source)).containsExactly(
+                "X.java:3: io.rangefetch.format imports io.rangefetch.OpenOptions (the format SPI must not use the"
+                        + " public API)");
+    }
+
+    @Test
+    void staticAndWildcardImportsCount() {
+        String source = """
+                package io.rangefetch.client;
+                import static io.rangefetch.StreamConfig.MIN_REQUEST_SIZE;
+                import io.rangefetch.internal.cache.*;
+                import io.rangefetch.*;
+                """;
+        assertThat(violationsOf(source)).containsExactly(
+                "X.java:2: io.rangefetch.client imports io.rangefetch.StreamConfig.MIN_REQUEST_SIZE (the client SPI"
+                        + " must not use the public API)",
+                "X.java:3: io.rangefetch.client imports io.rangefetch.internal.cache.* (the client SPI must not use"
+                        + " the engine)",
+                "X.java:4: io.rangefetch.client imports io.rangefetch.* (the client SPI must not use the public API)");
+    }
+
+    @Test
+    void aFullyQualifiedNameInCodeCountsAndOneInACommentOrLiteralDoesNot() {
+        String source = """
+                package io.rangefetch.internal.read;
+
+                /** Reads for {@link io.rangefetch.SeekableS3InputStream}; see io.rangefetch.format.FormatPolicy. */
+                final class Reader {
+                    // io.rangefetch.StreamConfig is not used here
+                    private static final String NAME = "io.rangefetch.StreamConfig";
+                    private static final char DOT = '.';
+                    private static final String BLOCK = \"""
+                            io.rangefetch.format.OpenFetch
+                            \""";
+                    io.rangefetch.format.OpenFetch fetch;
+                    Object policy = io.rangefetch.ReadPolicy.AUTO; /* io.rangefetch.ReadPolicy */
+                }
+                """;
+        assertThat(violationsOf(source)).containsExactly(
+                "X.java:11: io.rangefetch.internal.read refers to io.rangefetch.format.OpenFetch (the engine must not"
+                        + " use the format SPI)",
+                "X.java:12: io.rangefetch.internal.read refers to io.rangefetch.ReadPolicy.AUTO (the engine must not"
+                        + " use the public API)");
+    }
+
+    @Test
+    void theApiMayUseEveryLayerAndAPackageOutsideTheLayersIsReported() {
+        String api = """
+                package io.rangefetch;
+                import io.rangefetch.format.FormatPolicy;
+                import io.rangefetch.internal.plan.AccessHint;
+                import io.rangefetch.client.ByteRange;
+                """;
+        assertThat(violationsOf(api)).isEmpty();
+        assertThat(violationsOf("package io.rangefetch.util;\n")).containsExactly(
+                "X.java: io.rangefetch.util is in none of core's layers: give it one in ArchitectureTest.Layer");
+    }
+
+    private static List<String> violationsOf(String source) {
+        List<String> violations = new ArrayList<>();
+        violations("X.java", source, violations);
+        return violations;
+    }
+
+    /** Adds what {@code source} refers to against the layers to {@code violations}; returns its package. */
+    private static String violations(String file, String source, List<String> violations) {
+        String code = codeOnly(source);
+        Matcher declared = PACKAGE.matcher(code);
+        if (!declared.find()) {
+            violations.add(file + ": declares no package");
+            return "";
+        }
+        String packageName = declared.group(1);
+        Optional<Layer> layer = Layer.of(packageName);
+        if (layer.isEmpty()) {
+            violations.add(file + ": " + packageName + " is in none of core's layers: give it one in "
+                    + "ArchitectureTest.Layer");
+            return packageName;
+        }
+        String[] lines = code.split("\n", -1);
+        int packageLine = lineOf(code, declared.start(1));
+        for (int line = 0; line < lines.length; line++) {
+            if (line == packageLine) {
+                continue;
+            }
+            Matcher reference = REFERENCE.matcher(lines[line]);
+            while (reference.find()) {
+                String name = reference.group().replaceAll("\\s", "");
+                Optional<Layer> target = Layer.of(packageOf(name));
+                if (target.isPresent() && target.get().ordinal() < layer.get().ordinal()) {
+                    boolean imported = lines[line].trim().startsWith("import");
+                    violations.add(file + ":" + (line + 1) + ": " + packageName + (imported ? " imports " : " refers to ")
+                            + name + " (" + layer.get().description + " must not use " + target.get().description
+                            + ")");
+                }
+            }
+        }
+        return packageName;
+    }
+
+    /** The package part of a qualified name: up to its first capitalized segment (a type) or {@code *}. */
+    private static String packageOf(String qualifiedName) {
+        List<String> packageSegments = new ArrayList<>();
+        for (String segment : qualifiedName.split("\\.")) {
+            if (segment.equals("*") || Character.isUpperCase(segment.charAt(0))) {
+                break;
+            }
+            packageSegments.add(segment);
+        }
+        return String.join(".", packageSegments);
+    }
+
+    private static int lineOf(String text, int index) {
+        return (int) text.substring(0, index).chars().filter(c -> c == '\n').count();
+    }
+
+    /**
+     * {@code source} with its comments, string literals, text blocks and character literals blanked out (line
+     * breaks kept, so line numbers stay right).
+     */
+    static String codeOnly(String source) {
+        StringBuilder code = new StringBuilder(source);
+        int i = 0;
+        while (i < source.length()) {
+            int end;
+            if (source.startsWith("//", i)) {
+                end = source.indexOf('\n', i);
+                end = end < 0 ? source.length() : end;
+            } else if (source.startsWith("/*", i)) {
+                end = source.indexOf("*/", i + 2);
+                end = end < 0 ? source.length() : end + 2;
+            } else if (source.startsWith("\"\"\"", i)) {
+                end = endOfQuoted(source, i + 3, "\"\"\"");
+            } else if (source.charAt(i) == '"') {
+                end = endOfQuoted(source, i + 1, "\"");
+            } else if (source.charAt(i) == '\'') {
+                end = endOfQuoted(source, i + 1, "'");
+            } else {
+                i++;
+                continue;
+            }
+            for (int blank = i; blank < end; blank++) {
+                if (code.charAt(blank) != '\n') {
+                    code.setCharAt(blank, ' ');
+                }
+            }
+            i = end;
+        }
+        return code.toString();
+    }
+
+    /** Where a literal whose body starts at {@code from} ends, after its closing {@code quote}; escapes skipped. */
+    private static int endOfQuoted(String source, int from, String quote) {
+        int i = from;
+        while (i < source.length()) {
+            if (source.charAt(i) == '\\') {
+                i += 2;
+            } else if (source.startsWith(quote, i)) {
+                return i + quote.length();
+            } else {
+                i++;
+            }
+        }
+        return source.length();
+    }
+
+    private static ModuleDescriptor moduleDescriptor() throws IOException {
+        try (InputStream in = Files.newInputStream(MODULE_DESCRIPTOR)) {
+            return ModuleDescriptor.read(in);
+        }
+    }
+
+    private static List<Path> mainSources() throws IOException {
+        try (Stream<Path> files = Files.walk(MAIN_SOURCES)) {
+            // a module declaration names packages of every layer by design
+            return files.filter(file -> file.toString().endsWith(".java"))
+                    .filter(file -> !file.getFileName().toString().equals("module-info.java"))
+                    .sorted()
+                    .collect(Collectors.toList());
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
