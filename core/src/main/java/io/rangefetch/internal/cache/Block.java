@@ -60,6 +60,12 @@ public final class Block {
         this.prefetch = prefetch;
         this.owner = requireNonNull(owner, "owner is null");
         this.waiters = new AtomicInteger(prefetch ? 0 : 1);
+        // The hooks reach the fetch, and through it whatever the fetch wrote into: once the block has loaded or
+        // failed nobody can join or abandon it, so they must not keep all that alive while the block stays cached.
+        loaded.whenComplete((data, failure) -> {
+            onJoin = NOTHING;
+            onAbandon = NOTHING;
+        });
     }
 
     /** The bytes this block counts against the budget: the length of its array. */
@@ -157,7 +163,11 @@ public final class Block {
 
     /** Runs {@code hook} when a reader joins (now, if one already waits). It may run more than once. */
     public void whenJoined(Runnable hook) {
-        onJoin = requireNonNull(hook, "hook is null");
+        requireNonNull(hook, "hook is null");
+        if (loaded.isDone()) {
+            return; // nobody joins a loaded block
+        }
+        onJoin = hook;
         if (waiters.get() > (prefetch ? 0 : 1)) {
             hook.run();
         }
@@ -165,7 +175,11 @@ public final class Block {
 
     /** Runs {@code hook} once, when the block is abandoned (see {@link #leave} and {@link #tryAbandon}). */
     public void whenAbandoned(Runnable hook) {
-        onAbandon = requireNonNull(hook, "hook is null");
+        requireNonNull(hook, "hook is null");
+        if (loaded.isDone()) {
+            return; // a loaded block is not abandoned
+        }
+        onAbandon = hook;
         if (waiters.get() == ABANDONED) {
             hook.run();
         }

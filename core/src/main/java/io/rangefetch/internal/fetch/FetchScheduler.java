@@ -292,6 +292,8 @@ public final class FetchScheduler implements AutoCloseable {
                     LOG.warn("A completion callback failed after a fetch", e);
                 }
             }
+            // a ticket outlives its fetch (a block's hooks, a stream's prefetch list): let go of what it ran
+            job.afterSlot.clear();
         }
     }
 

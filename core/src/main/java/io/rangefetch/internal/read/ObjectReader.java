@@ -123,6 +123,18 @@ public final class ObjectReader implements AutoCloseable {
         if (len == 0) {
             return 0;
         }
+        if (streaming) {
+            // The quiet path first, allocating nothing: a scan of 8 KiB reads spends most of its reads here. It
+            // needs no start of its own: the streaming read that left the quiet block started on its version, so
+            // no other read can have moved the stream off it (see ObjectVersion).
+            PinnedVersion current = version.current();
+            if (current != null) {
+                int copied = this.streaming.readQuietly(current, position, buffer, offset, len, statistics);
+                if (copied > 0) {
+                    return copied;
+                }
+            }
+        }
         FirstFetch.Shape shape = new FirstFetch.Shape(position, len, false, hint, prefetchEnd,
                 ByteBuffer.wrap(buffer), offset);
         return withVersion(shape, (pinned, direct) -> {
