@@ -348,28 +348,22 @@ public final class FetchScheduler implements AutoCloseable {
         reclaimDropped();
     }
 
-    private synchronized void awaitRunningFetches() throws InterruptedException {
+    private void awaitRunningFetches() throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CLOSE_TIMEOUT_SECONDS);
-        while (!running.isEmpty()) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                LOG.error("{} fetches did not stop within {} s of close", running.size(), CLOSE_TIMEOUT_SECONDS);
-                return;
+        while (true) {
+            synchronized (this) {
+                if (running.isEmpty()) {
+                    return;
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    LOG.error("{} fetches did not stop within {} s of close", running.size(), CLOSE_TIMEOUT_SECONDS);
+                    return;
+                }
+                // bounded, so that fetches an executor dropped are found even when nothing else happens
+                TimeUnit.NANOSECONDS.timedWait(this, Math.min(left, TimeUnit.MILLISECONDS.toNanos(DROP_CHECK_MILLIS)));
             }
-            // a bounded wait, so fetches an executor dropped are found even when nothing else happens
-            TimeUnit.NANOSECONDS.timedWait(this, Math.min(left, TimeUnit.MILLISECONDS.toNanos(DROP_CHECK_MILLIS)));
-            reclaimDroppedLocked();
-        }
-    }
-
-    // Called with the monitor held, from close: drops reclaimed jobs from `running` so close stops waiting.
-    private void reclaimDroppedLocked() {
-        for (Reference<? extends Runnable> reference; (reference = dropped.poll()) != null; ) {
-            Handoff handoff = (Handoff) reference;
-            if (handoffs.remove(handoff) && handoff.job.state == JobState.RUNNING) {
-                handoff.job.state = JobState.DONE;
-                running.remove(handoff.job);
-            }
+            reclaimDropped(); // ends them properly (their abandon runs), outside the monitor
         }
     }
 
