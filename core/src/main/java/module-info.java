@@ -21,6 +21,7 @@ module io.rangefetch.core {
     requires software.amazon.awssdk.core;
     requires software.amazon.awssdk.http;
     requires com.github.benmanes.caffeine;
+    requires dev.failsafe.core;
     requires org.slf4j;
 
     uses io.rangefetch.format.FormatPolicy;

@@ -337,7 +337,9 @@ public final class SeekableS3InputStream extends InputStream {
                 counter.cacheHits(),
                 counter.cacheMisses(),
                 counter.prefetchedBytes(),
-                counter.prefetchedBytesUnread());
+                counter.prefetchedBytesUnread(),
+                counter.retries(),
+                counter.resumes());
     }
 
     private void checkOpen() throws IOException {

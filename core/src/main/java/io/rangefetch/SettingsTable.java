@@ -75,6 +75,18 @@ final class SettingsTable {
     static final Setting<Integer> FETCH_MAX_CONCURRENCY = add(Setting.count(StreamConfig.FETCH_MAX_CONCURRENCY,
             "16", between(1, 1024),
             "GETs in flight at once across all the factory's streams."));
+    static final Setting<Integer> RETRY_MAX_ATTEMPTS = add(Setting.count(StreamConfig.RETRY_MAX_ATTEMPTS, "8",
+            between(1, 100),
+            "How many times one GET or HEAD is sent at most, its first attempt included; 1 turns retries off."));
+    static final Setting<Duration> RETRY_BASE_DELAY = add(Setting.duration(StreamConfig.RETRY_BASE_DELAY, "50ms",
+            notNegative(),
+            "The most a first retry waits; each further retry may wait up to twice as long as the one before."));
+    static final Setting<Duration> RETRY_MAX_DELAY = add(Setting.duration(StreamConfig.RETRY_MAX_DELAY, "2s",
+            notNegative(),
+            "The most any retry waits."));
+    static final Setting<Duration> RETRY_DEADLINE = add(Setting.duration(StreamConfig.RETRY_DEADLINE, "30s",
+            notNegative(),
+            "No retry of a request starts later than this after its first attempt."));
     // S3 in-region: the first byte of a GET arrives after about 20 to 100 ms.
     static final Setting<Duration> FIRST_BYTE_LATENCY = add(Setting.duration(StreamConfig.FIRST_BYTE_LATENCY,
             "30ms", notNegative(),

@@ -8,6 +8,7 @@ import io.rangefetch.internal.config.Setting;
 import io.rangefetch.internal.plan.CoalescerSettings;
 import io.rangefetch.internal.plan.NetworkModel;
 import io.rangefetch.internal.plan.PlannerSettings;
+import io.rangefetch.internal.read.RetrySettings;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -41,6 +42,10 @@ public final class StreamConfig implements FormatSettings {
     public static final String METADATA_TTL = "metadata.ttl";
     public static final String METADATA_MAX_ENTRIES = "metadata.max-entries";
     public static final String FETCH_MAX_CONCURRENCY = "fetch.max-concurrency";
+    public static final String RETRY_MAX_ATTEMPTS = "retry.max-attempts";
+    public static final String RETRY_BASE_DELAY = "retry.base-delay";
+    public static final String RETRY_MAX_DELAY = "retry.max-delay";
+    public static final String RETRY_DEADLINE = "retry.deadline";
     public static final String FIRST_BYTE_LATENCY = "network.first-byte-latency";
     public static final String CONNECTION_BANDWIDTH = "network.connection-bandwidth";
     public static final String VECTORED_MIN_SEEK = "vectored.min-seek";
@@ -162,6 +167,26 @@ public final class StreamConfig implements FormatSettings {
         return get(SettingsTable.FETCH_MAX_CONCURRENCY);
     }
 
+    /** The value of {@value #RETRY_MAX_ATTEMPTS}. */
+    public int retryMaxAttempts() {
+        return get(SettingsTable.RETRY_MAX_ATTEMPTS);
+    }
+
+    /** The value of {@value #RETRY_BASE_DELAY}. */
+    public Duration retryBaseDelay() {
+        return get(SettingsTable.RETRY_BASE_DELAY);
+    }
+
+    /** The value of {@value #RETRY_MAX_DELAY}. */
+    public Duration retryMaxDelay() {
+        return get(SettingsTable.RETRY_MAX_DELAY);
+    }
+
+    /** The value of {@value #RETRY_DEADLINE}. */
+    public Duration retryDeadline() {
+        return get(SettingsTable.RETRY_DEADLINE);
+    }
+
     /** The value of {@value #FIRST_BYTE_LATENCY}. */
     public Duration firstByteLatency() {
         return get(SettingsTable.FIRST_BYTE_LATENCY);
@@ -226,6 +251,11 @@ public final class StreamConfig implements FormatSettings {
     /** The cost model the derived vectored sizes and the parallel part sizes follow from. */
     NetworkModel networkModel() {
         return new NetworkModel(firstByteLatency(), connectionBandwidth());
+    }
+
+    /** How the engine tries a GET or HEAD again (see {@code retry.*}). */
+    RetrySettings retrySettings() {
+        return new RetrySettings(retryMaxAttempts(), retryBaseDelay(), retryMaxDelay(), retryDeadline());
     }
 
     /**
@@ -319,6 +349,23 @@ public final class StreamConfig implements FormatSettings {
 
         public Builder fetchMaxConcurrency(int requests) {
             return set(SettingsTable.FETCH_MAX_CONCURRENCY, requests);
+        }
+
+        /** Attempts per GET or HEAD, the first included; 1 turns retries off. */
+        public Builder retryMaxAttempts(int attempts) {
+            return set(SettingsTable.RETRY_MAX_ATTEMPTS, attempts);
+        }
+
+        public Builder retryBaseDelay(Duration delay) {
+            return set(SettingsTable.RETRY_BASE_DELAY, requireNonNull(delay, "delay is null"));
+        }
+
+        public Builder retryMaxDelay(Duration delay) {
+            return set(SettingsTable.RETRY_MAX_DELAY, requireNonNull(delay, "delay is null"));
+        }
+
+        public Builder retryDeadline(Duration deadline) {
+            return set(SettingsTable.RETRY_DEADLINE, requireNonNull(deadline, "deadline is null"));
         }
 
         /** The first-byte latency of a GET under the cost model; the default is fitted to S3 in-region. */

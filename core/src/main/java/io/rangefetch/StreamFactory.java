@@ -76,7 +76,8 @@ public final class StreamFactory implements AutoCloseable {
                 new MetadataCache(config.metadataTtl(), config.metadataMaxEntries(), ticker),
                 new FetchScheduler(config.fetchMaxConcurrency(), executor, ownedExecutor),
                 new ReadPlanner(config.plannerSettings()),
-                new RangeCoalescer(config.coalescerSettings()));
+                new RangeCoalescer(config.coalescerSettings()),
+                config.retrySettings());
     }
 
     /** A factory over the SDK's async client (Netty or CRT), which stays the caller's. */

@@ -11,6 +11,8 @@ package io.rangefetch;
  * @param cacheMisses reads that had to send a request
  * @param prefetchedBytes bytes fetched ahead of any reader
  * @param prefetchedBytesUnread prefetched bytes that left the cache (evicted, invalidated, closed) never read
+ * @param retries requests sent again after a failure that may pass (each retry counts, resumed or not)
+ * @param resumes retries that asked only for the rest of a body that broke midway
  */
 public record StreamStatistics(
         long getRequests,
@@ -20,4 +22,6 @@ public record StreamStatistics(
         long cacheHits,
         long cacheMisses,
         long prefetchedBytes,
-        long prefetchedBytesUnread) {}
+        long prefetchedBytesUnread,
+        long retries,
+        long resumes) {}

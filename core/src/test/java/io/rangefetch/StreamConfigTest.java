@@ -83,7 +83,7 @@ class StreamConfigTest {
         assertThat(config.parquetFooterPrecacheSize()).isEqualTo(16L << 10);
         assertThat(config.parquetLargeFooterPrecacheSize()).isEqualTo(2L << 20);
         assertThat(config.parquetLargeFileSize()).isEqualTo(512L << 20);
-        assertThat(StreamConfig.keys()).hasSize(22);
+        assertThat(StreamConfig.keys()).hasSize(26);
     }
 
     @Test

@@ -133,7 +133,8 @@ final class SdkRequests {
                 case 416:
                     return new RangeNotSatisfiableException(what + " failed: the range starts past the end of the object (416)", cause);
                 default:
-                    return new IOException(what + " failed with HTTP " + status + ": " + s3.getMessage(), cause);
+                    return new HttpStatusException(what + " failed with HTTP " + status + ": " + s3.getMessage(),
+                            status, cause);
             }
         }
         return new IOException(what + " failed: " + cause, cause);

@@ -123,6 +123,10 @@ public final class BodyHold {
                 Thread.currentThread().interrupt();
                 throw new IOException("Interrupted while held", e);
             }
+            if (closed.getCount() == 0) {
+                // closed and then released: a cut connection stays cut
+                throw new IOException("Body closed while held (connection aborted)");
+            }
             passed = true;
         }
 

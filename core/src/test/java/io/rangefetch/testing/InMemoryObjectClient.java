@@ -35,6 +35,69 @@ public final class InMemoryObjectClient implements ObjectClient {
     private final List<Request> log = new CopyOnWriteArrayList<>();
     private final List<Fault> faults = new CopyOnWriteArrayList<>();
     private final List<BodyHold> holds = new CopyOnWriteArrayList<>();
+    private final List<BodyFault> bodyFaults = new CopyOnWriteArrayList<>();
+
+    /** Breaks the bodies of matching GETs: the answer's headers are right, its bytes stop early. */
+    public static final class BodyFault {
+        private final Predicate<Request> matching;
+        private final long afterBytes;
+        private final boolean reset;
+        private final java.util.concurrent.atomic.AtomicInteger left;
+
+        private BodyFault(Predicate<Request> matching, long afterBytes, boolean reset, int times) {
+            this.matching = matching;
+            this.afterBytes = afterBytes;
+            this.reset = reset;
+            this.left = new java.util.concurrent.atomic.AtomicInteger(times);
+        }
+
+        InputStream wrap(Request request, InputStream body) {
+            if (!matching.test(request) || left.getAndDecrement() <= 0) {
+                return body;
+            }
+            return new java.io.FilterInputStream(body) {
+                private long passed;
+
+                @Override
+                public int read() throws IOException {
+                    byte[] one = new byte[1];
+                    return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+                }
+
+                @Override
+                public int read(byte[] buffer, int offset, int length) throws IOException {
+                    if (passed >= afterBytes) {
+                        if (reset) {
+                            throw new IOException("Connection reset (injected after " + afterBytes + " body bytes)");
+                        }
+                        return -1; // the body ends early, its headers notwithstanding
+                    }
+                    int read = super.read(buffer, offset, (int) Math.min(length, afterBytes - passed));
+                    if (read > 0) {
+                        passed += read;
+                    }
+                    return read;
+                }
+
+                @Override
+                public long skip(long count) throws IOException {
+                    byte[] scratch = new byte[(int) Math.min(count, 8192)];
+                    int read = read(scratch, 0, scratch.length);
+                    return Math.max(0, read);
+                }
+            };
+        }
+    }
+
+    /**
+     * The first {@code times} GETs {@code matching} accepts answer with the right headers, and their bodies fail
+     * after {@code afterBytes} bytes: with a reset ({@code reset}) or by ending early (a truncated body).
+     */
+    public BodyFault breakBodies(Predicate<Request> matching, long afterBytes, boolean reset, int times) {
+        BodyFault fault = new BodyFault(matching, afterBytes, reset, times);
+        bodyFaults.add(fault);
+        return fault;
+    }
 
     /** One request as it reached the client. */
     public record Request(String method, String bucket, String key, String range, String ifMatch) {
@@ -145,6 +208,9 @@ public final class InMemoryObjectClient implements ObjectClient {
             range = new ByteRange(get.range().start(), Math.min(get.range().end(), length));
         }
         InputStream body = new ByteArrayInputStream(stored.data(), (int) range.start(), (int) range.length());
+        for (BodyFault fault : bodyFaults) {
+            body = fault.wrap(request, body);
+        }
         for (BodyHold hold : holds) {
             body = hold.wrap(request, body);
         }

@@ -44,7 +44,9 @@ public final class StreamFixture implements AutoCloseable, AfterEachCallback {
 
     /** A factory with a 256 MiB cache, so tests do not depend on the JVM's heap size. */
     public StreamFactory factory() {
-        return factory(StreamConfig.builder().cacheMaxMemory(256L * MIB).build());
+        // short retry waits: a test that makes GETs fail should not wait out production backoff
+        return factory(StreamConfig.builder().cacheMaxMemory(256L * MIB).retryBaseDelay(java.time.Duration.ofMillis(1))
+                .retryMaxDelay(java.time.Duration.ofMillis(5)).build());
     }
 
     private StreamFactory.Builder builder(StreamConfig config) {

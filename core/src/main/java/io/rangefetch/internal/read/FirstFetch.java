@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.ObjectAddress;
+import io.rangefetch.client.ObjectContent;
 import io.rangefetch.client.ObjectMetadata;
 import io.rangefetch.client.RangeGetRequest;
 import io.rangefetch.client.RangeNotSatisfiableException;
@@ -110,59 +111,117 @@ final class FirstFetch {
     private Learned intoCache(RangeGetRequest request, long reserved, FetchAbort abort) throws IOException {
         long held = reserved;
         try {
-            Answer answer = send(request, abort, content -> {
-                byte[] data = new byte[Math.toIntExact(content.range().length())];
-                Bodies.fill(request, content, data, 0, data.length);
-                return data;
-            });
-            if (answer == null) {
+            Receiver receiver = new Receiver(request, Into.ARRAY, null, 0, -1);
+            ObjectMetadata metadata = send(request, abort, receiver);
+            if (metadata == null) {
                 return new Learned(null, null);
             }
-            byte[] data = (byte[]) answer.value();
+            byte[] data = receiver.data;
             context.cache().release(held - data.length);
             held = data.length;
-            if (insert(answer.metadata().etag(), answer.range(), data)) {
+            if (insert(metadata.etag(), receiver.answered, data)) {
                 held = 0; // the block holds the reservation now
             }
-            return new Learned(answer.metadata(), null);
+            return new Learned(metadata, null);
         } finally {
             context.cache().release(held);
         }
     }
 
     private Learned direct(RangeGetRequest request, Shape shape, FetchAbort abort) throws IOException {
-        Answer answer = send(request, abort, content -> {
-            ByteRange range = content.range();
-            if (!shape.hasBuffer()) {
-                Bodies.skip(request, content, range.length());
-                return null;
-            }
-            // a tail read wants the last min(length, object length) bytes; these are the last of them
-            long wanted = shape.tail() ? Math.min(shape.length(), content.metadata().length()) : range.length();
-            int index = shape.index() + (int) (wanted - range.length());
-            Bodies.fill(request, content, shape.buffer(), index, (int) range.length());
-            return range;
-        });
-        if (answer == null) {
+        Receiver receiver = shape.hasBuffer()
+                ? new Receiver(request, Into.BUFFER, shape.buffer(), shape.index(), shape.tail() ? shape.length() : -1)
+                : new Receiver(request, Into.NOWHERE, null, 0, -1);
+        ObjectMetadata metadata = send(request, abort, receiver);
+        if (metadata == null) {
             return new Learned(null, null);
         }
-        return new Learned(answer.metadata(), (ByteRange) answer.value());
+        return new Learned(metadata, shape.hasBuffer() ? receiver.answered : null);
     }
 
-    private record Answer(ObjectMetadata metadata, ByteRange range, Object value) {}
-
     /** Sends the request; {@code null} when the object is empty. */
-    private Answer send(RangeGetRequest request, FetchAbort abort, GetPath.Answer<Object> body) throws IOException {
+    private ObjectMetadata send(RangeGetRequest request, FetchAbort abort, Receiver receiver) throws IOException {
         try {
-            return context.gets().exchange(request, abort, statistics, false, content -> {
-                checkAnswer(request, content.range(), content.metadata().length());
-                return new Answer(content.metadata(), content.range(), body.read(content));
-            });
+            return context.gets().fetch(request, abort, statistics, false, receiver);
         } catch (RangeNotSatisfiableException e) {
             if (request.isSuffix() || request.range().start() == 0) {
                 return null;
             }
             throw new PastTheEnd(e);
+        }
+    }
+
+    /**
+     * Where the learning request's bytes go: a new array of the answer's size (it was reserved for), the reader's
+     * buffer (a tail read's bytes at the end of what it wants), or nowhere (a learner without a buffer). The first
+     * answer fixes the range; a resumed answer continues into the same place.
+     */
+    /** Where a learning request's bytes go. */
+    private enum Into {
+        ARRAY,
+        BUFFER,
+        NOWHERE
+    }
+
+    private static final class Receiver implements GetPath.Receiver {
+        private final RangeGetRequest request;
+        private final Into into;
+        private final ByteBuffer buffer;
+        private final int index;
+        // a tail read's length: its bytes end at index + min(tailLength, object length); -1 for other reads
+        private final long tailLength;
+        private ByteRange answered;
+        private byte[] data;
+        private int base;
+        private long next;
+
+        Receiver(RangeGetRequest request, Into into, ByteBuffer buffer, int index, long tailLength) {
+            this.request = request;
+            this.into = into;
+            this.buffer = buffer;
+            this.index = index;
+            this.tailLength = tailLength;
+        }
+
+        @Override
+        public long next() {
+            return next;
+        }
+
+        @Override
+        public long end() {
+            return answered == null ? -1 : answered.end();
+        }
+
+        @Override
+        public void receive(ObjectContent content) throws IOException {
+            if (answered == null) {
+                checkAnswer(request, content.range(), content.metadata().length());
+                answered = content.range();
+                next = answered.start();
+                // a tail read wants the last min(length, object length) bytes; these are the last of them
+                long wanted = tailLength >= 0 ? Math.min(tailLength, content.metadata().length()) : answered.length();
+                base = (int) (wanted - answered.length());
+            } else {
+                Bodies.checkRange(request, content, new ByteRange(next, answered.end()));
+            }
+            Bodies.Cursor cursor = new Bodies.Cursor(request, content);
+            try {
+                int done = (int) (next - answered.start());
+                int length = (int) (answered.end() - next);
+                switch (into) {
+                    case BUFFER -> cursor.into(buffer, index + base + done, length);
+                    case ARRAY -> {
+                        if (data == null) {
+                            data = new byte[Math.toIntExact(answered.length())];
+                        }
+                        cursor.into(data, done, length);
+                    }
+                    case NOWHERE -> cursor.skipTo(answered.end());
+                }
+            } finally {
+                next = cursor.position();
+            }
         }
     }
 

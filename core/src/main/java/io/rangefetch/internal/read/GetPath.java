@@ -2,53 +2,108 @@ package io.rangefetch.internal.read;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.failsafe.Failsafe;
+import dev.failsafe.FailsafeException;
+import dev.failsafe.RetryPolicy;
+import io.rangefetch.client.ByteRange;
+import io.rangefetch.client.HttpStatusException;
+import io.rangefetch.client.ObjectAddress;
 import io.rangefetch.client.ObjectClient;
 import io.rangefetch.client.ObjectContent;
+import io.rangefetch.client.ObjectMetadata;
 import io.rangefetch.client.PreconditionFailedException;
 import io.rangefetch.client.RangeGetRequest;
+import io.rangefetch.client.RangeNotSatisfiableException;
 import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchCancelledException;
 import io.rangefetch.internal.stats.StatisticsCounter;
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The one way a GET is sent: the request that learns a version, block loads, vectored parts, prefetches and
- * reads straight into a caller's buffer all go through {@link #exchange}. It is where a request is held to
- * {@code read.max-request-size}, where an answer is held to the version the request pinned ({@code If-Match},
- * and the answer's own ETag), where a fetch that was aborted is told from one that failed, and where GETs are
- * counted. Retries, resuming a body that broke, and hedging belong here too, so that they apply to every GET.
+ * The one way a GET (and a HEAD) is sent: the request that learns a version, block loads, vectored parts,
+ * prefetches and reads straight into a caller's buffer all go through {@link #fetch}. It is where a request is
+ * held to {@code read.max-request-size}, where an answer is held to the version the request pinned
+ * ({@code If-Match}, and the answer's own ETag), where a fetch that was aborted is told from one that failed,
+ * where GETs are counted, and where they are tried again.
  *
- * <p>Runs on fetch threads; stateless apart from its settings, so thread-safe.
+ * <p><b>Retries.</b> A failure that sending again may fix (a connection that failed, a body cut short, 500, 502,
+ * 503, 504) is retried with exponential backoff and full jitter ({@link RetrySettings}, with Failsafe); one it
+ * cannot fix is not (403, 404, 416, 412, an abort, an interrupt). <b>Resume.</b> A {@link Receiver} stores bytes
+ * in order and knows the first it has not received: a retry after an answer arrived asks for exactly the rest,
+ * with {@code If-Match} on the ETag that answer came with. A resumed GET can therefore never splice two versions:
+ * the object changed in between answers 412, which is not retried. A retry before any answer arrived sends the
+ * same request again. The backoff is slept on the fetch thread, in its slot.
+ *
+ * <p>Runs on fetch threads (and HEADs on readers' threads); stateless apart from its settings, so thread-safe.
  */
 final class GetPath {
     private final ObjectClient client;
     private final long maxRequestSize;
+    private final RetrySettings retry;
 
-    GetPath(ObjectClient client, long maxRequestSize) {
+    GetPath(ObjectClient client, long maxRequestSize, RetrySettings retry) {
         this.client = requireNonNull(client, "client is null");
         this.maxRequestSize = maxRequestSize;
+        this.retry = requireNonNull(retry, "retry is null");
     }
 
-    /** What to do with an answer whose version was checked: read its body. */
-    @FunctionalInterface
-    interface Answer<T> {
-        T read(ObjectContent content) throws IOException;
+    /** Where one GET's body goes, in object order; it may take several answers when a body breaks. */
+    interface Receiver {
+        /**
+         * Reads the body of an answer whose version was checked into place. The answer starts at
+         * {@link #next()} (or, the first time, where the request asked): bytes already received are not sent
+         * again. Must keep {@link #next()} just past the last byte it stored, also when it fails midway.
+         */
+        void receive(ObjectContent content) throws IOException;
+
+        /** The first object byte not received yet; meaningful once {@link #end()} is. */
+        long next();
+
+        /** Just past the last byte wanted; -1 while no answer fixed it (a retry then sends the request again). */
+        long end();
     }
 
     /**
-     * Sends {@code request}, checks the answer is of the version asked for, and has {@code answer} read the
-     * body; closes the body after, or cuts its connection if reading it failed. A failure caused by an abort
-     * comes out as {@link FetchCancelledException}; anything else the client or the body throws comes out as an
-     * {@link IOException} naming the request.
+     * Sends {@code request}, checks each answer is of the version asked for, and has {@code receiver} read its
+     * body, retrying and resuming as the class note says. Returns what the answer told about the object. A
+     * failure caused by an abort comes out as {@link FetchCancelledException}; one whose retries ran out as an
+     * {@link IOException} naming the request and how many attempts were made, with the last failure as cause.
      */
-    <T> T exchange(RangeGetRequest request, FetchAbort abort, StatisticsCounter statistics, boolean prefetch,
-            Answer<T> answer) throws IOException {
-        long size = request.isSuffix() ? request.suffixLength() : request.range().length();
-        if (size > maxRequestSize) {
-            // a planning bug, not the caller's: no GET may be larger than the cap, whatever the plan says
-            throw new IllegalStateException("GET " + request.describe() + " asks for " + size
-                    + " bytes, more than read.max-request-size (" + maxRequestSize + ")");
-        }
+    ObjectMetadata fetch(RangeGetRequest request, FetchAbort abort, StatisticsCounter statistics, boolean prefetch,
+            Receiver receiver) throws IOException {
+        checkSize(request);
+        ObjectMetadata[] answered = new ObjectMetadata[1];
+        return retrying(request.describe(), abort, statistics, attempt -> {
+            RangeGetRequest sent = request;
+            boolean started = answered[0] != null && receiver.end() >= 0; // the receiver took the answer's range
+            if (started && receiver.next() >= receiver.end()) {
+                return answered[0]; // every byte arrived before the answer failed (at its end): nothing to ask
+            }
+            if (started) {
+                // an answer arrived and its body broke: ask for the rest only, of the version it came from
+                sent = RangeGetRequest.of(request.object(), new ByteRange(receiver.next(), receiver.end()),
+                        answered[0].etag());
+                statistics.resumed();
+            }
+            return send(sent, abort, statistics, prefetch, receiver, answered);
+        });
+    }
+
+    /** Sends a HEAD, retried as a GET is. */
+    ObjectMetadata head(ObjectAddress object, FetchAbort abort, StatisticsCounter statistics) throws IOException {
+        return retrying("HEAD " + object, abort, statistics, attempt -> {
+            statistics.headSent();
+            return client.head(object);
+        });
+    }
+
+    /** One attempt; {@code answered} keeps the first answer's metadata, recorded before its body is read. */
+    private ObjectMetadata send(RangeGetRequest request, FetchAbort abort, StatisticsCounter statistics,
+            boolean prefetch, Receiver receiver, ObjectMetadata[] answered) throws IOException {
         if (abort.isAborted()) {
             // stopped between being handed a thread and sending: nothing to send, nobody to count
             throw new FetchCancelledException("GET " + request.describe() + " was cancelled before it was sent", null);
@@ -60,11 +115,13 @@ final class GetPath {
             statistics.failedGetSent();
             throw failure(abort, request, e);
         }
-        T result;
         try {
             abort.attach(content);
             checkEtag(request, content.metadata().etag());
-            result = answer.read(content);
+            if (answered[0] == null) {
+                answered[0] = content.metadata(); // a broken body resumes under this answer's ETag
+            }
+            receiver.receive(content);
         } catch (IOException | RuntimeException e) {
             content.abort();
             statistics.failedGetSent();
@@ -76,7 +133,83 @@ final class GetPath {
             // every byte was read; a connection that fails to close costs the pool a connection, not the read
         }
         statistics.getSent(content.range().length(), prefetch);
-        return result;
+        return content.metadata();
+    }
+
+    @FunctionalInterface
+    private interface Attempt {
+        ObjectMetadata run(int number) throws IOException;
+    }
+
+    private ObjectMetadata retrying(String what, FetchAbort abort, StatisticsCounter statistics, Attempt attempt)
+            throws IOException {
+        if (retry.maxAttempts() <= 1 || retry.deadline().isZero()) {
+            return attempt.run(1); // no retry may start: one attempt, as is (and no policy a zero deadline refuses)
+        }
+        RetryPolicy<ObjectMetadata> policy = RetryPolicy.<ObjectMetadata>builder()
+                .handleIf(failure -> !abort.isAborted() && isTransient(failure))
+                .withMaxAttempts(retry.maxAttempts())
+                .withMaxDuration(retry.deadline())
+                .withDelayFn(context -> fullJitter(context.getAttemptCount()))
+                .onRetry(event -> statistics.retried())
+                .build();
+        int[] attempts = new int[1];
+        try {
+            return Failsafe.with(policy).get(context -> {
+                attempts[0] = context.getAttemptCount() + 1;
+                return attempt.run(attempts[0]);
+            });
+        } catch (FailsafeException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+                InterruptedIOException interrupted = new InterruptedIOException(what + " was interrupted between attempts");
+                interrupted.initCause(cause);
+                throw interrupted;
+            }
+            if (cause instanceof IOException io) {
+                throw attempts[0] > 1 && isTransient(io) ? exhausted(what, attempts[0], io) : io;
+            }
+            throw new IOException(what + " failed: " + cause, cause);
+        } catch (RuntimeException e) {
+            throw e; // a bug, or a client that throws unchecked exceptions (translated where they are raised)
+        }
+    }
+
+    /** The wait before the retry that follows attempt number {@code attempt}: 0 to the bound, at random. */
+    private Duration fullJitter(int attempt) {
+        long bound = retry.delayBound(attempt).toNanos();
+        return bound <= 0 ? Duration.ZERO : Duration.ofNanos(ThreadLocalRandom.current().nextLong(bound + 1));
+    }
+
+    private static IOException exhausted(String what, int attempts, IOException last) {
+        return new IOException(what + " failed " + attempts + " times; the last attempt: " + last.getMessage(), last);
+    }
+
+    /**
+     * Whether sending the same request again may fix {@code failure}: a transport failure or a body cut short
+     * may; 500, 502, 503 and 504 may; a missing object, a range past the end, a changed version, a refusal, an
+     * abort or an interrupt may not.
+     */
+    static boolean isTransient(Throwable failure) {
+        if (failure instanceof FetchCancelledException || failure instanceof InterruptedIOException
+                || failure instanceof FileNotFoundException || failure instanceof PreconditionFailedException
+                || failure instanceof RangeNotSatisfiableException) {
+            return false;
+        }
+        if (failure instanceof HttpStatusException status) {
+            return status.isTransient();
+        }
+        return failure instanceof IOException;
+    }
+
+    private void checkSize(RangeGetRequest request) {
+        long size = request.isSuffix() ? request.suffixLength() : request.range().length();
+        if (size > maxRequestSize) {
+            // a planning bug, not the caller's: no GET may be larger than the cap, whatever the plan says
+            throw new IllegalStateException("GET " + request.describe() + " asks for " + size
+                    + " bytes, more than read.max-request-size (" + maxRequestSize + ")");
+        }
     }
 
     /** Fails a GET that asked for one ETag and was answered with another. */

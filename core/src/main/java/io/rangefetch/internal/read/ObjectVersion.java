@@ -238,8 +238,8 @@ final class ObjectVersion {
         }
         ObjectMetadata metadata;
         try {
-            statistics.headSent();
-            metadata = context.scheduler().call(FetchPriority.DEMAND, abort -> context.client().head(address));
+            metadata = context.scheduler().call(FetchPriority.DEMAND, abort -> context.gets().head(address, abort,
+                    statistics));
         } catch (IOException | RuntimeException | Error e) {
             state.compareAndSet(mine, unknown);
             mine.done.completeExceptionally(e);
@@ -396,9 +396,8 @@ final class ObjectVersion {
             String current = null;
             if (mayAsk) {
                 try {
-                    statistics.headSent();
-                    current = context.scheduler().call(FetchPriority.DEMAND, abort -> context.client().head(address))
-                            .etag();
+                    current = context.scheduler().call(FetchPriority.DEMAND,
+                            abort -> context.gets().head(address, abort, statistics)).etag();
                 } catch (IOException e) {
                     failure.addSuppressed(e);
                 }

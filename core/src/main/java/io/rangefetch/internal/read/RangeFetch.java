@@ -4,12 +4,14 @@ import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.ObjectAddress;
+import io.rangefetch.client.ObjectContent;
 import io.rangefetch.client.RangeGetRequest;
 import io.rangefetch.internal.cache.Block;
 import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchPriority;
 import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.internal.stats.StatisticsCounter;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -155,25 +157,9 @@ final class RangeFetch {
             return;
         }
         RangeGetRequest request = RangeGetRequest.of(address, bytes, pinned);
-        List<byte[]> arrays = new ArrayList<>(filled.size());
+        byte[][] arrays = new byte[targets.size()][];
         try {
-            context.gets().exchange(request, abort, statistics, prefetch, content -> {
-                Bodies.checkRange(request, content, bytes);
-                long cursor = bytes.start();
-                for (Target target : targets) {
-                    Bodies.skip(request, content, target.bytes().start() - cursor);
-                    int length = (int) target.bytes().length();
-                    if (target.block() != null) {
-                        byte[] data = context.cache().bufferFor(target.block());
-                        arrays.add(data);
-                        Bodies.fill(request, content, data, 0, length);
-                    } else {
-                        Bodies.fill(request, content, target.buffer(), target.index(), length);
-                    }
-                    cursor = target.bytes().end();
-                }
-                return null;
-            });
+            context.gets().fetch(request, abort, statistics, prefetch, new Receiver(request, arrays));
         } catch (Throwable e) {
             failAll(e);
             if (e instanceof Error error) {
@@ -181,14 +167,66 @@ final class RangeFetch {
             }
             return;
         }
-        int next = 0;
-        for (Target target : targets) {
-            if (target.block() != null) {
-                context.cache().complete(target.block(), arrays.get(next++));
+        for (int i = 0; i < targets.size(); i++) {
+            if (targets.get(i).block() != null) {
+                context.cache().complete(targets.get(i).block(), arrays[i]);
             }
         }
         directWrites.complete(null);
         ended.complete(null);
+    }
+
+    /**
+     * Stores the GET's bytes into its targets in order, skipping the bytes between them; a resumed answer
+     * continues where the last one broke, into the same arrays.
+     */
+    private final class Receiver implements GetPath.Receiver {
+        private final RangeGetRequest request;
+        private final byte[][] arrays;
+        private long next;
+
+        Receiver(RangeGetRequest request, byte[][] arrays) {
+            this.request = request;
+            this.arrays = arrays;
+            this.next = bytes.start();
+        }
+
+        @Override
+        public long next() {
+            return next;
+        }
+
+        @Override
+        public long end() {
+            return bytes.end();
+        }
+
+        @Override
+        public void receive(ObjectContent content) throws IOException {
+            Bodies.checkRange(request, content, new ByteRange(next, bytes.end()));
+            Bodies.Cursor cursor = new Bodies.Cursor(request, content);
+            try {
+                for (int i = 0; i < targets.size(); i++) {
+                    Target target = targets.get(i);
+                    if (target.bytes().end() <= cursor.position()) {
+                        continue;
+                    }
+                    cursor.skipTo(target.bytes().start());
+                    int done = (int) (cursor.position() - target.bytes().start());
+                    int length = (int) (target.bytes().end() - cursor.position());
+                    if (target.block() != null) {
+                        if (arrays[i] == null) {
+                            arrays[i] = context.cache().bufferFor(target.block());
+                        }
+                        cursor.into(arrays[i], done, length);
+                    } else {
+                        cursor.into(target.buffer(), target.index() + done, length);
+                    }
+                }
+            } finally {
+                next = cursor.position();
+            }
+        }
     }
 
     /** The GET failed, or will never run: its blocks leave the cache, and its readers learn why. */

@@ -20,14 +20,14 @@ public final class ReaderContext {
     private final GetPath gets;
 
     public ReaderContext(ObjectClient client, BlockCache cache, MetadataCache metadata, FetchScheduler scheduler,
-            ReadPlanner planner, RangeCoalescer coalescer) {
+            ReadPlanner planner, RangeCoalescer coalescer, RetrySettings retry) {
         this.client = requireNonNull(client, "client is null");
         this.cache = requireNonNull(cache, "cache is null");
         this.metadata = requireNonNull(metadata, "metadata is null");
         this.scheduler = requireNonNull(scheduler, "scheduler is null");
         this.planner = requireNonNull(planner, "planner is null");
         this.coalescer = requireNonNull(coalescer, "coalescer is null");
-        this.gets = new GetPath(client, planner.settings().maxRequestSize());
+        this.gets = new GetPath(client, planner.settings().maxRequestSize(), retry);
     }
 
     public ObjectClient client() {

@@ -16,6 +16,8 @@ public final class StatisticsCounter {
     private final LongAdder cacheMisses = new LongAdder();
     private final LongAdder prefetchedBytes = new LongAdder();
     private final LongAdder prefetchedBytesUnread = new LongAdder();
+    private final LongAdder retries = new LongAdder();
+    private final LongAdder resumes = new LongAdder();
 
     public StatisticsCounter(StatisticsCounter parent) {
         this.parent = parent;
@@ -62,6 +64,28 @@ public final class StatisticsCounter {
         for (StatisticsCounter c = this; c != null; c = c.parent) {
             c.prefetchedBytesUnread.add(bytes);
         }
+    }
+
+    /** A request is sent again after a failure that may pass. */
+    public void retried() {
+        for (StatisticsCounter c = this; c != null; c = c.parent) {
+            c.retries.increment();
+        }
+    }
+
+    /** A GET whose body broke asks for the rest of it. */
+    public void resumed() {
+        for (StatisticsCounter c = this; c != null; c = c.parent) {
+            c.resumes.increment();
+        }
+    }
+
+    public long retries() {
+        return retries.sum();
+    }
+
+    public long resumes() {
+        return resumes.sum();
     }
 
     public long getRequests() {

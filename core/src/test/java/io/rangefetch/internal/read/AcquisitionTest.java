@@ -36,7 +36,7 @@ class AcquisitionTest {
     private final ReaderContext context = new ReaderContext(client, cache,
             new MetadataCache(Duration.ofMinutes(1), 100, Ticker.systemTicker()), scheduler,
             new ReadPlanner(new PlannerSettings(4 * KIB, 64 * KIB, 0, 2, 16 * KIB, 64 * KIB, 2, 16 * KIB, 16 * KIB)),
-            new RangeCoalescer(new CoalescerSettings(8 * KIB, 64 * KIB, 64 * KIB, 0.25)));
+            new RangeCoalescer(new CoalescerSettings(8 * KIB, 64 * KIB, 64 * KIB, 0.25)), RetrySettings.none());
     private final ObjectAddress address = new ObjectAddress("bucket", "key");
     private final StatisticsCounter statistics = StatisticsCounter.root();
 

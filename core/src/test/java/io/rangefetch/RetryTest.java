@@ -1,0 +1,226 @@
+package io.rangefetch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rangefetch.client.ByteRange;
+import io.rangefetch.client.HttpStatusException;
+import io.rangefetch.testing.InMemoryObjectClient;
+import io.rangefetch.testing.InMemoryObjectClient.Request;
+import io.rangefetch.testing.StreamFixture;
+import io.rangefetch.testing.TestData;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Every GET and HEAD is tried again after a failure that may pass, and a body that breaks midway resumes from
+ * the first byte not received, under {@code If-Match}: bytes come back right, and never of two versions.
+ */
+@Timeout(60)
+class RetryTest {
+    private static final String BUCKET = StreamFixture.BUCKET;
+    private static final int MIB = StreamFixture.MIB;
+    private static final int KIB = 1024;
+    private static final int SIZE = 20 * MIB;
+
+    @RegisterExtension
+    final StreamFixture fixture = new StreamFixture();
+    private final InMemoryObjectClient client = fixture.client();
+
+    private StreamFactory factory(int attempts) {
+        return fixture.factory(StreamConfig.builder().cacheMaxMemory(256L * MIB).prefetchMaxSize(0)
+                .retryMaxAttempts(attempts).retryBaseDelay(Duration.ofMillis(1)).retryMaxDelay(Duration.ofMillis(5))
+                .build());
+    }
+
+    private static S3Location at(String key) {
+        return new S3Location(BUCKET, key);
+    }
+
+    private OpenOptions known(String key) {
+        return OpenOptions.builder().length(SIZE).etag(client.etag(BUCKET, key)).build();
+    }
+
+    /** Fails the first {@code times} GETs with {@code status}, as S3 answers 503 SlowDown. */
+    private void failGets(int times, int status) {
+        AtomicInteger left = new AtomicInteger(times);
+        client.addFault(request -> {
+            if (request.isGet() && left.getAndDecrement() > 0) {
+                throw new HttpStatusException("GET s3://" + request.bucket() + "/" + request.key() + " " + request.range()
+                        + " failed with HTTP " + status, status, null);
+            }
+        });
+    }
+
+    private static byte[] slice(byte[] data, long from, int length) {
+        return Arrays.copyOfRange(data, (int) from, (int) from + length);
+    }
+
+    @Test
+    void slowDownAnswersAreRetriedUntilTheReadSucceeds() throws Exception {
+        byte[] data = fixture.put("throttled", SIZE);
+        StreamFactory factory = factory(8);
+        failGets(3, 503);
+        byte[] bytes = new byte[KIB];
+        try (SeekableS3InputStream stream = factory.open(at("throttled"), known("throttled"))) {
+            stream.readFully(5L * MIB, bytes, 0, KIB);
+            assertThat(stream.statistics().retries()).isEqualTo(3);
+        }
+        assertThat(bytes).isEqualTo(slice(data, 5L * MIB, KIB));
+        fixture.awaitQuiet();
+        assertThat(client.gets()).hasSize(4).allSatisfy(get -> assertThat(get.range()).isEqualTo("bytes=5242880-5308415"));
+    }
+
+    @Test
+    void aBodyResetMidwayResumesFromTheFirstByteNotReceivedUnderIfMatch() throws Exception {
+        byte[] data = fixture.put("reset", SIZE);
+        String etag = client.etag(BUCKET, "reset");
+        StreamFactory factory = factory(8);
+        client.breakBodies(Request::isGet, 300 * KIB, true, 1);
+        byte[] bytes = new byte[MIB];
+        try (SeekableS3InputStream stream = factory.open(at("reset"), known("reset"))) {
+            stream.readFully(4L * MIB, bytes, 0, MIB);
+            assertThat(stream.statistics().resumes()).isEqualTo(1);
+        }
+        assertThat(bytes).isEqualTo(slice(data, 4L * MIB, MIB));
+        fixture.awaitQuiet();
+        List<Request> gets = client.gets();
+        assertThat(gets).hasSize(2);
+        assertThat(gets.get(0).byteRange()).isEqualTo(ByteRange.ofLength(4L * MIB, MIB));
+        assertThat(gets.get(1).byteRange()).isEqualTo(new ByteRange(4L * MIB + 300 * KIB, 5L * MIB));
+        assertThat(gets.get(1).ifMatch()).isEqualTo(etag);
+    }
+
+    @Test
+    void aTruncatedBodyIsNeverTakenAsCompleteAndIsResumed() throws Exception {
+        byte[] data = fixture.put("truncated", SIZE);
+        StreamFactory factory = factory(8);
+        client.breakBodies(Request::isGet, 10 * KIB, false, 2);
+        byte[] bytes = new byte[MIB];
+        try (SeekableS3InputStream stream = factory.open(at("truncated"), known("truncated"))) {
+            stream.readFully(MIB, bytes, 0, MIB);
+            assertThat(stream.statistics().resumes()).isEqualTo(2);
+        }
+        assertThat(bytes).isEqualTo(slice(data, MIB, MIB));
+        fixture.awaitQuiet();
+        assertThat(client.gets()).extracting(get -> get.byteRange().start())
+                .containsExactly((long) MIB, MIB + 10L * KIB, MIB + 20L * KIB);
+    }
+
+    @Test
+    void theRequestThatLearnsTheVersionResumesUnderTheEtagItsFirstAnswerCarried() throws Exception {
+        byte[] data = fixture.put("learning", SIZE);
+        String etag = client.etag(BUCKET, "learning");
+        StreamFactory factory = factory(8);
+        client.breakBodies(request -> request.isGet() && request.ifMatch() == null, 20 * KIB, true, 1);
+        byte[] tail = new byte[100 * KIB];
+        try (SeekableS3InputStream stream = factory.open(at("learning"))) {
+            assertThat(stream.readTail(tail, 0, tail.length)).isEqualTo(tail.length);
+        }
+        assertThat(tail).isEqualTo(slice(data, SIZE - 100 * KIB, 100 * KIB));
+        fixture.awaitQuiet();
+        List<Request> gets = client.gets();
+        assertThat(gets.get(0).range()).startsWith("bytes=-");
+        assertThat(gets.get(0).ifMatch()).isNull();
+        // the rest of the suffix, as an explicit range of the version the first answer came from
+        assertThat(gets.get(1).ifMatch()).isEqualTo(etag);
+        assertThat(gets.get(1).byteRange().end()).isEqualTo(SIZE);
+    }
+
+    @Test
+    void anObjectOverwrittenBetweenABrokenBodyAndItsResumeIsNeverSpliced() throws Exception {
+        fixture.put("spliced", SIZE);
+        StreamFactory factory = factory(8);
+        byte[] second = TestData.bytes(SIZE, 9);
+        AtomicInteger broken = new AtomicInteger();
+        client.breakBodies(request -> request.isGet() && broken.getAndIncrement() == 0, 64 * KIB, true, 1);
+        // the first answer breaks; before the resume the object is replaced
+        client.addFault(request -> {
+            if (request.isGet() && broken.get() == 1 && request.ifMatch() != null) {
+                client.put(BUCKET, "spliced", second);
+            }
+        });
+        byte[] bytes = new byte[MIB];
+        try (SeekableS3InputStream stream = factory.open(at("spliced"), known("spliced"))) {
+            try {
+                stream.readFully(2L * MIB, bytes, 0, MIB);
+                // the only read moved to the new version: every byte is the new version's
+                assertThat(bytes).isEqualTo(slice(second, 2L * MIB, MIB));
+            } catch (ObjectChangedException e) {
+                // the stream may also refuse: never half and half
+            }
+        }
+    }
+
+    @Test
+    void failuresThatRetryingCannotFixAreNotRetried() throws Exception {
+        fixture.put("forbidden", SIZE);
+        StreamFactory factory = factory(8);
+        failGets(1, 403);
+        try (SeekableS3InputStream stream = factory.open(at("forbidden"), known("forbidden"))) {
+            assertThatThrownBy(() -> stream.readFully(0, new byte[KIB], 0, KIB)).isInstanceOf(IOException.class)
+                    .hasMessageContaining("403");
+        }
+        try (SeekableS3InputStream missing = factory.open(at("missing"))) {
+            assertThatThrownBy(() -> missing.readFully(0, new byte[KIB], 0, KIB))
+                    .isInstanceOf(FileNotFoundException.class);
+        }
+        fixture.awaitQuiet();
+        assertThat(client.gets()).hasSize(2);
+    }
+
+    @Test
+    void retriesThatRunOutSayHowManyAttemptsWereMadeAndWhy() throws Exception {
+        fixture.put("exhausted", SIZE);
+        StreamFactory factory = factory(3);
+        failGets(100, 503);
+        try (SeekableS3InputStream stream = factory.open(at("exhausted"), known("exhausted"))) {
+            assertThatThrownBy(() -> stream.readFully(0, new byte[KIB], 0, KIB)).isInstanceOf(IOException.class)
+                    .hasMessageContaining("s3://bucket/exhausted").hasMessageContaining("3 times")
+                    .hasMessageContaining("503");
+        }
+        fixture.awaitQuiet();
+        assertThat(client.gets()).hasSize(3);
+    }
+
+    @Test
+    void aHeadIsRetriedToo() throws Exception {
+        fixture.put("head", SIZE);
+        StreamFactory factory = factory(8);
+        AtomicInteger left = new AtomicInteger(2);
+        client.addFault(request -> {
+            if (request.method().equals("HEAD") && left.getAndDecrement() > 0) {
+                throw new HttpStatusException("HEAD failed with HTTP 503", 503, null);
+            }
+        });
+        try (SeekableS3InputStream stream = factory.open(at("head"))) {
+            assertThat(stream.length()).isEqualTo(SIZE);
+        }
+        assertThat(client.count("HEAD")).isEqualTo(3);
+    }
+
+    @Test
+    void aVectoredRangeWhoseBodyBreaksIsResumedAndExact() throws Exception {
+        byte[] data = fixture.put("vectored", SIZE);
+        StreamFactory factory = factory(8);
+        client.breakBodies(Request::isGet, 200 * KIB, true, 1);
+        try (SeekableS3InputStream stream = factory.open(at("vectored"), known("vectored"))) {
+            FileRange range = FileRange.of(6L * MIB, MIB);
+            stream.readVectored(List.of(range), ByteBuffer::allocate);
+            ByteBuffer bytes = range.data().get(30, TimeUnit.SECONDS);
+            byte[] copy = new byte[bytes.remaining()];
+            bytes.get(copy);
+            assertThat(copy).isEqualTo(slice(data, 6L * MIB, MIB));
+            assertThat(stream.statistics().resumes()).isEqualTo(1);
+        }
+    }
+}
