@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
+import io.rangefetch.it.proxy.Fault;
 import io.rangefetch.it.proxy.NetworkModel;
 import io.rangefetch.it.proxy.ProxyLedger;
 import io.rangefetch.it.proxy.ShapingProxy;
@@ -74,6 +75,17 @@ abstract class ProxiedS3ServerTestBase extends S3ServerTestBase {
         return Optional.of(proxy.ledger());
     }
 
+    /**
+     * Makes the next GETs through the proxy fail with {@code faults}, one each, in order; a test that injects
+     * faults is skipped where there is no proxy.
+     */
+    protected final void failNextGets(Fault... faults) {
+        assumeTrue(proxy != null, "no faults: " + server().endpoint() + " is not plain HTTP, so no proxy");
+        for (Fault fault : faults) {
+            proxy.failNext(fault);
+        }
+    }
+
     /** The server as clients see it: behind the proxy where there is one. */
     protected final S3Server proxied() {
         return proxy == null ? server() : server().reachedAt(proxy.endpoint());
@@ -86,7 +98,8 @@ abstract class ProxiedS3ServerTestBase extends S3ServerTestBase {
     protected final void withFactory(StreamConfig config, FactoryBody body, ExecutionInterceptor... interceptors)
             throws Exception {
         ThreadLeakChecker threads = ThreadLeakChecker.snapshot();
-        try (S3Client s3 = S3Clients.sync(proxied(), interceptors);
+        // the SDK's own retries off: Rangefetch retries and resumes every GET itself
+        try (S3Client s3 = S3Clients.syncWithoutSdkRetries(proxied(), interceptors);
                 StreamFactory factory = StreamFactory.create(s3, config)) {
             body.run(factory);
         }

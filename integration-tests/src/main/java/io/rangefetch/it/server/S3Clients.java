@@ -10,6 +10,7 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
@@ -95,13 +96,25 @@ public final class S3Clients {
 
   /** Blocking client on the SDK's default sync HTTP client (Apache HttpClient 5). */
   public static S3Client sync(S3Server server, ExecutionInterceptor... interceptors) {
+    return sync(server, withInterceptors(interceptors));
+  }
+
+  /**
+   * A sync client (Apache) with the SDK's own retries off, for a Rangefetch factory: Rangefetch retries and
+   * resumes every GET itself, and the two would multiply.
+   */
+  public static S3Client syncWithoutSdkRetries(S3Server server, ExecutionInterceptor... interceptors) {
+    return sync(server, withInterceptors(interceptors).toBuilder().retryStrategy(AwsRetryStrategy.doNotRetry()).build());
+  }
+
+  private static S3Client sync(S3Server server, ClientOverrideConfiguration configuration) {
     return S3Client.builder()
         .endpointOverride(server.endpoint())
         .region(Region.of(server.region()))
         .credentialsProvider(credentials(server))
         .forcePathStyle(true)
         .httpClientBuilder(Apache5HttpClient.builder())
-        .overrideConfiguration(withInterceptors(interceptors))
+        .overrideConfiguration(configuration)
         .build();
   }
 
