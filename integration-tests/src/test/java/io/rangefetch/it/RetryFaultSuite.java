@@ -73,18 +73,27 @@ abstract class RetryFaultSuite extends ProxiedS3ServerTestBase {
         if (fault == Fault.SLOW_DOWN_503) {
             assertThat(failed.status()).isEqualTo(503);
             assertThat(second.rangeHeader()).isEqualTo(failed.rangeHeader());
-        } else if (fault == Fault.TRUNCATED_BODY) {
-            // the connection closed cleanly: the client got every byte the proxy sent, and asks for the rest
-            assertThat(failed.bodyBytes()).isPositive().isLessThan(end - start);
-            assertThat(second.rangeHeader()).isEqualTo("bytes=" + (start + failed.bodyBytes()) + "-" + (end - 1));
         } else {
-            // a reset drops what was still in flight: the client asks from the first byte it did not receive,
-            // somewhere up to where the proxy cut, and to the same end
-            long resumedAt = Long.parseLong(second.rangeHeader().substring("bytes=".length()).split("-")[0]);
-            assertThat(resumedAt).isBetween(start, start + failed.bodyBytes());
-            assertThat(second.rangeHeader()).endsWith("-" + (end - 1));
+            assertResumePoint(failed, second, fault, start, end);
         }
         assertThat(second.status()).isEqualTo(206);
+    }
+
+    /**
+     * The second GET asks for the rest of what the broken first answer did not deliver, to the same end: exactly
+     * from where it stopped when the connection closed cleanly; when it was reset, from somewhere up to where the
+     * proxy cut (a reset drops what was still in flight to the client).
+     */
+    private static void assertResumePoint(ProxiedRequest failed, ProxiedRequest second, Fault fault, long start,
+            long end) {
+        assertThat(failed.bodyBytes()).isPositive().isLessThan(end - start);
+        assertThat(second.rangeHeader()).endsWith("-" + (end - 1));
+        long resumedAt = Long.parseLong(second.rangeHeader().substring("bytes=".length()).split("-")[0]);
+        if (fault == Fault.TRUNCATED_BODY) {
+            assertThat(resumedAt).isEqualTo(start + failed.bodyBytes());
+        } else {
+            assertThat(resumedAt).isBetween(start, start + failed.bodyBytes());
+        }
     }
 
     @ParameterizedTest
@@ -139,14 +148,7 @@ abstract class RetryFaultSuite extends ProxiedS3ServerTestBase {
                 assertThat(gets.get(1).rangeHeader()).isEqualTo("bytes=-" + tail.length);
             } else {
                 // the rest of the suffix, as an explicit range (under If-Match on the first answer's ETag)
-                long start = SIZE - tail.length;
-                long resumedAt = Long.parseLong(gets.get(1).rangeHeader().substring("bytes=".length()).split("-")[0]);
-                assertThat(gets.get(1).rangeHeader()).endsWith("-" + (SIZE - 1));
-                if (fault == Fault.TRUNCATED_BODY) {
-                    assertThat(resumedAt).isEqualTo(start + gets.get(0).bodyBytes());
-                } else {
-                    assertThat(resumedAt).isBetween(start, start + gets.get(0).bodyBytes());
-                }
+                assertResumePoint(gets.get(0), gets.get(1), fault, SIZE - tail.length, SIZE);
             }
         });
     }
