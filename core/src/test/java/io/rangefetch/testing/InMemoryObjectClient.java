@@ -36,6 +36,13 @@ public final class InMemoryObjectClient implements ObjectClient {
     private final List<Fault> faults = new CopyOnWriteArrayList<>();
     private final List<BodyHold> holds = new CopyOnWriteArrayList<>();
     private final List<BodyFault> bodyFaults = new CopyOnWriteArrayList<>();
+    // the SSE-C key each request carried (null for none), in the order of the log
+    private final List<io.rangefetch.client.SseCustomerKey> sseKeys = new CopyOnWriteArrayList<>();
+
+    /** The SSE-C key each GET and HEAD carried, in order; an entry is {@code null} for a request without one. */
+    public List<io.rangefetch.client.SseCustomerKey> sseKeysSent() {
+        return new ArrayList<>(sseKeys);
+    }
 
     /** Breaks the bodies of matching GETs: the answer's headers are right, its bytes stop early. */
     public static final class BodyFault {
@@ -187,6 +194,7 @@ public final class InMemoryObjectClient implements ObjectClient {
         ObjectAddress object = get.object();
         Request request = new Request("GET", object.bucket(), object.key(), get.httpRange(), get.ifMatch());
         log.add(request);
+        sseKeys.add(object.sseCustomerKey());
         for (Fault fault : faults) {
             fault.apply(request);
         }
@@ -221,6 +229,7 @@ public final class InMemoryObjectClient implements ObjectClient {
     public ObjectMetadata head(ObjectAddress object) throws IOException {
         Request request = new Request("HEAD", object.bucket(), object.key(), null, null);
         log.add(request);
+        sseKeys.add(object.sseCustomerKey());
         for (Fault fault : faults) {
             fault.apply(request);
         }

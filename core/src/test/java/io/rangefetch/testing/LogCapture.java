@@ -33,6 +33,13 @@ public final class LogCapture implements AutoCloseable {
                 .count();
     }
 
+    /** Whether any line logged while open, at any level, holds {@code text}. */
+    public boolean anyLineHolds(String text) {
+        synchronized (copy) {
+            return copy.toString(StandardCharsets.UTF_8).contains(text);
+        }
+    }
+
     @Override
     public void close() {
         System.setErr(original);
