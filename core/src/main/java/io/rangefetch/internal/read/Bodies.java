@@ -8,63 +8,17 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 
-/** Reads GET bodies, refusing any that do not hold exactly the bytes that were asked for. */
+/** Reads GET bodies in order, refusing any that do not hold exactly the bytes that were asked for. */
 final class Bodies {
     private static final int CHUNK_BYTES = 64 << 10;
 
     private Bodies() {}
-
-    /** Reads the whole body of a GET for {@code expected} into a new array. */
-    static byte[] readExactly(RangeGetRequest request, ObjectContent content, ByteRange expected) throws IOException {
-        checkRange(request, content, expected);
-        byte[] data = new byte[Math.toIntExact(expected.length())];
-        fill(request, content, data, 0, data.length);
-        return data;
-    }
 
     /** Refuses an answer that holds other bytes than {@code expected}. */
     static void checkRange(RangeGetRequest request, ObjectContent content, ByteRange expected) throws IOException {
         if (!content.range().equals(expected)) {
             throw new IOException("GET " + request.describe() + " answered range " + content.range()
                     + " instead of " + expected);
-        }
-    }
-
-    /** Reads exactly {@code length} body bytes into {@code target}. */
-    static void fill(RangeGetRequest request, ObjectContent content, byte[] target, int offset, int length)
-            throws IOException {
-        int read = content.body().readNBytes(target, offset, length);
-        if (read < length) {
-            throw new EOFException("GET " + request.describe() + " ended after " + read + " of " + length
-                    + " body bytes (connection closed early)");
-        }
-    }
-
-    /** Reads exactly {@code length} body bytes into {@code target} from {@code index} on (absolute writes). */
-    static void fill(RangeGetRequest request, ObjectContent content, ByteBuffer target, int index, int length)
-            throws IOException {
-        if (target.hasArray()) {
-            fill(request, content, target.array(), target.arrayOffset() + index, length);
-            return;
-        }
-        byte[] chunk = new byte[Math.min(length, CHUNK_BYTES)];
-        for (int done = 0; done < length; ) {
-            int count = Math.min(chunk.length, length - done);
-            fill(request, content, chunk, 0, count);
-            target.put(index + done, chunk, 0, count);
-            done += count;
-        }
-    }
-
-    /** Reads past {@code count} body bytes nobody asked for. */
-    static void skip(RangeGetRequest request, ObjectContent content, long count) throws IOException {
-        if (count > 0) {
-            try {
-                content.body().skipNBytes(count);
-            } catch (EOFException e) {
-                throw new EOFException("GET " + request.describe() + " ended while skipping " + count
-                        + " body bytes (connection closed early)");
-            }
         }
     }
 

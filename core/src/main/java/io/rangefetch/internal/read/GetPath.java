@@ -44,11 +44,20 @@ final class GetPath {
     private final ObjectClient client;
     private final long maxRequestSize;
     private final RetrySettings retry;
+    // One for every request: it decides from the failure alone (an abort is a FetchCancelledException by then).
+    private final RetryPolicy<ObjectMetadata> policy;
 
     GetPath(ObjectClient client, long maxRequestSize, RetrySettings retry) {
         this.client = requireNonNull(client, "client is null");
         this.maxRequestSize = maxRequestSize;
         this.retry = requireNonNull(retry, "retry is null");
+        this.policy = retry.maxAttempts() <= 1 || retry.deadline().isZero() ? null
+                : RetryPolicy.<ObjectMetadata>builder()
+                        .handleIf(GetPath::isTransient)
+                        .withMaxAttempts(retry.maxAttempts())
+                        .withMaxDuration(retry.deadline())
+                        .withDelayFn(context -> fullJitter(context.getAttemptCount()))
+                        .build();
     }
 
     /** Where one GET's body goes, in object order; it may take several answers when a body breaks. */
@@ -77,7 +86,7 @@ final class GetPath {
             Receiver receiver) throws IOException {
         checkSize(request);
         ObjectMetadata[] answered = new ObjectMetadata[1];
-        return retrying(request.describe(), abort, statistics, attempt -> {
+        return retrying("GET " + request.describe(), abort, statistics, attempt -> {
             RangeGetRequest sent = request;
             boolean started = answered[0] != null && receiver.end() >= 0; // the receiver took the answer's range
             if (started && receiver.next() >= receiver.end()) {
@@ -104,10 +113,6 @@ final class GetPath {
     /** One attempt; {@code answered} keeps the first answer's metadata, recorded before its body is read. */
     private ObjectMetadata send(RangeGetRequest request, FetchAbort abort, StatisticsCounter statistics,
             boolean prefetch, Receiver receiver, ObjectMetadata[] answered) throws IOException {
-        if (abort.isAborted()) {
-            // stopped between being handed a thread and sending: nothing to send, nobody to count
-            throw new FetchCancelledException("GET " + request.describe() + " was cancelled before it was sent", null);
-        }
         ObjectContent content;
         try {
             content = client.get(request);
@@ -143,22 +148,23 @@ final class GetPath {
 
     private ObjectMetadata retrying(String what, FetchAbort abort, StatisticsCounter statistics, Attempt attempt)
             throws IOException {
-        if (retry.maxAttempts() <= 1 || retry.deadline().isZero()) {
-            return attempt.run(1); // no retry may start: one attempt, as is (and no policy a zero deadline refuses)
-        }
-        RetryPolicy<ObjectMetadata> policy = RetryPolicy.<ObjectMetadata>builder()
-                .handleIf(failure -> !abort.isAborted() && isTransient(failure))
-                .withMaxAttempts(retry.maxAttempts())
-                .withMaxDuration(retry.deadline())
-                .withDelayFn(context -> fullJitter(context.getAttemptCount()))
-                .onRetry(event -> statistics.retried())
-                .build();
         int[] attempts = new int[1];
+        Attempt checked = number -> {
+            attempts[0] = number;
+            if (abort.isAborted()) {
+                // stopped before this attempt was sent (or between two): nothing to send, nobody to count
+                throw new FetchCancelledException(what + " was cancelled before it was sent", null);
+            }
+            if (number > 1) {
+                statistics.retried();
+            }
+            return attempt.run(number);
+        };
+        if (policy == null) {
+            return checked.run(1); // no retry may start: one attempt, as is (and no policy a zero deadline refuses)
+        }
         try {
-            return Failsafe.with(policy).get(context -> {
-                attempts[0] = context.getAttemptCount() + 1;
-                return attempt.run(attempts[0]);
-            });
+            return Failsafe.with(policy).get(context -> checked.run(context.getAttemptCount() + 1));
         } catch (FailsafeException e) {
             Throwable cause = e.getCause();
             if (cause instanceof InterruptedException) {
@@ -171,8 +177,6 @@ final class GetPath {
                 throw attempts[0] > 1 && isTransient(io) ? exhausted(what, attempts[0], io) : io;
             }
             throw new IOException(what + " failed: " + cause, cause);
-        } catch (RuntimeException e) {
-            throw e; // a bug, or a client that throws unchecked exceptions (translated where they are raised)
         }
     }
 

@@ -57,16 +57,13 @@ final class ObjectVersion {
     private final AtomicReference<State> state;
 
     /** What one stream knows of its object's version. */
-    sealed interface State permits Unknown, Learning, Changed, PinnedState {}
+    sealed interface State permits Unknown, Learning, Changed, PinnedVersion {}
 
     /** Not learned yet: the length and ETag the caller gave, if any (-1 and {@code null} otherwise). */
     record Unknown(long length, String etag) implements State {}
 
     /** A stream that failed for good: its object changed under a read that could not start over. */
     record Changed(VersionChangedException failure) implements State {}
-
-    /** A pinned version (a state of its own so that {@link PinnedVersion} stays a plain value). */
-    record PinnedState(PinnedVersion version) implements State {}
 
     /** One request learning the version; readers that need it wait for {@link #done}. */
     static final class Learning implements State {
@@ -75,7 +72,8 @@ final class ObjectVersion {
         private final CompletableFuture<FirstFetch.Learned> done = new CompletableFuture<>();
         private final AtomicInteger waiters;
         private volatile FetchScheduler.Ticket ticket;
-        private volatile BufferReleased ended;
+        // completes once a request writing into a reader's buffer can no longer write there; null for other requests
+        private volatile CompletableFuture<Void> ended;
 
         Learning(Unknown basis, boolean forReader) {
             this.basis = basis;
@@ -83,9 +81,6 @@ final class ObjectVersion {
             this.waiters = new AtomicInteger(forReader ? 1 : 0);
         }
     }
-
-    /** Completes once a learning request that writes into a reader's buffer can no longer write into it. */
-    private static final class BufferReleased extends CompletableFuture<Void> {}
 
     ObjectVersion(ReaderContext context, ObjectAddress address, long knownLength, String knownEtag,
             boolean etagPinnedByCaller, StatisticsCounter statistics) {
@@ -95,9 +90,9 @@ final class ObjectVersion {
         this.statistics = requireNonNull(statistics, "statistics is null");
         State initial;
         if (knownLength == 0) {
-            initial = new PinnedState(new PinnedVersion(knownEtag, 0, 0)); // empty: nothing to fetch, ever
+            initial = new PinnedVersion(knownEtag, 0, 0); // empty: nothing to fetch, ever
         } else if (knownLength > 0 && knownEtag != null) {
-            initial = new PinnedState(new PinnedVersion(knownEtag, knownLength, 0));
+            initial = new PinnedVersion(knownEtag, knownLength, 0);
         } else {
             initial = new Unknown(knownLength, knownEtag);
         }
@@ -106,7 +101,7 @@ final class ObjectVersion {
 
     /** The pinned version, or {@code null} before it is known; never waits or sends. */
     PinnedVersion current() {
-        return state.get() instanceof PinnedState pinned ? pinned.version() : null;
+        return state.get() instanceof PinnedVersion pinned ? pinned : null;
     }
 
     /** The length if known (pinned, or given by the caller), else -1; never waits or sends. */
@@ -122,8 +117,8 @@ final class ObjectVersion {
     /** What the stream knows now, whatever its state: nothing of a stream that failed for good. */
     private Unknown known() {
         State now = state.get();
-        if (now instanceof PinnedState pinned) {
-            return new Unknown(pinned.version().length(), pinned.version().etag());
+        if (now instanceof PinnedVersion pinned) {
+            return new Unknown(pinned.length(), pinned.etag());
         }
         if (now instanceof Learning learning) {
             return learning.basis;
@@ -145,8 +140,7 @@ final class ObjectVersion {
             Consumer<FirstFetch.Learned> learned) throws IOException {
         while (true) {
             State now = state.get();
-            if (now instanceof PinnedState pinned) {
-                PinnedVersion version = pinned.version();
+            if (now instanceof PinnedVersion version) {
                 if (!counts || version == startedOn || version.start()) {
                     return version;
                 }
@@ -209,9 +203,9 @@ final class ObjectVersion {
     long lengthOrHead() throws IOException {
         while (true) {
             State now = state.get();
-            if (now instanceof PinnedState pinned) {
-                if (pinned.version().start()) {
-                    return pinned.version().length();
+            if (now instanceof PinnedVersion pinned) {
+                if (pinned.start()) {
+                    return pinned.length();
                 }
             } else if (now instanceof Changed changed) {
                 throw changed.failure().copy();
@@ -251,7 +245,7 @@ final class ObjectVersion {
 
     private FirstFetch.Learned learnWithGet(Learning mine, FirstFetch.Shape shape, boolean counts) throws IOException {
         if (shape.hasBuffer()) {
-            mine.ended = new BufferReleased();
+            mine.ended = new CompletableFuture<>();
         }
         submitLearning(mine, shape, counts, null);
         try {
@@ -312,7 +306,7 @@ final class ObjectVersion {
     }
 
     private static void endLearning(Learning learning) {
-        BufferReleased ended = learning.ended;
+        CompletableFuture<Void> ended = learning.ended;
         if (ended != null) {
             ended.complete(null);
         }
@@ -333,7 +327,7 @@ final class ObjectVersion {
         if (metadata != null) {
             context.metadata().put(address.bucket(), address.key(), address.versionId(), metadata);
         }
-        state.compareAndSet(learning, new PinnedState(version));
+        state.compareAndSet(learning, version);
     }
 
     /** Waits for another's learning request; an interrupted waiter leaves it (see {@link #leave}). */
@@ -358,7 +352,7 @@ final class ObjectVersion {
      */
     private void leave(Learning learning) {
         boolean last = learning.waiters.decrementAndGet() == 0 && learning.forReader;
-        BufferReleased ended = learning.ended;
+        CompletableFuture<Void> ended = learning.ended;
         if (last || ended != null) {
             FetchScheduler.Ticket ticket = learning.ticket;
             if (ticket != null) {
@@ -385,7 +379,7 @@ final class ObjectVersion {
             if (now instanceof Changed changed) {
                 throw changed.failure().copy();
             }
-            if (!(now instanceof PinnedState pinned) || pinned.version() != version) {
+            if (now != version) {
                 return; // another read already moved the stream: start over on what it learned
             }
             if (!etagPinnedByCaller && canStartOver && version.retireIfStartedBy(startedBy)) {

@@ -5,14 +5,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * One version of the object a stream reads: its ETag and length, fixed for the version's life, and whether
  * reads have started on it. A stream publishes its current version through one field ({@link ObjectVersion})
- * and a read reads that field once per attempt, so it never sees the ETag of one version with the length of
- * another.
+ * (this is one of that field's states) and a read reads that field once per attempt, so it never sees the ETag
+ * of one version with the length of another.
  *
  * <p>The count of reads started on it decides whether the stream may leave it for a newer version without
  * failing (see {@link ObjectVersion}): it counts up to two (one reader, or more), and {@link #RETIRED} once the
  * stream has left it, after which no read can start on it. Thread-safe.
  */
-final class PinnedVersion {
+final class PinnedVersion implements ObjectVersion.State {
     private static final int RETIRED = -1;
     private static final int MANY = 2;
 

@@ -260,8 +260,7 @@ final class VectoredRead {
                 direct(fetch, user, new ByteRange(Math.max(part.start(), user.offset), Math.min(part.end(), user.end)));
             }
         }
-        // with no room and nobody asking for these bytes, the GET carries nothing: it fails unsent (never submitted
-        // as a GET: see RangeFetch.run's empty-target case)
+        // with no room and nobody asking for these bytes, the GET carries nothing: Acquisition.submit drops it
     }
 
     /**
@@ -401,7 +400,7 @@ final class VectoredRead {
         private void copyFromBlocks() {
             var cache = context.cache();
             for (Block block : blocks) {
-                byte[] data = block.loaded().join();
+                byte[] data = block.loaded().getNow(null); // loaded: this runs once every wait completed
                 long start = Math.max(block.range().start(), range.offset());
                 long end = Math.min(block.range().end(), range.end());
                 range.buffer().put(range.indexOf(start), data, (int) (start - block.range().start()),
