@@ -6,6 +6,7 @@ import static io.rangefetch.internal.config.Checks.finiteFraction;
 import static io.rangefetch.internal.config.Checks.notNegative;
 import static io.rangefetch.internal.config.Checks.requestSize;
 
+import io.rangefetch.internal.config.Checks;
 import io.rangefetch.internal.config.ConfigValues;
 import io.rangefetch.internal.config.Setting;
 import java.time.Duration;
@@ -87,6 +88,45 @@ final class SettingsTable {
     static final Setting<Duration> RETRY_DEADLINE = add(Setting.duration(StreamConfig.RETRY_DEADLINE, "30s",
             notNegative(),
             "No retry of a request starts later than this after its first attempt."));
+    static final Setting<Duration> RETRY_FIRST_BYTE_TIMEOUT = add(Setting.duration(
+            StreamConfig.RETRY_FIRST_BYTE_TIMEOUT, "10s", notNegative(),
+            "How long one attempt waits for its answer to begin before it is given up and retried; 0s waits "
+                    + "without limit."));
+    static final Setting<Duration> RETRY_BETWEEN_BYTES_TIMEOUT = add(Setting.duration(
+            StreamConfig.RETRY_BETWEEN_BYTES_TIMEOUT, "10s", notNegative(),
+            "How long one attempt may go without receiving a body byte before it is cut and resumed; 0s waits "
+                    + "without limit."));
+    static final Setting<Duration> READ_DEADLINE = add(Setting.duration(StreamConfig.READ_DEADLINE, "2m",
+            notNegative(),
+            "The longest one read call waits for its bytes, queueing, retries and backoff included; 0s waits "
+                    + "without limit."));
+    static final Setting<Boolean> THROTTLE_ENABLED = add(Setting.flag(StreamConfig.THROTTLE_ENABLED, "true",
+            "Whether a governor per bucket limits the requests in flight, lowering the limit when S3 answers 503."));
+    static final Setting<Integer> THROTTLE_MIN_CONCURRENCY = add(Setting.count(
+            StreamConfig.THROTTLE_MIN_CONCURRENCY, "2", between(1, 4096),
+            "The lowest limit the governor of a bucket goes down to."));
+    static final Setting<Integer> THROTTLE_MAX_CONCURRENCY = add(Setting.count(
+            StreamConfig.THROTTLE_MAX_CONCURRENCY, "64", between(1, 4096),
+            "The highest limit the governor of a bucket goes up to."));
+    static final Setting<Integer> THROTTLE_INCREASE_STEP = add(Setting.count(StreamConfig.THROTTLE_INCREASE_STEP,
+            "1", between(1, 4096),
+            "How much the limit grows after a round of requests without a 503 (one round: as many answers as "
+                    + "the limit)."));
+    static final Setting<Double> THROTTLE_DECREASE_FACTOR = add(Setting.fraction(
+            StreamConfig.THROTTLE_DECREASE_FACTOR, "0.5", Checks.fractionBetween(0, 1, false),
+            "What the limit is multiplied by when S3 answers 503, at most once a round."));
+    static final Setting<Boolean> HEDGE_ENABLED = add(Setting.flag(StreamConfig.HEDGE_ENABLED, "true",
+            "Whether a GET whose answer is slow to begin is sent a second time, the first answer winning."));
+    static final Setting<Double> HEDGE_PERCENTILE = add(Setting.fraction(StreamConfig.HEDGE_PERCENTILE, "0.95",
+            Checks.fractionBetween(0.5, 0.999, true),
+            "A GET is sent again when its first byte is later than this percentile of the recent first-byte "
+                    + "latencies of GETs of its size."));
+    static final Setting<Duration> HEDGE_MIN_DELAY = add(Setting.duration(StreamConfig.HEDGE_MIN_DELAY, "100ms",
+            notNegative(),
+            "No GET is sent again sooner than this after it was sent."));
+    static final Setting<Double> HEDGE_MAX_FRACTION = add(Setting.fraction(StreamConfig.HEDGE_MAX_FRACTION, "0.05",
+            Checks.fractionBetween(0, 0.5, true),
+            "Second sends are at most this fraction of the GETs sent."));
     // S3 in-region: the first byte of a GET arrives after about 20 to 100 ms.
     static final Setting<Duration> FIRST_BYTE_LATENCY = add(Setting.duration(StreamConfig.FIRST_BYTE_LATENCY,
             "30ms", notNegative(),

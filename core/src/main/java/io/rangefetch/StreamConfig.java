@@ -46,6 +46,18 @@ public final class StreamConfig implements FormatSettings {
     public static final String RETRY_BASE_DELAY = "retry.base-delay";
     public static final String RETRY_MAX_DELAY = "retry.max-delay";
     public static final String RETRY_DEADLINE = "retry.deadline";
+    public static final String RETRY_FIRST_BYTE_TIMEOUT = "retry.first-byte-timeout";
+    public static final String RETRY_BETWEEN_BYTES_TIMEOUT = "retry.between-bytes-timeout";
+    public static final String READ_DEADLINE = "read.deadline";
+    public static final String THROTTLE_ENABLED = "throttle.enabled";
+    public static final String THROTTLE_MIN_CONCURRENCY = "throttle.min-concurrency";
+    public static final String THROTTLE_MAX_CONCURRENCY = "throttle.max-concurrency";
+    public static final String THROTTLE_INCREASE_STEP = "throttle.increase-step";
+    public static final String THROTTLE_DECREASE_FACTOR = "throttle.decrease-factor";
+    public static final String HEDGE_ENABLED = "hedge.enabled";
+    public static final String HEDGE_PERCENTILE = "hedge.percentile";
+    public static final String HEDGE_MIN_DELAY = "hedge.min-delay";
+    public static final String HEDGE_MAX_FRACTION = "hedge.max-fraction";
     public static final String FIRST_BYTE_LATENCY = "network.first-byte-latency";
     public static final String CONNECTION_BANDWIDTH = "network.connection-bandwidth";
     public static final String VECTORED_MIN_SEEK = "vectored.min-seek";
@@ -185,6 +197,66 @@ public final class StreamConfig implements FormatSettings {
     /** The value of {@value #RETRY_DEADLINE}. */
     public Duration retryDeadline() {
         return get(SettingsTable.RETRY_DEADLINE);
+    }
+
+    /** The value of {@value #RETRY_FIRST_BYTE_TIMEOUT}; zero when attempts wait without limit. */
+    public Duration retryFirstByteTimeout() {
+        return get(SettingsTable.RETRY_FIRST_BYTE_TIMEOUT);
+    }
+
+    /** The value of {@value #RETRY_BETWEEN_BYTES_TIMEOUT}; zero when attempts wait without limit. */
+    public Duration retryBetweenBytesTimeout() {
+        return get(SettingsTable.RETRY_BETWEEN_BYTES_TIMEOUT);
+    }
+
+    /** The value of {@value #READ_DEADLINE}; zero when reads wait without limit. */
+    public Duration readDeadline() {
+        return get(SettingsTable.READ_DEADLINE);
+    }
+
+    /** The value of {@value #THROTTLE_ENABLED}. */
+    public boolean throttleEnabled() {
+        return get(SettingsTable.THROTTLE_ENABLED);
+    }
+
+    /** The value of {@value #THROTTLE_MIN_CONCURRENCY}. */
+    public int throttleMinConcurrency() {
+        return get(SettingsTable.THROTTLE_MIN_CONCURRENCY);
+    }
+
+    /** The value of {@value #THROTTLE_MAX_CONCURRENCY}. */
+    public int throttleMaxConcurrency() {
+        return get(SettingsTable.THROTTLE_MAX_CONCURRENCY);
+    }
+
+    /** The value of {@value #THROTTLE_INCREASE_STEP}. */
+    public int throttleIncreaseStep() {
+        return get(SettingsTable.THROTTLE_INCREASE_STEP);
+    }
+
+    /** The value of {@value #THROTTLE_DECREASE_FACTOR}. */
+    public double throttleDecreaseFactor() {
+        return get(SettingsTable.THROTTLE_DECREASE_FACTOR);
+    }
+
+    /** The value of {@value #HEDGE_ENABLED}. */
+    public boolean hedgeEnabled() {
+        return get(SettingsTable.HEDGE_ENABLED);
+    }
+
+    /** The value of {@value #HEDGE_PERCENTILE}. */
+    public double hedgePercentile() {
+        return get(SettingsTable.HEDGE_PERCENTILE);
+    }
+
+    /** The value of {@value #HEDGE_MIN_DELAY}. */
+    public Duration hedgeMinDelay() {
+        return get(SettingsTable.HEDGE_MIN_DELAY);
+    }
+
+    /** The value of {@value #HEDGE_MAX_FRACTION}. */
+    public double hedgeMaxFraction() {
+        return get(SettingsTable.HEDGE_MAX_FRACTION);
     }
 
     /** The value of {@value #FIRST_BYTE_LATENCY}. */
@@ -368,6 +440,57 @@ public final class StreamConfig implements FormatSettings {
             return set(SettingsTable.RETRY_DEADLINE, requireNonNull(deadline, "deadline is null"));
         }
 
+        /** Per attempt: how long to wait for the answer to begin; {@link Duration#ZERO} waits without limit. */
+        public Builder retryFirstByteTimeout(Duration timeout) {
+            return set(SettingsTable.RETRY_FIRST_BYTE_TIMEOUT, requireNonNull(timeout, "timeout is null"));
+        }
+
+        /** Per attempt: how long a body may stall; {@link Duration#ZERO} waits without limit. */
+        public Builder retryBetweenBytesTimeout(Duration timeout) {
+            return set(SettingsTable.RETRY_BETWEEN_BYTES_TIMEOUT, requireNonNull(timeout, "timeout is null"));
+        }
+
+        /** Per read call: how long it may wait in all; {@link Duration#ZERO} waits without limit. */
+        public Builder readDeadline(Duration deadline) {
+            return set(SettingsTable.READ_DEADLINE, requireNonNull(deadline, "deadline is null"));
+        }
+
+        public Builder throttleEnabled(boolean enabled) {
+            return set(SettingsTable.THROTTLE_ENABLED, enabled);
+        }
+
+        public Builder throttleMinConcurrency(int requests) {
+            return set(SettingsTable.THROTTLE_MIN_CONCURRENCY, requests);
+        }
+
+        public Builder throttleMaxConcurrency(int requests) {
+            return set(SettingsTable.THROTTLE_MAX_CONCURRENCY, requests);
+        }
+
+        public Builder throttleIncreaseStep(int requests) {
+            return set(SettingsTable.THROTTLE_INCREASE_STEP, requests);
+        }
+
+        public Builder throttleDecreaseFactor(double factor) {
+            return set(SettingsTable.THROTTLE_DECREASE_FACTOR, factor);
+        }
+
+        public Builder hedgeEnabled(boolean enabled) {
+            return set(SettingsTable.HEDGE_ENABLED, enabled);
+        }
+
+        public Builder hedgePercentile(double percentile) {
+            return set(SettingsTable.HEDGE_PERCENTILE, percentile);
+        }
+
+        public Builder hedgeMinDelay(Duration delay) {
+            return set(SettingsTable.HEDGE_MIN_DELAY, requireNonNull(delay, "delay is null"));
+        }
+
+        public Builder hedgeMaxFraction(double fraction) {
+            return set(SettingsTable.HEDGE_MAX_FRACTION, fraction);
+        }
+
         /** The first-byte latency of a GET under the cost model; the default is fitted to S3 in-region. */
         public Builder firstByteLatency(Duration latency) {
             return set(SettingsTable.FIRST_BYTE_LATENCY, requireNonNull(latency, "latency is null"));
@@ -443,6 +566,12 @@ public final class StreamConfig implements FormatSettings {
             if (prefetchMaxSize > 0 && prefetchMaxSize < prefetchInitialSize) {
                 throw new IllegalArgumentException(PREFETCH_MAX_SIZE + " (" + prefetchMaxSize + ") must be 0 (no prefetch) "
                         + "or at least " + PREFETCH_INITIAL_SIZE + " (" + prefetchInitialSize + ")");
+            }
+            int throttleMin = get(SettingsTable.THROTTLE_MIN_CONCURRENCY);
+            int throttleMax = get(SettingsTable.THROTTLE_MAX_CONCURRENCY);
+            if (throttleMax < throttleMin) {
+                throw new IllegalArgumentException(THROTTLE_MAX_CONCURRENCY + " (" + throttleMax + ") must be at least "
+                        + THROTTLE_MIN_CONCURRENCY + " (" + throttleMin + ")");
             }
             NetworkModel network = new NetworkModel(get(SettingsTable.FIRST_BYTE_LATENCY),
                     get(SettingsTable.CONNECTION_BANDWIDTH));

@@ -83,7 +83,7 @@ class StreamConfigTest {
         assertThat(config.parquetFooterPrecacheSize()).isEqualTo(16L << 10);
         assertThat(config.parquetLargeFooterPrecacheSize()).isEqualTo(2L << 20);
         assertThat(config.parquetLargeFileSize()).isEqualTo(512L << 20);
-        assertThat(StreamConfig.keys()).hasSize(26);
+        assertThat(StreamConfig.keys()).hasSize(38);
     }
 
     @Test
@@ -138,6 +138,16 @@ class StreamConfigTest {
 
         StreamConfig bigRequests = StreamConfig.builder().maxRequestSize(64L << 20).build();
         assertThat(bigRequests.vectoredMaxMergedSize()).isEqualTo(64L << 20);
+    }
+
+    @Test
+    void aThrottleCeilingBelowItsFloorFailsNamingBoth() {
+        assertThatThrownBy(() -> StreamConfig.builder().throttleMinConcurrency(8).throttleMaxConcurrency(4).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("throttle.max-concurrency (4)")
+                .hasMessageContaining("throttle.min-concurrency (8)");
+        assertThat(StreamConfig.builder().throttleMinConcurrency(4).throttleMaxConcurrency(4).build()
+                .throttleMaxConcurrency()).isEqualTo(4);
     }
 
     @Test

@@ -60,4 +60,16 @@ public final class Checks {
             return value;
         };
     }
+
+    /** A fraction strictly between {@code low} and {@code high}, or at them when {@code inclusive}. */
+    public static Check<Double> fractionBetween(double low, double high, boolean inclusive) {
+        return (key, value) -> {
+            boolean inside = inclusive ? value >= low && value <= high : value > low && value < high;
+            if (!inside) {
+                throw new IllegalArgumentException(key + " must be " + (inclusive ? "from " : "above ") + low
+                        + (inclusive ? " to " : " and below ") + high + ", got " + value);
+            }
+            return value;
+        };
+    }
 }

@@ -93,6 +93,18 @@ public final class ConfigValues {
         return Duration.ofNanos(Math.round(nanos));
     }
 
+    /** {@code true} or {@code false}, in any case; nothing else (a typo must not silently mean false). */
+    public static boolean parseBoolean(String key, String value) {
+        String trimmed = value.trim();
+        if (trimmed.equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (trimmed.equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw invalid(key, value, "true or false");
+    }
+
     public static int parseInt(String key, String value) {
         try {
             return Integer.parseInt(value.trim());

@@ -97,6 +97,12 @@ public final class Setting<T> {
                 (k, v, heap) -> ConfigValues.parseDuration(k, v), check, summary);
     }
 
+    /** On or off: {@code true} or {@code false}. */
+    public static Setting<Boolean> flag(String key, String defaultText, String summary) {
+        return of(key, requireNonNull(defaultText, "defaultText is null"),
+                (k, v, heap) -> ConfigValues.parseBoolean(k, v), (k, v) -> v, summary);
+    }
+
     /** A fraction, decimal or percentage ({@link ConfigValues#parseFraction}). */
     public static Setting<Double> fraction(String key, String defaultText, Check<Double> check, String summary) {
         return of(key, requireNonNull(defaultText, "defaultText is null"),
