@@ -10,6 +10,8 @@ import io.rangefetch.testing.StreamFixture;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -91,9 +93,12 @@ class ResilienceTest {
         byte[] data = fixture.put("slow", SIZE);
         StreamFactory factory = fixture.factory(quick().hedgeMinDelay(Duration.ofMillis(20)).hedgeMaxFraction(0.5)
                 .retryFirstByteTimeout(Duration.ZERO).build());
-        // warm up: a hedge may be at most half the GETs sent, so send one unhedged GET first
+        // warm up: no GET is hedged before its size class has 16 first-byte latencies to call it slow against
         try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "slow"), known("slow"))) {
-            stream.readFully(0, new byte[KIB], 0, KIB);
+            for (int i = 0; i < 16; i++) {
+                stream.readFully(i * 256L * KIB, new byte[KIB], 0, KIB);
+            }
+            assertThat(stream.statistics().getRequests()).isEqualTo(16);
         }
         client.clearLog();
         CountDownLatch answer = holdFirstGet();
@@ -182,5 +187,34 @@ class ResilienceTest {
             stream.readFully(3L * MIB, bytes, 0, KIB);
             assertThat(stream.statistics().throttleLimit()).isEqualTo(-1);
         }
+    }
+
+    @Test
+    void closingTheFactoryStopsItsExchangeAndWatchdogThreads() throws Exception {
+        fixture.put("threads", SIZE);
+        Set<Thread> before = Thread.getAllStackTraces().keySet();
+        StreamFactory factory = StreamFactory.builder(client).config(quick()
+                .retryBetweenBytesTimeout(Duration.ofMillis(50)).build()).build();
+        try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "threads"), known("threads"))) {
+            stream.readFully(MIB, new byte[KIB], 0, KIB);
+        }
+        assertThat(newThreads(before)).as("the factory's threads while it is open")
+                .anySatisfy(name -> assertThat(name).startsWith("rangefetch-exchange-"))
+                .anySatisfy(name -> assertThat(name).startsWith("rangefetch-watchdog-"));
+        factory.close();
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            if (!before.contains(thread) && thread.getName().startsWith("rangefetch-")) {
+                thread.join(TimeUnit.SECONDS.toMillis(10)); // ended its work at close; let it finish exiting
+            }
+        }
+        assertThat(newThreads(before)).as("threads left after close").isEmpty();
+    }
+
+    private static List<String> newThreads(Set<Thread> before) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> !before.contains(thread) && thread.isAlive())
+                .map(Thread::getName)
+                .filter(name -> name.startsWith("rangefetch-"))
+                .toList();
     }
 }

@@ -36,8 +36,8 @@ import java.util.function.LongSupplier;
  * for any more is cut the moment it arrives, and its governor place given back.
  *
  * <p><b>Hedging.</b> A GET with no answer after the {@link HedgeSettings#percentile() percentile} of recent
- * first-byte latencies of its size class ({@link FirstByteLatencies}), and at least the minimum delay, is sent
- * again (the pool gives the second GET another connection, as the first one is busy). Hedges are at most
+ * first-byte latencies of its size class ({@link FirstByteLatencies}; none before the class has enough of them),
+ * and at least the minimum delay, is sent again (the pool gives the second GET another connection, as the first one is busy). Hedges are at most
  * {@link HedgeSettings#maxFraction()} of the GETs sent and need a free place under the bucket's governor, so
  * hedging never adds load to a bucket that throttles. The latency recorded is the winner's, counted from the
  * first send: so the slow answers a hedge cut short do not push the percentile up to their own delay.
@@ -79,7 +79,7 @@ final class AttemptSender {
         if (exchanges == null) {
             try {
                 ObjectContent content = client.get(request);
-                latencies.record(size, nanoClock.getAsLong() - start);
+                recordFirstByte(size, nanoClock.getAsLong() - start);
                 return new Answer(content, permit);
             } catch (IOException | RuntimeException e) {
                 give(permit, e, statistics);
@@ -88,15 +88,16 @@ final class AttemptSender {
         }
         Send<ObjectContent> primary = send(() -> client.get(request), permit);
         Send<ObjectContent> hedge = null;
-        long hedgeAt = hedging.active()
-                ? start + Math.max(hedging.minDelay().toNanos(), latencies.percentileNanos(size)) : Long.MAX_VALUE;
+        long percentile = latencies.percentileNanos(size);
+        long hedgeAt = hedging.active() && percentile >= 0
+                ? start + Math.max(hedging.minDelay().toNanos(), percentile) : Long.MAX_VALUE;
         long timeoutAt = firstByteTimeoutNanos > 0 ? start + firstByteTimeoutNanos : Long.MAX_VALUE;
         try {
             while (true) {
                 Send<ObjectContent> winner = primary.succeeded() ? primary
                         : hedge != null && hedge.succeeded() ? hedge : null;
                 if (winner != null) {
-                    latencies.record(size, nanoClock.getAsLong() - start);
+                    recordFirstByte(size, nanoClock.getAsLong() - start);
                     if (winner == hedge) {
                         statistics.hedgeWon();
                     }
@@ -130,6 +131,11 @@ final class AttemptSender {
             }
             throw e;
         }
+    }
+
+    /** Counts one GET's first-byte latency toward its size class's percentile. */
+    void recordFirstByte(long size, long nanos) {
+        latencies.record(size, nanos);
     }
 
     /** A HEAD, within the first-byte timeout; never hedged. */

@@ -7,7 +7,7 @@ import java.util.Arrays;
  * range may take S3 longer to start), and a high percentile of each: when a GET is hedged. Each class keeps its
  * last {@value #WINDOW} samples; its percentile is worked out again every {@value #RECOMPUTE_EVERY} samples,
  * so a GET reads a number instead of sorting. Until a class has {@value #MIN_SAMPLES} samples it has no
- * percentile (0).
+ * percentile (-1), and its GETs are not hedged: there is nothing yet to call slow.
  *
  * <p>Thread-safe: each class is guarded by its own monitor, held for a few array writes (and a sort of
  * {@value #WINDOW} longs every {@value #RECOMPUTE_EVERY} samples).
@@ -32,7 +32,7 @@ final class FirstByteLatencies {
         classes[classOf(requestBytes)].record(nanos, percentile);
     }
 
-    /** The percentile of the class of a GET of {@code requestBytes}, in nanoseconds; 0 until known. */
+    /** The percentile of the class of a GET of {@code requestBytes}, in nanoseconds; -1 until known. */
     long percentileNanos(long requestBytes) {
         return classes[classOf(requestBytes)].current;
     }
@@ -49,7 +49,7 @@ final class FirstByteLatencies {
         private final long[] samples = new long[WINDOW];
         private int count;
         private int next;
-        private volatile long current;
+        private volatile long current = -1;
 
         synchronized void record(long nanos, double percentile) {
             samples[next] = nanos;

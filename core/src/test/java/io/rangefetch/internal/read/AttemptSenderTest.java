@@ -35,14 +35,15 @@ import org.junit.jupiter.api.Timeout;
 /**
  * One attempt's wait for its answer: hedged when slow, the first answer winning and the other cut; hedges held to
  * their share of the GETs and to a free place under the governor; given up at the first-byte timeout. The clock
- * is injected and moves a second each time it is read, so every threshold has passed when it is looked at: no
- * test waits for time to pass, and none depends on how long anything takes.
+ * is injected: it stands still until the first GET has reached the client, then moves ten seconds each time it
+ * is read, so every threshold has passed when it is looked at, and never before the request was sent: no test
+ * depends on how long anything takes.
  */
 @Timeout(30)
 class AttemptSenderTest {
     private static final ObjectAddress OBJECT = new ObjectAddress("bucket", "key");
     private static final RangeGetRequest REQUEST = RangeGetRequest.of(OBJECT, new ByteRange(0, 4), "etag");
-    private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+    private static final long STEP = TimeUnit.SECONDS.toNanos(10);
 
     private final ExecutorService exchanges = Executors.newCachedThreadPool();
     private final AtomicLong clock = new AtomicLong();
@@ -57,10 +58,26 @@ class AttemptSenderTest {
         assertThat(exchanges.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
 
+    /** A sender that has seen enough first bytes (of a millisecond) to hedge GETs of this test's size. */
     private AttemptSender sender(Duration firstByteTimeout, double hedgeShare) {
-        return new AttemptSender(client, exchanges, firstByteTimeout,
+        AttemptSender sender = new AttemptSender(client, exchanges, firstByteTimeout,
                 new HedgeSettings(hedgeShare > 0, 0.95, Duration.ofMillis(100), hedgeShare),
-                () -> clock.getAndAdd(SECOND));
+                // time stands still until the first GET reached the client, then leaps at every look
+                () -> client.firstArrived.getCount() == 0 ? clock.addAndGet(STEP) : clock.get());
+        for (int i = 0; i < FirstByteLatencies.MIN_SAMPLES; i++) {
+            sender.recordFirstByte(4, TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        return sender;
+    }
+
+    @Test
+    void noGetIsHedgedBeforeItsSizeClassHasEnoughFirstBytesToCallOneSlow() throws Exception {
+        AttemptSender fresh = new AttemptSender(client, exchanges, Duration.ofSeconds(5),
+                new HedgeSettings(true, 0.95, Duration.ofMillis(100), 1.0),
+                () -> client.firstArrived.getCount() == 0 ? clock.addAndGet(STEP) : clock.get());
+        assertThatThrownBy(() -> fresh.get(REQUEST, 4, FetchAbort.standalone(), statistics, null, null))
+                .isInstanceOf(SocketTimeoutException.class);
+        assertThat(statistics.hedgesSent()).isZero();
     }
 
     @Test
@@ -114,7 +131,7 @@ class AttemptSenderTest {
     void a503IsCountedAndLowersTheGovernorsLimit() throws Exception {
         client.failWith = new HttpStatusException("GET s3://bucket/key: HTTP 503 SlowDown", 503, null);
         ThrottleGovernor governor = governor(8);
-        assertThatThrownBy(() -> sender(Duration.ofSeconds(5), 0).get(REQUEST, 4, FetchAbort.standalone(),
+        assertThatThrownBy(() -> sender(Duration.ZERO, 0).get(REQUEST, 4, FetchAbort.standalone(),
                 statistics, governor, governor.tryAcquire())).isInstanceOf(HttpStatusException.class);
         assertThat(statistics.throttledResponses()).isEqualTo(1);
         assertThat(governor.limit()).isEqualTo(4);
@@ -167,6 +184,9 @@ class AttemptSenderTest {
             if (failWith != null) {
                 throw failWith;
             }
+            if (number == 1) {
+                firstArrived.countDown();
+            }
             byte value = (byte) number;
             ByteArrayInputStream body = new ByteArrayInputStream(new byte[] {value, value, value, value}) {
                 @Override
@@ -177,7 +197,6 @@ class AttemptSenderTest {
                 }
             };
             if (number == 1) {
-                firstArrived.countDown();
                 try {
                     firstMayAnswer.await(20, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
