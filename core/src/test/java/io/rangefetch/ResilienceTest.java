@@ -3,18 +3,25 @@ package io.rangefetch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.HttpStatusException;
 import io.rangefetch.testing.BodyHold;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.StreamFixture;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -36,6 +43,13 @@ class ResilienceTest {
 
     @RegisterExtension
     final StreamFixture fixture = new StreamFixture();
+    private final ExecutorService readers = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void stopReaders() throws InterruptedException {
+        readers.shutdownNow();
+        assertThat(readers.awaitTermination(20, TimeUnit.SECONDS)).isTrue();
+    }
     private final InMemoryObjectClient client = fixture.client();
 
     private static StreamConfig.Builder quick() {
@@ -216,5 +230,40 @@ class ResilienceTest {
                 .map(Thread::getName)
                 .filter(name -> name.startsWith("rangefetch-"))
                 .toList();
+    }
+
+    @Test
+    void aPrefetchWithNoPlaceUnderTheGovernorIsDroppedAndAReaderFetchesItsBytesOnDemand() throws Exception {
+        byte[] data = fixture.put("crowded", SIZE);
+        StreamFactory factory = fixture.factory(quick().hedgeEnabled(false).fetchMaxConcurrency(2)
+                .throttleMinConcurrency(1).throttleMaxConcurrency(1).build());
+        AtomicInteger gets = new AtomicInteger();
+        BodyHold hold = client.holdBodies(request -> request.isGet() && gets.incrementAndGet() == 1);
+        try (SeekableS3InputStream busy = factory.open(new S3Location(BUCKET, "crowded"), known("crowded"));
+                SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "crowded"), known("crowded"))) {
+            CompletableFuture<Void> demand = CompletableFuture.runAsync(() -> {
+                try {
+                    busy.readFully(0, new byte[KIB], 0, KIB);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }, readers);
+            assertThat(hold.awaitHeld(1)).as("the only place is taken by a demand GET").isTrue();
+
+            stream.prefetch(List.of(new ByteRange(10L * MIB, 10L * MIB + 256 * KIB)));
+            fixture.awaitQuietExcept(1); // the prefetch ran, found no place and was dropped
+            assertThat(client.gets()).as("the dropped prefetch sent nothing").hasSize(1);
+
+            hold.release();
+            demand.get(20, TimeUnit.SECONDS);
+            FileRange range = FileRange.of(10L * MIB, 256 * KIB);
+            stream.readVectored(List.of(range), ByteBuffer::allocate);
+            ByteBuffer buffer = range.data().get(20, TimeUnit.SECONDS);
+            byte[] bytes = new byte[buffer.remaining()];
+            buffer.get(bytes);
+            assertThat(bytes).isEqualTo(slice(data, 10L * MIB, 256 * KIB));
+        } finally {
+            hold.release();
+        }
     }
 }

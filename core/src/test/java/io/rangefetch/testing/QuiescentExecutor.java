@@ -53,8 +53,13 @@ public final class QuiescentExecutor implements Executor, AutoCloseable {
      * a chain of fetches is waited for whole.
      */
     public synchronized boolean awaitQuiet() throws InterruptedException {
+        return awaitAtMost(0);
+    }
+
+    /** Waits (bounded) until at most {@code tasks} tasks run: the others, say, being held by the test. */
+    public synchronized boolean awaitAtMost(int tasks) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-        while (running > 0) {
+        while (running > tasks) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 return false;

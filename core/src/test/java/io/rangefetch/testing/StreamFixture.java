@@ -78,6 +78,18 @@ public final class StreamFixture implements AutoCloseable, AfterEachCallback {
         }
     }
 
+    /** Waits (bounded) until at most {@code fetches} fetches run, the others having ended: those a test holds. */
+    public void awaitQuietExcept(int fetches) {
+        try {
+            if (!fetchThreads.awaitAtMost(fetches)) {
+                throw new AssertionError("More than " + fetches + " fetches were still running after the wait");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("Interrupted while waiting for fetches to end", e);
+        }
+    }
+
     /** Stores {@code length} bytes derived from the key; returns them. */
     public byte[] put(String key, int length) {
         byte[] data = TestData.bytes(length, key.hashCode());

@@ -98,6 +98,15 @@ final class GetPath {
 
         /** Attempt number {@code attempt} (from 1) failed: for whoever reports on the GET. */
         default void attemptFailed(int attempt, IOException failure) {}
+
+        /**
+         * Gives the GET up, if nobody waits for its bytes: a prefetch with no place under its bucket's governor.
+         * Must decide atomically against readers joining (so that none joins a GET that is then dropped):
+         * {@code false} when one did, and the GET must be sent after all.
+         */
+        default boolean dropIfUnwanted() {
+            return false;
+        }
     }
 
     /**
@@ -129,7 +138,7 @@ final class GetPath {
     /** Sends a HEAD, retried as a GET is. */
     ObjectMetadata head(ObjectAddress object, FetchAbort abort, StatisticsCounter statistics) throws IOException {
         return retrying("HEAD " + object, abort, statistics, null, attempt -> {
-            Permit permit = admit(object.bucket(), abort, "HEAD " + object);
+            Permit permit = admit(object.bucket(), abort, "HEAD " + object, null);
             statistics.headSent();
             return sender.head(object, abort, statistics, permit);
         });
@@ -137,20 +146,23 @@ final class GetPath {
 
     /**
      * A place under the bucket's governor for one attempt ({@code null} when none governs it). A prefetch nobody
-     * waits for does not wait for one: it is shed.
+     * waits for does not wait for one: it is dropped, unless a reader joined it meanwhile ({@code receiver} decides
+     * that atomically), and then it waits like any demand request.
      */
-    private Permit admit(String bucket, FetchAbort abort, String what) throws IOException {
+    private Permit admit(String bucket, FetchAbort abort, String what, Receiver receiver) throws IOException {
         ThrottleGovernor governor = governors.forBucket(bucket);
         if (governor == null) {
             return null;
         }
         if (abort.isSpeculative()) {
             Permit permit = governor.tryAcquire();
-            if (permit == null) {
+            if (permit != null) {
+                return permit;
+            }
+            if (receiver != null && receiver.dropIfUnwanted()) {
                 throw new FetchCancelledException(what + " was dropped: the throttle governor of bucket " + bucket
                         + " has no place to spare for a prefetch", null);
             }
-            return permit;
         }
         long now = System.nanoTime();
         long deadline = governorWaitNanos == Long.MAX_VALUE || now + governorWaitNanos < now ? Long.MAX_VALUE
@@ -162,9 +174,10 @@ final class GetPath {
     private ObjectMetadata send(RangeGetRequest request, FetchAbort abort, StatisticsCounter statistics,
             boolean prefetch, Receiver receiver, ObjectMetadata[] answered) throws IOException {
         String bucket = request.object().bucket();
+        // not sent, so not counted, when it is dropped or stopped while it waits for its place
+        Permit permit = admit(bucket, abort, "GET " + request.describe(), receiver);
         AttemptSender.Answer answer;
         try {
-            Permit permit = admit(bucket, abort, "GET " + request.describe());
             answer = sender.get(request, size(request), abort, statistics, governors.forBucket(bucket), permit);
         } catch (IOException | RuntimeException e) {
             statistics.failedGetSent();

@@ -210,6 +210,20 @@ final class RangeFetch {
             return next;
         }
 
+        /**
+         * Abandons every block nobody waits for; {@code true} when that was all of them (and nothing goes into a
+         * caller's buffer). A reader joining later finds a block abandoned and fetches its bytes anew; one that
+         * joined first keeps the GET going.
+         */
+        @Override
+        public boolean dropIfUnwanted() {
+            boolean unwanted = directTargets == 0;
+            for (Block block : filled) {
+                unwanted &= block.tryAbandon();
+            }
+            return unwanted;
+        }
+
         @Override
         public void attemptFailed(int attempt, IOException failure) {
             lastFailure = String.valueOf(failure.getMessage());
