@@ -15,25 +15,31 @@ import io.rangefetch.it.proxy.Fault;
 import io.rangefetch.it.proxy.NetworkModel;
 import io.rangefetch.it.proxy.ProxiedRequest;
 import io.rangefetch.it.proxy.ProxyLedger;
+import io.rangefetch.it.proxy.ShapingProxy;
 import io.rangefetch.it.server.S3Clients;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Retries and resume against a real S3 server, through the proxy that injects S3's faults into the next GETs,
- * for every {@link ReadKind}: 503 SlowDown (once, and in a burst), a connection reset halfway through a body, a
- * body cut short of its Content-Length, and the object overwritten between two reads. Every read returns the
- * object's bytes; a 503 is sent again as it was, a broken body is resumed from exactly the first byte not
- * received (the proxy's ledger shows where the first answer stopped and where the second starts), and an
- * overwrite never mixes two versions. The factory's S3 client has the SDK's own retries off, so every retry seen
+ * for every {@link ReadKind}: 503 SlowDown (once, in a burst, and from a request-rate limit), 500, a connection
+ * reset halfway through a body, a body cut short of its Content-Length, an answer slow to begin, and the object
+ * overwritten between two reads. Every read returns the object's bytes; a 500 or 503 is sent again as it was, a
+ * broken body is resumed from exactly the first byte not received (the proxy's ledger shows where the first
+ * answer stopped and where the second starts), a slow answer is waited for, and an overwrite never mixes two
+ * versions. The factory's S3 client has the SDK's own retries off, so every retry seen
  * here is Rangefetch's. Subclassed once per backend.
  *
  * <p>Positioned, streaming and vectored reads take 1 MiB in the middle of a stream that was given the length and
@@ -48,6 +54,9 @@ abstract class RetryFaultSuite extends ProxiedS3ServerTestBase {
     /** Prefetch off and no format policy (.bin): each read below sends exactly the GET the test expects. */
     private static final StreamConfig CONFIG = StreamConfig.builder().cacheMaxMemory(128L * MIB).prefetchMaxSize(0)
             .retryBaseDelay(Duration.ofMillis(1)).retryMaxDelay(Duration.ofMillis(10)).build();
+
+    /** Short of retry.first-byte-timeout (10 s by default), so a held answer is waited for. */
+    private static final Duration FAULT_FIRST_BYTE_DELAY = Duration.ofMillis(300);
 
     private byte[] data;
     private String etag;
@@ -64,6 +73,11 @@ abstract class RetryFaultSuite extends ProxiedS3ServerTestBase {
         }
     }
 
+    @BeforeAll
+    void holdHeadsBriefly() {
+        faultingProxy().setFaultFirstByteDelay(FAULT_FIRST_BYTE_DELAY);
+    }
+
     static Stream<Arguments> everyFaultAndReadKind() {
         return Arrays.stream(Fault.values())
                 .flatMap(fault -> Arrays.stream(ReadKind.values()).map(kind -> Arguments.of(fault, kind)));
@@ -74,16 +88,24 @@ abstract class RetryFaultSuite extends ProxiedS3ServerTestBase {
     void everyReadKindGetsItsBytesThroughEveryFault(Fault fault, ReadKind kind) throws Exception {
         withFactory(CONFIG, factory -> {
             ProxyLedger ledger = countingLedger();
+            long appliedBefore = faultingProxy().injectedFaults().get(fault);
             failNextGets(fault);
             StreamStatistics statistics;
             try (SeekableS3InputStream stream = open(factory, kind)) {
                 assertSameBytes(data, kind.read(stream, start(kind), length(kind)), start(kind), kind + " read");
                 statistics = stream.statistics();
             }
+            assertThat(faultingProxy().injectedFaults().get(fault) - appliedBefore).as("%s applied", fault)
+                    .isEqualTo(1);
             switch (fault) {
                 case SLOW_DOWN_503 -> assertRepeated(ledger, statistics, 503);
+                case SERVER_ERROR_500 -> assertRepeated(ledger, statistics, 500);
                 case RESET_MID_BODY, TRUNCATED_BODY -> assertResumed(ledger, statistics, fault, kind);
-                default -> throw new AssertionError("no expectation for " + fault);
+                case FIRST_BYTE_DELAY -> {
+                    // far below retry.first-byte-timeout: the one GET is waited for, not given up
+                    assertThat(ledger.requests()).extracting(ProxiedRequest::status).containsExactly(206);
+                    assertThat(statistics.retries()).isZero();
+                }
             }
         });
     }
@@ -104,6 +126,45 @@ abstract class RetryFaultSuite extends ProxiedS3ServerTestBase {
             assertThat(requests).extracting(ProxiedRequest::status).containsExactly(503, 503, 503, 503, 503, 206);
             assertThat(requests).extracting(ProxiedRequest::rangeHeader).containsOnly(requests.get(0).rangeHeader());
         });
+    }
+
+    /**
+     * The proxy's request-rate limit refuses the read's GET with 503 SlowDown until, after two refusals, the
+     * limit is lifted (from the factory's client, as it sees the second 503, so nothing here depends on time):
+     * the third attempt is answered.
+     */
+    @ParameterizedTest
+    @EnumSource(ReadKind.class)
+    void aRateLimitsSlowDownAnswersAreOutlasted(ReadKind kind) throws Exception {
+        ShapingProxy proxy = faultingProxy();
+        AtomicInteger refused = new AtomicInteger();
+        ExecutionInterceptor liftAfterTwoRefusals = new ExecutionInterceptor() {
+            @Override
+            public void afterTransmission(Context.AfterTransmission context, ExecutionAttributes attributes) {
+                if (context.httpResponse().statusCode() == 503 && refused.incrementAndGet() == 2) {
+                    proxy.clearRequestRateLimit();
+                }
+            }
+        };
+        long limitedBefore = proxy.rateLimitedRequests();
+        try (S3Client other = S3Clients.sync(proxied())) {
+            withFactory(CONFIG, factory -> {
+                ProxyLedger ledger = countingLedger();
+                // a burst of one, and the next token in 100 s: another client's HEAD takes the burst
+                proxy.setRequestRateLimit(0.01, 1);
+                other.headObject(request -> request.bucket(bucket()).key(key("faulty.bin")));
+                try (SeekableS3InputStream stream = open(factory, kind)) {
+                    assertSameBytes(data, kind.read(stream, start(kind), length(kind)), start(kind),
+                            "the read after the refusals");
+                    assertThat(stream.statistics().retries()).isEqualTo(2);
+                }
+                assertThat(ledger.requests()).extracting(ProxiedRequest::method, ProxiedRequest::status)
+                        .containsExactly(tuple("HEAD", 200), tuple("GET", 503), tuple("GET", 503), tuple("GET", 206));
+                assertThat(proxy.rateLimitedRequests() - limitedBefore).isEqualTo(2);
+            }, liftAfterTwoRefusals);
+        } finally {
+            proxy.clearRequestRateLimit();
+        }
     }
 
     /**
