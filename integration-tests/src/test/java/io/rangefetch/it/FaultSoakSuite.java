@@ -104,7 +104,7 @@ abstract class FaultSoakSuite extends ProxiedS3ServerTestBase {
         proxy.setRandomFaults(RandomFaults.seeded(seed).with(Fault.SLOW_DOWN_503, 0.05)
                 .with(Fault.RESET_MID_BODY, 0.03).with(Fault.TRUNCATED_BODY, 0.03).with(Fault.SERVER_ERROR_500, 0.02)
                 .with(Fault.FIRST_BYTE_DELAY, 0.01));
-        StreamStatistics[] statistics = {new StreamStatistics(0, 0, 0, 0, 0, 0, 0, 0, 0, 0)};
+        StreamStatistics[] statistics = new StreamStatistics[1];
         long[] peakCache = new long[1];
         Throwable failure = null;
         try (S3Client writer = S3Clients.sync(server())) {
@@ -162,10 +162,15 @@ abstract class FaultSoakSuite extends ProxiedS3ServerTestBase {
         summary.put("proxy answers", "GET " + ledger.gets() + ", HEAD " + ledger.heads() + "; 206 "
                 + ledger.responses(206) + ", 200 " + ledger.responses(200) + ", 412 " + ledger.responses(412)
                 + ", 500 " + ledger.responses(500) + ", 503 " + ledger.responses(503));
-        summary.put("factory", "GETs " + statistics.getRequests() + ", HEADs " + statistics.headRequests()
-                + ", retries " + statistics.retries() + ", resumes " + statistics.resumes() + ", cache hits "
-                + statistics.cacheHits() + ", fetched " + SoakTally.mib(statistics.bytesFetched()) + ", served "
-                + SoakTally.mib(statistics.bytesServed()));
+        if (statistics != null) {
+            summary.put("factory", "GETs " + statistics.getRequests() + ", HEADs " + statistics.headRequests()
+                    + ", retries " + statistics.retries() + ", resumes " + statistics.resumes() + ", cache hits "
+                    + statistics.cacheHits() + ", fetched " + SoakTally.mib(statistics.bytesFetched()) + ", served "
+                    + SoakTally.mib(statistics.bytesServed()));
+            summary.put("throttle, hedges", "503s seen " + statistics.throttledResponses() + ", governor limit at the "
+                    + "end " + statistics.throttleLimit() + "; hedges sent " + statistics.hedgesSent() + ", won "
+                    + statistics.hedgesWon());
+        }
         summary.put("cache", "budget " + SoakTally.mib(BUDGET) + ", peak " + SoakTally.mib(peakCache)
                 + ", most sampled " + SoakTally.mib(tally.maxSampledCache()));
         summary.put("threads", threads);
