@@ -127,6 +127,8 @@ final class SoakReader implements Runnable {
             String message = String.valueOf(e.getMessage());
             if (!message.contains(object.location().bucket()) || !message.contains(object.location().key())) {
                 tally.fail(kind + " read of " + object + " threw without naming the object: " + e);
+            } else {
+                tally.excused(kind + ": " + e + (e.getCause() == null ? "" : " <- " + e.getCause()));
             }
             return false;
         } catch (RuntimeException | AssertionError e) {

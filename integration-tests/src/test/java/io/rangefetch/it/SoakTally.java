@@ -33,6 +33,7 @@ final class SoakTally {
     private final LongAccumulator maxSampledCache = new LongAccumulator(Math::max, 0);
     private final LongAdder failureCount = new LongAdder();
     private final ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<String> excused = new ConcurrentLinkedQueue<>();
 
     SoakTally() {
         for (ReadKind kind : ReadKind.values()) {
@@ -73,6 +74,13 @@ final class SoakTally {
         failureCount.increment();
         if (failures.size() < FAILURES_KEPT) {
             failures.add(what);
+        }
+    }
+
+    /** An exception the faults excuse, kept word for word (the first few) so that the summary shows why. */
+    void excused(String what) {
+        if (excused.size() < FAILURES_KEPT) {
+            excused.add(what);
         }
     }
 
@@ -137,6 +145,10 @@ final class SoakTally {
         lines.put("bytes verified", bytesVerified.sum() + " (" + mib(bytesVerified.sum()) + ")");
         lines.put("overwrites", String.valueOf(overwrites.sum()));
         lines.put("failures", String.valueOf(failureCount.sum()));
+        int n = 0;
+        for (String what : excused) {
+            lines.put("  excused " + ++n, what);
+        }
         return lines;
     }
 
