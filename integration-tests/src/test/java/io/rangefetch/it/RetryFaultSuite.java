@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -117,8 +116,6 @@ abstract class RetryFaultSuite extends ProxiedS3ServerTestBase {
      * An answer held longer than {@code retry.first-byte-timeout} is given up, and the GET sent again: the second
      * one, not held, brings the bytes.
      */
-    @Disabled("core: the first-byte timeout's SocketTimeoutException is an InterruptedIOException, which "
-            + "GetPath.isTransient takes for an interrupt, so the read fails instead of retrying; enable once fixed")
     @ParameterizedTest
     @EnumSource(ReadKind.class)
     void anAnswerSlowerThanTheFirstByteTimeoutIsGivenUpAndSentAgain(ReadKind kind) throws Exception {
@@ -132,7 +129,8 @@ abstract class RetryFaultSuite extends ProxiedS3ServerTestBase {
             }
             List<ProxiedRequest> requests = ledger.requests();
             assertThat(requests).as("requests %s", requests).hasSize(2);
-            assertThat(requests.get(0).bodyBytes()).as("the held answer's body").isZero();
+            // the held answer may still be written to the socket when its hold ends: what the proxy sent of it says
+            // nothing of what the client read, so only the order and the ranges are checked
             assertThat(requests.get(1).rangeHeader()).isEqualTo(requests.get(0).rangeHeader());
             assertThat(requests.get(1).status()).isEqualTo(206);
         });

@@ -289,10 +289,10 @@ final class AttemptSender {
         void discard(Consumer<T> cut, StatisticsCounter statistics) {
             future.whenComplete((answer, failure) -> {
                 if (answer != null) {
-                    cut.accept(answer);
                     if (permit != null) {
-                        permit.ignored();
+                        permit.ignored(); // first, so that whoever sees the cut sees the place free
                     }
+                    cut.accept(answer);
                 } else {
                     give(permit, failure instanceof java.util.concurrent.CompletionException
                             ? failure.getCause() : failure, statistics);

@@ -31,17 +31,24 @@ import java.util.concurrent.ThreadLocalRandom;
  * prefetches and reads straight into a caller's buffer all go through {@link #fetch}. It is where a request is
  * held to {@code read.max-request-size}, where an answer is held to the version the request pinned
  * ({@code If-Match}, and the answer's own ETag), where a fetch that was aborted is told from one that failed,
- * where GETs are counted, and where they are tried again.
+ * where GETs are counted, where they are tried again, and where each attempt takes its place under the bucket's
+ * throttle governor.
  *
- * <p><b>Retries.</b> A failure that sending again may fix (a connection that failed, a body cut short, 500, 502,
- * 503, 504) is retried with exponential backoff and full jitter ({@link RetrySettings}, with Failsafe); one it
- * cannot fix is not (403, 404, 416, 412, an abort, an interrupt). <b>Resume.</b> A {@link Receiver} stores bytes
- * in order and knows the first it has not received: a retry after an answer arrived asks for exactly the rest,
- * with {@code If-Match} on the ETag that answer came with. A resumed GET can therefore never splice two versions:
- * the object changed in between answers 412, which is not retried. A retry before any answer arrived sends the
- * same request again. The backoff is slept on the fetch thread, in its slot.
+ * <p><b>Retries.</b> A failure that sending again may fix (a connection that failed, a body cut short, an attempt
+ * that timed out, 500, 502, 503, 504) is retried with exponential backoff and full jitter ({@link RetrySettings},
+ * with Failsafe); one it cannot fix is not (403, 404, 416, 412, an abort, an interrupt). <b>Resume.</b> A
+ * {@link Receiver} stores bytes in order and knows the first it has not received: a retry after an answer
+ * arrived asks for exactly the rest, with {@code If-Match} on the ETag that answer came with. A resumed GET can
+ * therefore never splice two versions: the object changed in between answers 412, which is not retried. A retry
+ * before any answer arrived sends the same request again.
  *
- * <p>Runs on fetch threads (and HEADs on readers' threads); stateless apart from its settings, so thread-safe.
+ * <p><b>One attempt</b>: a place under the bucket's {@link ThrottleGovernor} (a demand attempt waits for one, a
+ * prefetch nobody waits for is dropped when there is none), then {@link AttemptSender} sends it and waits for its
+ * answer to begin (first-byte timeout, hedging), then the body is read under the {@link BodyWatchdog} (a body that
+ * stalls is cut, and the attempt counts as timed out). The place is held until the body is read or the attempt
+ * failed; a 503 lowers the limit. The backoff between attempts is slept on the fetch thread, holding no place.
+ *
+ * <p>Runs on fetch threads; stateless apart from its settings and collaborators, all thread-safe.
  */
 final class GetPath {
     private final long maxRequestSize;
@@ -255,10 +262,13 @@ final class GetPath {
 
     /**
      * Whether sending the same request again may fix {@code failure}: a transport failure or a body cut short
-     * may; 500, 502, 503 and 504 may; a missing object, a range past the end, a changed version, a refusal, an
+     * may, and so may an attempt that timed out; 500, 502, 503 and 504 may; a missing object, a range past the end, a changed version, a refusal, an
      * abort or an interrupt may not.
      */
     static boolean isTransient(Throwable failure) {
+        if (failure instanceof SocketTimeoutException) {
+            return true; // an InterruptedIOException by type, but a timeout: a new attempt may well be quicker
+        }
         if (failure instanceof FetchCancelledException || failure instanceof InterruptedIOException
                 || failure instanceof FileNotFoundException || failure instanceof PreconditionFailedException
                 || failure instanceof RangeNotSatisfiableException) {
