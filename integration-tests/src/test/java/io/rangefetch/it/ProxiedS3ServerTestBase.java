@@ -34,6 +34,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  */
 abstract class ProxiedS3ServerTestBase extends S3ServerTestBase {
     private static final Duration THREAD_GRACE = Duration.ofSeconds(10);
+    /** Every thread a factory starts (fetch threads, and any helper it may add) is named so. */
+    protected static final String RANGEFETCH_THREADS = "rangefetch-";
 
     private final NetworkModel model;
     private ShapingProxy proxy;
@@ -80,10 +82,19 @@ abstract class ProxiedS3ServerTestBase extends S3ServerTestBase {
      * faults is skipped where there is no proxy.
      */
     protected final void failNextGets(Fault... faults) {
-        assumeTrue(proxy != null, "no faults: " + server().endpoint() + " is not plain HTTP, so no proxy");
+        ShapingProxy faulting = faultingProxy();
         for (Fault fault : faults) {
-            proxy.failNext(fault);
+            faulting.failNext(fault);
         }
+    }
+
+    /**
+     * The proxy, for a test that sets its faults, limits or delays itself (and puts them back: one proxy serves
+     * the whole class); a test that needs it is skipped where there is no proxy.
+     */
+    protected final ShapingProxy faultingProxy() {
+        assumeTrue(proxy != null, "no faults: " + server().endpoint() + " is not plain HTTP, so no proxy");
+        return proxy;
     }
 
     /** The server as clients see it: behind the proxy where there is one. */
@@ -93,7 +104,7 @@ abstract class ProxiedS3ServerTestBase extends S3ServerTestBase {
 
     /**
      * Builds a factory with {@code config} on a fresh sync client through the proxy, with {@code interceptors},
-     * runs the body, closes both; the factory's fetch threads must then end, whatever the body did.
+     * runs the body, closes both; every thread the factory started must then end, whatever the body did.
      */
     protected final void withFactory(StreamConfig config, FactoryBody body, ExecutionInterceptor... interceptors)
             throws Exception {
@@ -103,7 +114,7 @@ abstract class ProxiedS3ServerTestBase extends S3ServerTestBase {
                 StreamFactory factory = StreamFactory.create(s3, config)) {
             body.run(factory);
         }
-        threads.assertNoNewThreads("rangefetch-fetch-", THREAD_GRACE);
+        threads.assertNoNewThreads(RANGEFETCH_THREADS, THREAD_GRACE);
     }
 
     @FunctionalInterface
