@@ -182,14 +182,28 @@ class RetryTest {
     void retriesThatRunOutSayHowManyAttemptsWereMadeAndWhy() throws Exception {
         fixture.put("exhausted", SIZE);
         StreamFactory factory = factory(3);
-        failGets(100, 503);
+        failGets(100, 500);
         try (SeekableS3InputStream stream = factory.open(at("exhausted"), known("exhausted"))) {
             assertThatThrownBy(() -> stream.readFully(0, new byte[KIB], 0, KIB)).isInstanceOf(IOException.class)
                     .hasMessageContaining("s3://bucket/exhausted").hasMessageContaining("3 times")
-                    .hasMessageContaining("503");
+                    .hasMessageContaining("500");
         }
         fixture.awaitQuiet();
         assertThat(client.gets()).hasSize(3);
+    }
+
+    @Test
+    void slowDownIsOutlastedFiveTimesLongerThanOtherFailures() throws Exception {
+        fixture.put("patient", SIZE);
+        StreamFactory factory = factory(3);
+        failGets(100, 503);
+        try (SeekableS3InputStream stream = factory.open(at("patient"), known("patient"))) {
+            assertThatThrownBy(() -> stream.readFully(0, new byte[KIB], 0, KIB)).isInstanceOf(IOException.class)
+                    .hasMessageContaining("s3://bucket/patient").hasMessageContaining("15 times")
+                    .hasMessageContaining("503");
+        }
+        fixture.awaitQuiet();
+        assertThat(client.gets()).hasSize(15);
     }
 
     @Test

@@ -36,7 +36,10 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <p><b>Retries.</b> A failure that sending again may fix (a connection that failed, a body cut short, an attempt
  * that timed out, 500, 502, 503, 504) is retried with exponential backoff and full jitter ({@link RetrySettings},
- * with Failsafe); one it cannot fix is not (403, 404, 416, 412, an abort, an interrupt). <b>Resume.</b> A
+ * with Failsafe); one it cannot fix is not (403, 404, 416, 412, an abort, an interrupt). A request is sent at most
+ * {@code retry.max-attempts} times for failures other than 503, and up to five times as often for 503 SlowDown:
+ * S3's way of asking for patience, which the governor answers by sending less, not by giving up; all within
+ * {@code retry.deadline}. <b>Resume.</b> A
  * {@link Receiver} stores bytes in order and knows the first it has not received: a retry after an answer
  * arrived asks for exactly the rest, with {@code If-Match} on the ETag that answer came with. A resumed GET can
  * therefore never splice two versions: the object changed in between answers 412, which is not retried. A retry
@@ -75,7 +78,8 @@ final class GetPath {
         this.policy = retry.maxAttempts() <= 1 || retry.deadline().isZero() ? null
                 : RetryPolicy.<ObjectMetadata>builder()
                         .handleIf(GetPath::isTransient)
-                        .withMaxAttempts(retry.maxAttempts())
+                        // the attempts are counted in retrying(): a 503 has its own, larger allowance
+                        .withMaxRetries(-1)
                         .withMaxDuration(retry.deadline())
                         .withDelayFn(context -> fullJitter(context.getAttemptCount()))
                         .build();
@@ -225,6 +229,7 @@ final class GetPath {
     private ObjectMetadata retrying(String what, FetchAbort abort, StatisticsCounter statistics, Receiver log,
             Attempt attempt) throws IOException {
         int[] attempts = new int[1];
+        int[] failed = new int[2]; // [0] failures that may pass, 503s excepted; [1] 503s
         Attempt checked = number -> {
             attempts[0] = number;
             if (abort.isAborted()) {
@@ -239,6 +244,13 @@ final class GetPath {
             } catch (IOException e) {
                 if (log != null) {
                     log.attemptFailed(number, e);
+                }
+                if (isTransient(e)) {
+                    boolean throttled = e instanceof HttpStatusException status && status.statusCode() == 503;
+                    int count = ++failed[throttled ? 1 : 0];
+                    if (count >= (throttled ? retry.maxThrottledAttempts() : retry.maxAttempts())) {
+                        throw new GaveUp(e);
+                    }
                 }
                 throw e;
             }
@@ -256,6 +268,9 @@ final class GetPath {
                 interrupted.initCause(cause);
                 throw interrupted;
             }
+            if (cause instanceof GaveUp gaveUp) {
+                throw attempts[0] > 1 ? exhausted(what, attempts[0], gaveUp.last) : gaveUp.last;
+            }
             if (cause instanceof IOException io) {
                 throw attempts[0] > 1 && isTransient(io) ? exhausted(what, attempts[0], io) : io;
             }
@@ -269,6 +284,17 @@ final class GetPath {
         return bound <= 0 ? Duration.ZERO : Duration.ofNanos(ThreadLocalRandom.current().nextLong(bound + 1));
     }
 
+    /** The attempts this failure's kind is allowed have all been made: not to be retried. */
+    private static final class GaveUp extends IOException {
+        private static final long serialVersionUID = 1L;
+        private final transient IOException last;
+
+        GaveUp(IOException last) {
+            super(last.getMessage(), last);
+            this.last = last;
+        }
+    }
+
     private static IOException exhausted(String what, int attempts, IOException last) {
         return new IOException(what + " failed " + attempts + " times; the last attempt: " + last.getMessage(), last);
     }
@@ -279,6 +305,9 @@ final class GetPath {
      * abort or an interrupt may not.
      */
     static boolean isTransient(Throwable failure) {
+        if (failure instanceof GaveUp) {
+            return false;
+        }
         if (failure instanceof SocketTimeoutException) {
             return true; // an InterruptedIOException by type, but a timeout: a new attempt may well be quicker
         }

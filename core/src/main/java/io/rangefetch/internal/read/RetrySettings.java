@@ -5,7 +5,8 @@ import static java.util.Objects.requireNonNull;
 import java.time.Duration;
 
 /**
- * How a GET or HEAD is tried again (see {@link GetPath}): at most {@code maxAttempts} sends, the first included;
+ * How a GET or HEAD is tried again (see {@link GetPath}): at most {@code maxAttempts} sends, the first included
+ * (five times as many when the failures are 503 SlowDown);
  * before each retry a wait drawn at random between 0 and {@code min(maxDelay, baseDelay × 2^(retry - 1))} ("full
  * jitter": clients throttled together spread out instead of retrying in step); no retry starts later than
  * {@code deadline} after the first attempt.
@@ -24,6 +25,11 @@ public record RetrySettings(int maxAttempts, Duration baseDelay, Duration maxDel
     /** One attempt, no retry. */
     public static RetrySettings none() {
         return new RetrySettings(1, Duration.ZERO, Duration.ZERO, Duration.ZERO);
+    }
+
+    /** How many 503 SlowDown answers one request outlasts: five times its other attempts. */
+    int maxThrottledAttempts() {
+        return maxAttempts >= Integer.MAX_VALUE / 5 ? Integer.MAX_VALUE : maxAttempts * 5;
     }
 
     /** The bound of the wait before retry number {@code retry} (1 for the first retry). */
