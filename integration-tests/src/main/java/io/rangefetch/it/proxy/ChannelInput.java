@@ -59,6 +59,25 @@ final class ChannelInput extends InputStream {
     return view;
   }
 
+  /**
+   * Adds to the buffer what the channel has ready, without waiting (the channel must be non-blocking
+   * for the call): bytes already buffered stay, and later reads see them first. Returns false at the
+   * end of the stream.
+   */
+  boolean readAvailable() throws IOException {
+    buffer.compact();
+    try {
+      return channel.read(buffer) >= 0;
+    } finally {
+      buffer.flip();
+    }
+  }
+
+  /** Whether the buffer has no room left: {@link #readAvailable()} can add nothing until bytes are read. */
+  boolean full() {
+    return buffer.remaining() == buffer.capacity();
+  }
+
   /** Does not close the channel: its connection owns it. */
   @Override
   public void close() {}

@@ -20,8 +20,8 @@ import java.nio.channels.SocketChannel;
  *
  * <p>Forwarding is byte for byte: heads go as received and bodies keep their framing, so the server
  * sees the client's request (SigV4 signs the Host header) and the client sees the server's response.
- * The proxy answers by itself only a fault's {@code 503 SlowDown} and a {@code 502 Bad Gateway} when
- * the server cannot be reached. An {@code Expect: 100-continue} request's head goes first; the
+ * The proxy answers by itself only a fault's {@code 503 SlowDown} or {@code 500 InternalError}, the rate
+ * limit's {@code 503 SlowDown}, and a {@code 502 Bad Gateway} when the server cannot be reached. An {@code Expect: 100-continue} request's head goes first; the
  * server's {@code 100 Continue} is forwarded and only then the body, as the client expects.
  *
  * <p>Sockets are blocking channels read into direct buffers ({@link ChannelInput}): a forwarded body
@@ -39,11 +39,10 @@ final class ProxyConnection implements Runnable {
   /** Where a fault cuts a body whose length the head does not say. */
   private static final long CUT_WITHOUT_LENGTH = 8 * 1024;
 
-  private static final byte[] SLOW_DOWN_BODY =
-      ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>SlowDown</Code>"
-              + "<Message>Please reduce your request rate.</Message>"
-              + "<RequestId>shaping-proxy</RequestId><HostId>shaping-proxy</HostId></Error>")
-          .getBytes(UTF_8);
+  private static final String S3_ERROR_TYPE = "application/xml";
+  private static final byte[] SLOW_DOWN_BODY = s3Error("SlowDown", "Please reduce your request rate.");
+  private static final byte[] INTERNAL_ERROR_BODY =
+      s3Error("InternalError", "We encountered an internal error. Please try again.");
 
   private final ShapingProxy proxy;
   private final SocketChannel client;
@@ -134,21 +133,39 @@ final class ProxyConnection implements Runnable {
     BodyFraming requestBody = BodyFraming.ofRequest(request);
     boolean clientKeepsAlive = request.keepsAlive(version);
 
-    Fault fault = method.equals("GET") ? proxy.takeFault() : null;
-    if (fault == Fault.SLOW_DOWN_503) {
-      BodyCopier.copy(requestBody, clientIn, BodyCopier.DISCARD, Long.MAX_VALUE);
-      clientOut.requestReceived(System.nanoTime());
-      answer(503, "Slow Down", "application/xml", SLOW_DOWN_BODY, clientKeepsAlive);
-      return clientKeepsAlive;
+    boolean get = method.equals("GET");
+    // S3 limits the rate of reads per prefix; a refused request takes no token and no queued fault
+    if ((get || method.equals("HEAD")) && !proxy.admitRequest()) {
+      return answerItself(Fault.SLOW_DOWN_503, method, requestBody, clientKeepsAlive);
+    }
+    Fault fault = get ? proxy.takeFault() : null;
+    if (fault != null && fault.answeredByProxy()) {
+      proxy.faultApplied(fault);
+      return answerItself(fault, method, requestBody, clientKeepsAlive);
     }
     try {
       return forward(request, method, requestBody, headReceived, clientKeepsAlive, fault);
     } catch (IOException e) {
       if (!clientOut.started()) {
-        badGateway(e);
+        badGateway(method, e);
       }
       throw e;
     }
+  }
+
+  /** Answers a request with {@code fault}'s S3 error, without forwarding it; its body is read and dropped. */
+  private boolean answerItself(Fault fault, String method, BodyFraming requestBody, boolean keepAlive)
+      throws IOException {
+    BodyCopier.copy(requestBody, clientIn, BodyCopier.DISCARD, Long.MAX_VALUE);
+    clientOut.requestReceived(System.nanoTime());
+    if (fault == Fault.SLOW_DOWN_503) {
+      answer(503, "Slow Down", S3_ERROR_TYPE, SLOW_DOWN_BODY, method, keepAlive);
+    } else if (fault == Fault.SERVER_ERROR_500) {
+      answer(500, "Internal Server Error", S3_ERROR_TYPE, INTERNAL_ERROR_BODY, method, keepAlive);
+    } else {
+      throw new IllegalArgumentException("the proxy does not answer " + fault + " by itself");
+    }
+    return keepAlive;
   }
 
   private boolean forward(
@@ -170,6 +187,10 @@ final class ProxyConnection implements Runnable {
       sendRequestBody(requestBody);
       bodySent = true;
       response = readResponseHead(upstream);
+    }
+    if (fault == Fault.FIRST_BYTE_DELAY) {
+      proxy.faultApplied(fault);
+      FirstByteHold.hold(proxy, client, clientIn);
     }
     if (requestBody.isNone()) {
       clientOut.requestReceived(headReceived);
@@ -255,7 +276,7 @@ final class ProxyConnection implements Runnable {
   }
 
   private static long cutAfter(Fault fault, BodyFraming body) {
-    if (fault == null) {
+    if (fault == null || !fault.cutsBody()) {
       return Long.MAX_VALUE;
     }
     return body.kind() == BodyFraming.Kind.LENGTH ? body.length() / 2 : CUT_WITHOUT_LENGTH;
@@ -263,6 +284,7 @@ final class ProxyConnection implements Runnable {
 
   /** Ends the connection the way {@code fault} says, in the middle of a response body. */
   private void cut(Fault fault) throws IOException {
+    proxy.faultApplied(fault); // before the close, so a client that sees the cut sees it counted
     if (fault == Fault.RESET_MID_BODY) {
       client.setOption(StandardSocketOptions.SO_LINGER, 0); // closing now sends RST instead of FIN
     } else {
@@ -271,7 +293,9 @@ final class ProxyConnection implements Runnable {
     close();
   }
 
-  private void answer(int status, String reason, String contentType, byte[] body, boolean keepAlive)
+  /** Sends a whole response of the proxy's own; a HEAD gets the head alone, as HTTP requires. */
+  private void answer(
+      int status, String reason, String contentType, byte[] body, String method, boolean keepAlive)
       throws IOException {
     String head =
         "HTTP/1.1 " + status + " " + reason + "\r\n"
@@ -280,14 +304,16 @@ final class ProxyConnection implements Runnable {
             + (keepAlive ? "" : "Connection: close\r\n")
             + "\r\n";
     clientOut.head(status, head.getBytes(US_ASCII));
-    clientOut.body(ByteBuffer.wrap(body), true);
+    if (!method.equals("HEAD")) {
+      clientOut.body(ByteBuffer.wrap(body), true);
+    }
   }
 
-  private void badGateway(IOException cause) {
+  private void badGateway(String method, IOException cause) {
     try {
       String message = "shaping proxy: no response from " + proxy.upstream() + ": " + cause + "\n";
       byte[] body = message.getBytes(UTF_8);
-      answer(502, "Bad Gateway", "text/plain; charset=utf-8", body, false);
+      answer(502, "Bad Gateway", "text/plain; charset=utf-8", body, method, false);
     } catch (IOException clientGone) {
       cause.addSuppressed(clientGone);
     }
@@ -331,6 +357,13 @@ final class ProxyConnection implements Runnable {
 
   private synchronized boolean isClosed() {
     return closed;
+  }
+
+  private static byte[] s3Error(String code, String message) {
+    return ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>" + code + "</Code>"
+            + "<Message>" + message + "</Message>"
+            + "<RequestId>shaping-proxy</RequestId><HostId>shaping-proxy</HostId></Error>")
+        .getBytes(UTF_8);
   }
 
   private static void closeQuietly(SocketChannel channel) {

@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * What a {@link ShapingProxy} saw: requests by method, in arrival order, how many were in flight at
- * once, and the bytes it sent back.
+ * once, responses by status, and the bytes it sent back.
  *
  * <p>A request is counted as soon as its head is read, and bytes are counted just before they are
  * handed to the client's socket, so whatever a client has received is already counted when its call
@@ -19,6 +19,7 @@ import java.util.Map;
 public final class ProxyLedger {
 
   private final Map<String, Long> byMethod = new HashMap<>();
+  private final Map<Integer, Long> byStatus = new HashMap<>();
   private final List<Exchange> exchanges = new ArrayList<>();
   private long responseBodyBytes;
   private long responseBytes;
@@ -40,6 +41,15 @@ public final class ProxyLedger {
 
   public long heads() {
     return requests("HEAD");
+  }
+
+  /**
+   * Responses with {@code status} (for example {@code 503}) the proxy sent to clients since creation or
+   * {@link #reset()}: forwarded ones and the proxy's own answers (faults, rate limit, {@code 502}). A
+   * response counts when its head is sent; interim {@code 1xx} responses do not count.
+   */
+  public synchronized long responses(int status) {
+    return byStatus.getOrDefault(status, 0L);
   }
 
   /** Response body bytes sent to clients (chunk framing excluded). */
@@ -81,6 +91,7 @@ public final class ProxyLedger {
    */
   public synchronized void reset() {
     byMethod.clear();
+    byStatus.clear();
     exchanges.clear();
     responseBodyBytes = 0;
     responseBytes = 0;
@@ -92,6 +103,8 @@ public final class ProxyLedger {
   public synchronized String toString() {
     return "ProxyLedger{requests "
         + byMethod
+        + ", responses "
+        + byStatus
         + ", "
         + responseBodyBytes
         + " body bytes, "
@@ -126,6 +139,7 @@ public final class ProxyLedger {
 
   synchronized void responseStarted(Exchange exchange, int status) {
     exchange.status = status;
+    byStatus.merge(status, 1L, Long::sum);
   }
 
   synchronized void sent(Exchange exchange, int bytes, boolean body) {

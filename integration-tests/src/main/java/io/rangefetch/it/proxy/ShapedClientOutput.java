@@ -45,7 +45,7 @@ final class ShapedClientOutput {
     this.started = false;
     this.firstByteNotBefore = System.nanoTime();
     long rate = shaping.model().connectionBytesPerSecond();
-    if (connectionBucket == null ? rate != 0 : connectionBucket.bytesPerSecond() != rate) {
+    if (connectionBucket == null ? rate != 0 : connectionBucket.unitsPerSecond() != rate) {
       connectionBucket = Shaping.bucket(rate);
     }
   }

@@ -18,7 +18,7 @@ record Shaping(NetworkModel model, TokenBucket total) {
 
   /** {@code model} in force after this one; the shared bucket carries over when its rate is unchanged. */
   Shaping next(NetworkModel model) {
-    if (total != null && total.bytesPerSecond() == model.totalBytesPerSecond()) {
+    if (total != null && total.unitsPerSecond() == model.totalBytesPerSecond()) {
       return new Shaping(model, total);
     }
     return of(model);

@@ -34,6 +34,21 @@ class ProxyLedgerTest {
   }
 
   @Test
+  void countsResponsesByStatusAsTheirHeadsGoUntilReset() {
+    ledger.responseStarted(ledger.arrived("GET", "/b/k", null), 206);
+    ledger.responseStarted(ledger.arrived("GET", "/b/k", null), 206);
+    ledger.responseStarted(ledger.arrived("HEAD", "/b/k", null), 503);
+    ledger.arrived("GET", "/b/pending", null);
+
+    assertThat(ledger.responses(206)).isEqualTo(2);
+    assertThat(ledger.responses(503)).isEqualTo(1);
+    assertThat(ledger.responses(200)).isZero();
+    assertThat(ledger.responses(0)).as("a response not started has no status yet").isZero();
+    ledger.reset();
+    assertThat(ledger.responses(206)).isZero();
+  }
+
+  @Test
   void resetForgetsEverythingAndAResponseUnderWayCountsOnFromZero() {
     ledger.connectionOpened();
     ProxyLedger.Exchange get = ledger.arrived("GET", "/b/k", null);

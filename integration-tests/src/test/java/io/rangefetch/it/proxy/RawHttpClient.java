@@ -75,6 +75,11 @@ final class RawHttpClient implements AutoCloseable {
     return in.readAllBytes();
   }
 
+  /** Bytes that arrived on the socket and no read took yet; it does not wait for any. */
+  int bytesReady() throws IOException {
+    return socket.getInputStream().available();
+  }
+
   /** Whether the proxy closed the connection: the next read sees its end. */
   boolean closedByPeer() throws IOException {
     return in.read() < 0;

@@ -104,6 +104,8 @@ final class ScriptedServer implements AutoCloseable {
     try {
       while (true) {
         Socket socket = listener.accept();
+        // handlers write a head and a body separately: Nagle would hold a small body for a delayed ACK
+        socket.setTcpNoDelay(true);
         connections.incrementAndGet();
         sockets.add(socket);
         startThread("connection-" + connections.get(), () -> serve(socket));

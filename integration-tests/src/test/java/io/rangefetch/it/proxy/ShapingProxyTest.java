@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.rangefetch.it.server.ThreadLeakChecker;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -37,16 +36,11 @@ class ShapingProxyTest {
 
   private static final byte[] OBJECT = bytes(100_000, 1);
 
-  private final List<AutoCloseable> resources = new ArrayList<>();
-  private final ThreadLeakChecker threads = ThreadLeakChecker.snapshot();
+  private final ProxyTestBench bench = new ProxyTestBench();
 
   @AfterEach
   void closeEverythingAndLeaveNoThread() throws Exception {
-    for (int i = resources.size() - 1; i >= 0; i--) {
-      resources.get(i).close();
-    }
-    threads.assertNoNewThreads(ShapingProxy.THREAD_NAME_PREFIX, Duration.ofSeconds(10));
-    threads.assertNoNewThreads(ScriptedServer.THREAD_PREFIX, Duration.ofSeconds(10));
+    bench.close();
   }
 
   @Test
@@ -474,7 +468,7 @@ class ShapingProxyTest {
     ShapingProxy proxy =
         proxy(server.endpoint(), NetworkModel.unshaped().withTotalBytesPerSecond(40_000_000));
     ExecutorService clients = Executors.newFixedThreadPool(2);
-    resources.add(() -> shutDown(clients));
+    bench.add(() -> shutDown(clients));
 
     long start = System.nanoTime();
     List<Future<byte[]>> downloads = new ArrayList<>();
@@ -510,7 +504,7 @@ class ShapingProxyTest {
     proxy.close();
     proxy.close(); // idempotent
 
-    threads.assertNoNewThreads(ShapingProxy.THREAD_NAME_PREFIX, Duration.ZERO);
+    bench.threads().assertNoNewThreads(ShapingProxy.THREAD_NAME_PREFIX, Duration.ZERO);
     assertThat(idle.closedByPeer()).isTrue();
     assertThatThrownBy(() -> busy.read("GET")).isInstanceOf(IOException.class);
   }
@@ -553,21 +547,15 @@ class ShapingProxyTest {
   }
 
   private ScriptedServer server(ScriptedServer.Handler handler) throws IOException {
-    ScriptedServer server = ScriptedServer.start(handler);
-    resources.add(server);
-    return server;
+    return bench.server(handler);
   }
 
   private ShapingProxy proxy(URI upstream, NetworkModel model) throws IOException {
-    ShapingProxy proxy = ShapingProxy.start(upstream, model);
-    resources.add(proxy);
-    return proxy;
+    return bench.proxy(upstream, model);
   }
 
   private RawHttpClient client(ShapingProxy proxy) throws IOException {
-    RawHttpClient client = new RawHttpClient(proxy.endpoint());
-    resources.add(client);
-    return client;
+    return bench.client(proxy);
   }
 
   /** A response head: status line and the given header lines (CRLF-separated), then the blank line. */

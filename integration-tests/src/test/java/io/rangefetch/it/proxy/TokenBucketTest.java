@@ -52,9 +52,36 @@ class TokenBucketTest {
   }
 
   @Test
+  void tryTakeTakesTheBurstThenNothingUntilTheRateEarnsIt() {
+    assertThat(bucket.tryTake(65_536)).isTrue();
+    assertThat(bucket.tryTake(1)).isFalse();
+    assertThat(bucket.tryTake(1)).as("a refusal took nothing, so nothing is owed").isFalse();
+
+    now += 999; // a byte costs 1,000 ns
+    assertThat(bucket.tryTake(1)).isFalse();
+    now += 1;
+    assertThat(bucket.tryTake(1)).isTrue();
+    assertThat(bucket.tryTake(1)).isFalse();
+  }
+
+  @Test
+  void refusedTakesLeaveTheScheduleForReservations() {
+    bucket.reserve(65_536);
+    for (int i = 0; i < 100; i++) {
+      assertThat(bucket.tryTake(1_000)).isFalse();
+    }
+
+    assertThat(bucket.reserve(1_000)).isEqualTo(1_000_000L);
+  }
+
+  @Test
   void reservationsBeyondTheBurstAreRefused() {
     assertThatThrownBy(() -> bucket.reserve(65_537)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> bucket.reserve(0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> bucket.tryTake(65_537)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> new TokenBucket(0, 1, () -> 0)).isInstanceOf(IllegalArgumentException.class);
+    // a burst whose cost in nanoseconds would overflow a long
+    assertThatThrownBy(() -> new TokenBucket(1, 10_000_000_000L, () -> 0))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }
