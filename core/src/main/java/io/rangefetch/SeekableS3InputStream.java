@@ -302,7 +302,7 @@ public final class SeekableS3InputStream extends InputStream {
 
     /** What this stream has cost and served so far. */
     public StreamStatistics statistics() {
-        return snapshot(statistics);
+        return snapshot(statistics, reader.throttleLimit());
     }
 
     /**
@@ -328,7 +328,7 @@ public final class SeekableS3InputStream extends InputStream {
         }
     }
 
-    static StreamStatistics snapshot(StatisticsCounter counter) {
+    static StreamStatistics snapshot(StatisticsCounter counter, int throttleLimit) {
         return new StreamStatistics(
                 counter.getRequests(),
                 counter.headRequests(),
@@ -339,7 +339,11 @@ public final class SeekableS3InputStream extends InputStream {
                 counter.prefetchedBytes(),
                 counter.prefetchedBytesUnread(),
                 counter.retries(),
-                counter.resumes());
+                counter.resumes(),
+                counter.throttledResponses(),
+                throttleLimit,
+                counter.hedgesSent(),
+                counter.hedgesWon());
     }
 
     private void checkOpen() throws IOException {

@@ -8,6 +8,9 @@ import io.rangefetch.internal.config.Setting;
 import io.rangefetch.internal.plan.CoalescerSettings;
 import io.rangefetch.internal.plan.NetworkModel;
 import io.rangefetch.internal.plan.PlannerSettings;
+import io.rangefetch.internal.fetch.ThrottleSettings;
+import io.rangefetch.internal.read.HedgeSettings;
+import io.rangefetch.internal.read.Resilience;
 import io.rangefetch.internal.read.RetrySettings;
 import java.time.Duration;
 import java.util.HashMap;
@@ -328,6 +331,17 @@ public final class StreamConfig implements FormatSettings {
     /** How the engine tries a GET or HEAD again (see {@code retry.*}). */
     RetrySettings retrySettings() {
         return new RetrySettings(retryMaxAttempts(), retryBaseDelay(), retryMaxDelay(), retryDeadline());
+    }
+
+    /**
+     * Retries, timeouts, the read deadline, the throttle governors and hedging. A governor starts at its ceiling or
+     * at the factory's fetch concurrency, whichever is lower: the requests a factory sends at once.
+     */
+    Resilience resilience() {
+        return new Resilience(retrySettings(), retryFirstByteTimeout(), retryBetweenBytesTimeout(), readDeadline(),
+                new ThrottleSettings(throttleEnabled(), throttleMinConcurrency(), throttleMaxConcurrency(),
+                        fetchMaxConcurrency(), throttleIncreaseStep(), throttleDecreaseFactor()),
+                new HedgeSettings(hedgeEnabled(), hedgePercentile(), hedgeMinDelay(), hedgeMaxFraction()));
     }
 
     /**

@@ -16,6 +16,7 @@ import io.rangefetch.internal.plan.RangeCoalescer;
 import io.rangefetch.internal.plan.ReadPlanner;
 import io.rangefetch.internal.read.ObjectReader;
 import io.rangefetch.internal.read.ReaderContext;
+import io.rangefetch.internal.read.Resilience;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import io.rangefetch.format.FormatPolicy;
 import io.rangefetch.format.FormatSession;
@@ -27,9 +28,13 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -44,6 +49,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  */
 public final class StreamFactory implements AutoCloseable {
     private static final AtomicInteger FACTORY_IDS = new AtomicInteger();
+    private static final Logger LOG = LoggerFactory.getLogger(StreamFactory.class);
+    private static final long CLOSE_TIMEOUT_SECONDS = 10;
 
     private final StreamConfig config;
     private final ObjectClient client;
@@ -51,6 +58,9 @@ public final class StreamFactory implements AutoCloseable {
     private final StatisticsCounter statistics = StatisticsCounter.root();
     private final FormatPolicies formats;
     private final Executor executor;
+    // Started by the factory whatever executor it was given, so stopped by its close().
+    private final ExecutorService exchanges;
+    private final ScheduledExecutorService timer;
     private volatile boolean closed;
 
     private StreamFactory(Builder builder) {
@@ -58,10 +68,16 @@ public final class StreamFactory implements AutoCloseable {
         this.client = builder.client;
         ExecutorService ownedExecutor = null;
         Executor executor = builder.executor;
+        int id = FACTORY_IDS.incrementAndGet();
         if (executor == null) {
-            ownedExecutor = Executors.newCachedThreadPool(daemonThreads("rangefetch-fetch-" + FACTORY_IDS.incrementAndGet()));
+            ownedExecutor = Executors.newCachedThreadPool(daemonThreads("rangefetch-fetch-" + id));
             executor = ownedExecutor;
         }
+        Resilience resilience = config.resilience();
+        this.exchanges = resilience.firstByteTimeout().isZero() && !config.hedgeEnabled() ? null
+                : Executors.newCachedThreadPool(daemonThreads("rangefetch-exchange-" + id));
+        this.timer = resilience.betweenBytesTimeout().isZero() ? null
+                : Executors.newSingleThreadScheduledExecutor(daemonThreads("rangefetch-watchdog-" + id));
         this.executor = executor;
         this.formats = builder.formatPolicies == null ? FormatPolicies.discover(config)
                 : FormatPolicies.of(builder.formatPolicies, config);
@@ -77,7 +93,7 @@ public final class StreamFactory implements AutoCloseable {
                 new FetchScheduler(config.fetchMaxConcurrency(), executor, ownedExecutor),
                 new ReadPlanner(config.plannerSettings()),
                 new RangeCoalescer(config.coalescerSettings()),
-                config.retrySettings());
+                resilience, exchanges, timer);
     }
 
     /** A factory over the SDK's async client (Netty or CRT), which stays the caller's. */
@@ -150,7 +166,7 @@ public final class StreamFactory implements AutoCloseable {
 
     /** Totals over every stream this factory opened. */
     public StreamStatistics statistics() {
-        return SeekableS3InputStream.snapshot(statistics);
+        return SeekableS3InputStream.snapshot(statistics, context.governors().lowestLimit());
     }
 
     public StreamConfig config() {
@@ -185,6 +201,8 @@ public final class StreamFactory implements AutoCloseable {
         try {
             context.scheduler().close();
         } finally {
+            stop(exchanges, "exchange");
+            stop(timer, "watchdog");
             context.cache().clear();
             context.metadata().clear();
         }
@@ -196,6 +214,24 @@ public final class StreamFactory implements AutoCloseable {
             case RANDOM -> AccessHint.RANDOM;
             case AUTO, COLUMNAR, PARQUET, ORC -> AccessHint.DETECT;
         };
+    }
+
+    /**
+     * Stops threads the factory started besides the fetch threads. An exchange thread may still wait for an answer
+     * whose fetch was aborted: interrupting it is all that can be done, and that answer is cut when it comes.
+     */
+    private static void stop(ExecutorService threads, String what) {
+        if (threads == null) {
+            return;
+        }
+        threads.shutdownNow();
+        try {
+            if (!threads.awaitTermination(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                LOG.error("Rangefetch {} threads did not stop within {} s of close", what, CLOSE_TIMEOUT_SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static ThreadFactory daemonThreads(String prefix) {

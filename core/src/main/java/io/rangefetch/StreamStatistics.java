@@ -13,6 +13,11 @@ package io.rangefetch;
  * @param prefetchedBytesUnread prefetched bytes that left the cache (evicted, invalidated, closed) never read
  * @param retries requests sent again after a failure that may pass (each retry counts, resumed or not)
  * @param resumes retries that asked only for the rest of a body that broke midway
+ * @param throttledResponses answers of 503 (SlowDown): each lowers its bucket's governor limit
+ * @param throttleLimit the lowest limit now of the throttle governors of the buckets read (for a stream, its
+ *     bucket's); -1 when no governor limits them (throttling off, or nothing sent yet)
+ * @param hedgesSent GETs sent a second time because their answer was slow to begin (counted in getRequests too)
+ * @param hedgesWon hedges whose answer came first
  */
 public record StreamStatistics(
         long getRequests,
@@ -24,4 +29,8 @@ public record StreamStatistics(
         long prefetchedBytes,
         long prefetchedBytesUnread,
         long retries,
-        long resumes) {}
+        long resumes,
+        long throttledResponses,
+        int throttleLimit,
+        long hedgesSent,
+        long hedgesWon) {}

@@ -144,6 +144,9 @@ class RandomizedConcurrencyTest {
                     .prefetchInitialSize(16 * KIB)
                     .prefetchMaxSize(random.nextBoolean() ? 0 : 128 * KIB)
                     .metadataTtl(java.time.Duration.ofMinutes(5))
+                    // a governor limit below the fetch concurrency: prefetches are shed, demand GETs wait for places
+                    .throttleMinConcurrency(1)
+                    .throttleMaxConcurrency(1 + random.nextInt(3))
                     .build();
             Set<Thread> threadsBefore = Thread.getAllStackTraces().keySet();
             StreamFactory factory = StreamFactory.builder(client).config(config).formatPolicies(List.of()).build();

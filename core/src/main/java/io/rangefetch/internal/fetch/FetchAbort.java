@@ -1,6 +1,7 @@
 package io.rangefetch.internal.fetch;
 
 import io.rangefetch.client.ObjectContent;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -9,12 +10,40 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@linkplain #attach attaches} the body it reads, and {@link #abort()} cuts that connection, which makes the
  * blocked read fail at once. A fetch still waiting for response headers is aborted as soon as they arrive.
  *
+ * <p>It also tells the fetch what it is for now: a prefetch nobody waits for yet is {@linkplain #isSpeculative
+ * speculative}, and stops being so when a reader starts waiting for it (the scheduler promotes it).
+ *
  * <p>Thread-safe: the fetch thread attaches, any thread aborts; whichever comes second does the cutting, and
  * a response is cut at most once.
  */
 public final class FetchAbort {
     private final AtomicReference<ObjectContent> attached = new AtomicReference<>();
+    private final CompletableFuture<Void> whenAborted = new CompletableFuture<>();
     private volatile boolean aborted;
+    private volatile boolean speculative;
+
+    FetchAbort(boolean speculative) {
+        this.speculative = speculative;
+    }
+
+    /** A handle for a fetch run outside any scheduler: demand, never aborted by anyone but its holder. */
+    public static FetchAbort standalone() {
+        return new FetchAbort(false);
+    }
+
+    /** Whether the fetch is a prefetch no reader waits for (yet): it may be shed under throttling. */
+    public boolean isSpeculative() {
+        return speculative;
+    }
+
+    void promoted() {
+        speculative = false;
+    }
+
+    /** Completes when the fetch is aborted: for waits that have no response to cut yet. */
+    public CompletableFuture<Void> whenAborted() {
+        return whenAborted;
+    }
 
     /** Whether someone aborted the fetch: a failure it then sees is the abort, not a network fault. */
     public boolean isAborted() {
@@ -32,6 +61,7 @@ public final class FetchAbort {
     void abort() {
         aborted = true;
         cut();
+        whenAborted.complete(null);
     }
 
     private void cut() {

@@ -179,9 +179,33 @@ public final class FetchScheduler implements AutoCloseable {
      * never complete what they were to complete.
      */
     public <T> T await(CompletableFuture<T> future, String what) throws InterruptedIOException, ExecutionException {
+        try {
+            return awaitUntil(future, what, Long.MAX_VALUE);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("A wait without deadline timed out", e);
+        }
+    }
+
+    /**
+     * {@link #await}, giving up at {@code deadline} (a {@link System#nanoTime()} value; {@link Long#MAX_VALUE}
+     * for none) with a {@link TimeoutException}.
+     */
+    public <T> T awaitUntil(CompletableFuture<T> future, String what, long deadline)
+            throws InterruptedIOException, ExecutionException, TimeoutException {
         while (true) {
+            long wait = TimeUnit.MILLISECONDS.toNanos(DROP_CHECK_MILLIS);
+            if (deadline != Long.MAX_VALUE) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    if (!future.isDone()) {
+                        throw new TimeoutException(what);
+                    }
+                    wait = 0; // done just in time: take its answer
+                }
+                wait = Math.min(wait, left);
+            }
             try {
-                return future.get(DROP_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+                return future.get(wait, TimeUnit.NANOSECONDS);
             } catch (TimeoutException e) {
                 reclaimDropped();
             } catch (InterruptedException e) {
@@ -402,7 +426,7 @@ public final class FetchScheduler implements AutoCloseable {
         private final long sequence;
         private final Fetch fetch;
         private final Consumer<Throwable> abandon;
-        private final FetchAbort abort = new FetchAbort();
+        private final FetchAbort abort;
         // Touched only by the thread running the fetch.
         private final List<Runnable> afterSlot = new ArrayList<>(0);
         // Guarded by the scheduler.
@@ -411,6 +435,7 @@ public final class FetchScheduler implements AutoCloseable {
 
         Job(FetchPriority priority, long sequence, Fetch fetch, Consumer<Throwable> abandon) {
             this.priority = priority;
+            this.abort = new FetchAbort(priority == FetchPriority.PREFETCH);
             this.sequence = sequence;
             this.fetch = fetch;
             this.abandon = abandon;
@@ -444,6 +469,7 @@ public final class FetchScheduler implements AutoCloseable {
                     priority = FetchPriority.DEMAND;
                     queue.add(this);
                 }
+                abort.promoted(); // running or not: a reader waits for it now, so it must not be shed
             }
         }
     }

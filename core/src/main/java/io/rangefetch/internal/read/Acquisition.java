@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One read's hold on the bytes it needs, of one pinned version: the one place where every read (streaming,
@@ -60,6 +61,7 @@ final class Acquisition implements AutoCloseable {
     private final List<Block> waitedFor = new ArrayList<>();
     private final List<RangeFetch> fetches = new ArrayList<>();
     private final List<RangeFetch> direct = new ArrayList<>();
+    private final long deadline;
     private boolean completed;
 
     Acquisition(ReaderContext context, ObjectAddress address, PinnedVersion version, ObjectId id,
@@ -70,6 +72,9 @@ final class Acquisition implements AutoCloseable {
         this.id = requireNonNull(id, "id is null");
         this.statistics = requireNonNull(statistics, "statistics is null");
         this.prefetches = requireNonNull(prefetches, "prefetches is null");
+        long limit = context.readDeadline().toNanos();
+        long now = System.nanoTime();
+        this.deadline = limit == 0 || now + limit < now ? Long.MAX_VALUE : now + limit;
     }
 
     ObjectId id() {
@@ -192,19 +197,35 @@ final class Acquisition implements AutoCloseable {
      */
     byte[] await(Block block, boolean own) throws IOException {
         try {
-            return context.scheduler().await(block.loaded(), block.toString());
+            return context.scheduler().awaitUntil(block.loaded(), block.toString(), deadline);
         } catch (ExecutionException e) {
             throw failure(block.toString(), e.getCause(), own);
+        } catch (TimeoutException e) {
+            throw pastDeadline(block.toString(), fetches.stream().filter(fetch -> fetch.filled().contains(block))
+                    .findFirst().orElse(null));
         }
     }
 
     /** Waits until {@code fetch} has written its bytes into the reader's buffer. */
     void await(RangeFetch fetch) throws IOException {
         try {
-            context.scheduler().await(fetch.directWrites(), fetch.toString());
+            context.scheduler().awaitUntil(fetch.directWrites(), fetch.toString(), deadline);
         } catch (ExecutionException e) {
             throw failure(fetch.toString(), e.getCause(), true);
+        } catch (TimeoutException e) {
+            throw pastDeadline(fetch.toString(), fetch);
         }
+    }
+
+    /**
+     * The read waited past {@code read.deadline}: says for what, and how the GET it waited for has fared
+     * ({@code fetch}, or {@code null} when another read's GET loads the bytes).
+     */
+    private IOException pastDeadline(String what, RangeFetch fetch) {
+        String how = fetch == null ? "a GET another read sent had not delivered them"
+                : fetch.progress();
+        return new IOException("Read of " + address + " waited longer than read.deadline ("
+                + context.readDeadline() + ") for " + what + ": " + how);
     }
 
     private static IOException failure(String what, Throwable cause, boolean own) {

@@ -8,18 +8,21 @@ import dev.failsafe.RetryPolicy;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.HttpStatusException;
 import io.rangefetch.client.ObjectAddress;
-import io.rangefetch.client.ObjectClient;
 import io.rangefetch.client.ObjectContent;
 import io.rangefetch.client.ObjectMetadata;
 import io.rangefetch.client.PreconditionFailedException;
 import io.rangefetch.client.RangeGetRequest;
 import io.rangefetch.client.RangeNotSatisfiableException;
+import io.rangefetch.internal.fetch.BucketGovernors;
 import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchCancelledException;
+import io.rangefetch.internal.fetch.ThrottleGovernor;
+import io.rangefetch.internal.fetch.ThrottleGovernor.Permit;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -28,29 +31,47 @@ import java.util.concurrent.ThreadLocalRandom;
  * prefetches and reads straight into a caller's buffer all go through {@link #fetch}. It is where a request is
  * held to {@code read.max-request-size}, where an answer is held to the version the request pinned
  * ({@code If-Match}, and the answer's own ETag), where a fetch that was aborted is told from one that failed,
- * where GETs are counted, and where they are tried again.
+ * where GETs are counted, where they are tried again, and where each attempt takes its place under the bucket's
+ * throttle governor.
  *
- * <p><b>Retries.</b> A failure that sending again may fix (a connection that failed, a body cut short, 500, 502,
- * 503, 504) is retried with exponential backoff and full jitter ({@link RetrySettings}, with Failsafe); one it
- * cannot fix is not (403, 404, 416, 412, an abort, an interrupt). <b>Resume.</b> A {@link Receiver} stores bytes
- * in order and knows the first it has not received: a retry after an answer arrived asks for exactly the rest,
- * with {@code If-Match} on the ETag that answer came with. A resumed GET can therefore never splice two versions:
- * the object changed in between answers 412, which is not retried. A retry before any answer arrived sends the
- * same request again. The backoff is slept on the fetch thread, in its slot.
+ * <p><b>Retries.</b> A failure that sending again may fix (a connection that failed, a body cut short, an attempt
+ * that timed out, 500, 502, 503, 504) is retried with exponential backoff and full jitter ({@link RetrySettings},
+ * with Failsafe); one it cannot fix is not (403, 404, 416, 412, an abort, an interrupt). <b>Resume.</b> A
+ * {@link Receiver} stores bytes in order and knows the first it has not received: a retry after an answer
+ * arrived asks for exactly the rest, with {@code If-Match} on the ETag that answer came with. A resumed GET can
+ * therefore never splice two versions: the object changed in between answers 412, which is not retried. A retry
+ * before any answer arrived sends the same request again.
  *
- * <p>Runs on fetch threads (and HEADs on readers' threads); stateless apart from its settings, so thread-safe.
+ * <p><b>One attempt</b>: a place under the bucket's {@link ThrottleGovernor} (a demand attempt waits for one, a
+ * prefetch nobody waits for is dropped when there is none), then {@link AttemptSender} sends it and waits for its
+ * answer to begin (first-byte timeout, hedging), then the body is read under the {@link BodyWatchdog} (a body that
+ * stalls is cut, and the attempt counts as timed out). The place is held until the body is read or the attempt
+ * failed; a 503 lowers the limit. The backoff between attempts is slept on the fetch thread, holding no place.
+ *
+ * <p>Runs on fetch threads; stateless apart from its settings and collaborators, all thread-safe.
  */
 final class GetPath {
-    private final ObjectClient client;
     private final long maxRequestSize;
     private final RetrySettings retry;
     // One for every request: it decides from the failure alone (an abort is a FetchCancelledException by then).
     private final RetryPolicy<ObjectMetadata> policy;
+    private final AttemptSender sender;
+    private final BodyWatchdog watchdog;
+    private final BucketGovernors governors;
+    private final long governorWaitNanos;
 
-    GetPath(ObjectClient client, long maxRequestSize, RetrySettings retry) {
-        this.client = requireNonNull(client, "client is null");
+    /**
+     * @param governorWait how long a demand attempt may wait for a place under its bucket's governor (the read
+     *     deadline; zero waits as long as the fetch is not aborted)
+     */
+    GetPath(long maxRequestSize, RetrySettings retry, AttemptSender sender, BodyWatchdog watchdog,
+            BucketGovernors governors, Duration governorWait) {
         this.maxRequestSize = maxRequestSize;
         this.retry = requireNonNull(retry, "retry is null");
+        this.sender = requireNonNull(sender, "sender is null");
+        this.watchdog = requireNonNull(watchdog, "watchdog is null");
+        this.governors = requireNonNull(governors, "governors is null");
+        this.governorWaitNanos = governorWait.isZero() ? Long.MAX_VALUE : governorWait.toNanos();
         this.policy = retry.maxAttempts() <= 1 || retry.deadline().isZero() ? null
                 : RetryPolicy.<ObjectMetadata>builder()
                         .handleIf(GetPath::isTransient)
@@ -74,6 +95,9 @@ final class GetPath {
 
         /** Just past the last byte wanted; -1 while no answer fixed it (a retry then sends the request again). */
         long end();
+
+        /** Attempt number {@code attempt} (from 1) failed: for whoever reports on the GET. */
+        default void attemptFailed(int attempt, IOException failure) {}
     }
 
     /**
@@ -86,7 +110,7 @@ final class GetPath {
             Receiver receiver) throws IOException {
         checkSize(request);
         ObjectMetadata[] answered = new ObjectMetadata[1];
-        return retrying("GET " + request.describe(), abort, statistics, attempt -> {
+        return retrying("GET " + request.describe(), abort, statistics, receiver, attempt -> {
             RangeGetRequest sent = request;
             boolean started = answered[0] != null && receiver.end() >= 0; // the receiver took the answer's range
             if (started && receiver.next() >= receiver.end()) {
@@ -104,33 +128,72 @@ final class GetPath {
 
     /** Sends a HEAD, retried as a GET is. */
     ObjectMetadata head(ObjectAddress object, FetchAbort abort, StatisticsCounter statistics) throws IOException {
-        return retrying("HEAD " + object, abort, statistics, attempt -> {
+        return retrying("HEAD " + object, abort, statistics, null, attempt -> {
+            Permit permit = admit(object.bucket(), abort, "HEAD " + object);
             statistics.headSent();
-            return client.head(object);
+            return sender.head(object, abort, statistics, permit);
         });
+    }
+
+    /**
+     * A place under the bucket's governor for one attempt ({@code null} when none governs it). A prefetch nobody
+     * waits for does not wait for one: it is shed.
+     */
+    private Permit admit(String bucket, FetchAbort abort, String what) throws IOException {
+        ThrottleGovernor governor = governors.forBucket(bucket);
+        if (governor == null) {
+            return null;
+        }
+        if (abort.isSpeculative()) {
+            Permit permit = governor.tryAcquire();
+            if (permit == null) {
+                throw new FetchCancelledException(what + " was dropped: the throttle governor of bucket " + bucket
+                        + " has no place to spare for a prefetch", null);
+            }
+            return permit;
+        }
+        long now = System.nanoTime();
+        long deadline = governorWaitNanos == Long.MAX_VALUE || now + governorWaitNanos < now ? Long.MAX_VALUE
+                : now + governorWaitNanos;
+        return governor.acquire(abort, deadline);
     }
 
     /** One attempt; {@code answered} keeps the first answer's metadata, recorded before its body is read. */
     private ObjectMetadata send(RangeGetRequest request, FetchAbort abort, StatisticsCounter statistics,
             boolean prefetch, Receiver receiver, ObjectMetadata[] answered) throws IOException {
-        ObjectContent content;
+        String bucket = request.object().bucket();
+        AttemptSender.Answer answer;
         try {
-            content = client.get(request);
+            Permit permit = admit(bucket, abort, "GET " + request.describe());
+            answer = sender.get(request, size(request), abort, statistics, governors.forBucket(bucket), permit);
         } catch (IOException | RuntimeException e) {
             statistics.failedGetSent();
             throw failure(abort, request, e);
         }
-        try {
-            abort.attach(content);
-            checkEtag(request, content.metadata().etag());
-            if (answered[0] == null) {
-                answered[0] = content.metadata(); // a broken body resumes under this answer's ETag
+        ObjectContent content = answer.content();
+        try (BodyWatchdog.Watch watch = watchdog.watch(content)) {
+            try {
+                abort.attach(content);
+                checkEtag(request, content.metadata().etag());
+                if (answered[0] == null) {
+                    answered[0] = content.metadata(); // a broken body resumes under this answer's ETag
+                }
+                receiver.receive(watch.content());
+            } catch (IOException | RuntimeException e) {
+                content.abort();
+                AttemptSender.give(answer.permit(), e, statistics);
+                statistics.failedGetSent();
+                if (watch.timedOut() && !abort.isAborted()) {
+                    SocketTimeoutException stalled = new SocketTimeoutException("GET " + request.describe()
+                            + " received no byte for " + watch.timeout() + " (retry.between-bytes-timeout)");
+                    stalled.initCause(e);
+                    throw stalled;
+                }
+                throw failure(abort, request, e);
             }
-            receiver.receive(content);
-        } catch (IOException | RuntimeException e) {
-            content.abort();
-            statistics.failedGetSent();
-            throw failure(abort, request, e);
+        }
+        if (answer.permit() != null) {
+            answer.permit().succeeded();
         }
         try {
             content.close();
@@ -146,8 +209,8 @@ final class GetPath {
         ObjectMetadata run(int number) throws IOException;
     }
 
-    private ObjectMetadata retrying(String what, FetchAbort abort, StatisticsCounter statistics, Attempt attempt)
-            throws IOException {
+    private ObjectMetadata retrying(String what, FetchAbort abort, StatisticsCounter statistics, Receiver log,
+            Attempt attempt) throws IOException {
         int[] attempts = new int[1];
         Attempt checked = number -> {
             attempts[0] = number;
@@ -158,7 +221,14 @@ final class GetPath {
             if (number > 1) {
                 statistics.retried();
             }
-            return attempt.run(number);
+            try {
+                return attempt.run(number);
+            } catch (IOException e) {
+                if (log != null) {
+                    log.attemptFailed(number, e);
+                }
+                throw e;
+            }
         };
         if (policy == null) {
             return checked.run(1); // no retry may start: one attempt, as is (and no policy a zero deadline refuses)
@@ -192,10 +262,13 @@ final class GetPath {
 
     /**
      * Whether sending the same request again may fix {@code failure}: a transport failure or a body cut short
-     * may; 500, 502, 503 and 504 may; a missing object, a range past the end, a changed version, a refusal, an
+     * may, and so may an attempt that timed out; 500, 502, 503 and 504 may; a missing object, a range past the end, a changed version, a refusal, an
      * abort or an interrupt may not.
      */
     static boolean isTransient(Throwable failure) {
+        if (failure instanceof SocketTimeoutException) {
+            return true; // an InterruptedIOException by type, but a timeout: a new attempt may well be quicker
+        }
         if (failure instanceof FetchCancelledException || failure instanceof InterruptedIOException
                 || failure instanceof FileNotFoundException || failure instanceof PreconditionFailedException
                 || failure instanceof RangeNotSatisfiableException) {
@@ -207,8 +280,12 @@ final class GetPath {
         return failure instanceof IOException;
     }
 
+    private static long size(RangeGetRequest request) {
+        return request.isSuffix() ? request.suffixLength() : request.range().length();
+    }
+
     private void checkSize(RangeGetRequest request) {
-        long size = request.isSuffix() ? request.suffixLength() : request.range().length();
+        long size = size(request);
         if (size > maxRequestSize) {
             // a planning bug, not the caller's: no GET may be larger than the cap, whatever the plan says
             throw new IllegalStateException("GET " + request.describe() + " asks for " + size

@@ -83,6 +83,11 @@ public final class ObjectReader implements AutoCloseable {
     }
 
     /** The length, sending a HEAD only when nothing has told it yet; it starts the version like a read. */
+    /** The current limit of the throttle governor of this object's bucket; -1 when none limits it. */
+    public int throttleLimit() {
+        return context.governors().limit(address.bucket());
+    }
+
     public long length() throws IOException {
         return version.lengthOrHead();
     }

@@ -55,6 +55,9 @@ final class RangeFetch {
     private volatile boolean cancelWanted;
     private boolean submitted;
     private int directTargets;
+    // Written by the fetch thread, read by a reader giving up: how the GET has fared so far.
+    private volatile int attemptsFailed;
+    private volatile String lastFailure;
 
     RangeFetch(ReaderContext context, ObjectAddress address, String pinned, StatisticsCounter statistics,
             ByteRange bytes, boolean prefetch) {
@@ -98,6 +101,17 @@ final class RangeFetch {
     void direct(ByteRange segment, ByteBuffer buffer, int index) {
         directTargets++;
         targets.add(new Target(segment, null, buffer, index));
+    }
+
+    /** How the GET has fared so far, for a reader that gave up waiting for it. */
+    String progress() {
+        if (!submitted) {
+            return toString() + " was never sent";
+        }
+        int failed = attemptsFailed;
+        return failed == 0 ? toString() + " had not answered (queued, waiting for a place, or receiving)"
+                : toString() + " failed " + failed + (failed == 1 ? " attempt" : " attempts") + " so far, the last: "
+                        + lastFailure;
     }
 
     /** Whether {@link #submit} was called: from then on the scheduler ends it. */
@@ -194,6 +208,12 @@ final class RangeFetch {
         @Override
         public long next() {
             return next;
+        }
+
+        @Override
+        public void attemptFailed(int attempt, IOException failure) {
+            lastFailure = String.valueOf(failure.getMessage());
+            attemptsFailed = attempt;
         }
 
         @Override

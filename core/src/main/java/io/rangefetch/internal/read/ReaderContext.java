@@ -5,9 +5,13 @@ import static java.util.Objects.requireNonNull;
 import io.rangefetch.client.ObjectClient;
 import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.MetadataCache;
+import io.rangefetch.internal.fetch.BucketGovernors;
 import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.internal.plan.RangeCoalescer;
 import io.rangefetch.internal.plan.ReadPlanner;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
 
 /** What every reader of one factory shares. Immutable. */
 public final class ReaderContext {
@@ -17,17 +21,41 @@ public final class ReaderContext {
     private final FetchScheduler scheduler;
     private final ReadPlanner planner;
     private final RangeCoalescer coalescer;
+    private final BucketGovernors governors;
+    private final Duration readDeadline;
     private final GetPath gets;
 
+    /**
+     * @param exchanges the threads requests are sent from when the first byte is watched (see
+     *     {@link AttemptSender}); {@code null} sends on fetch threads, unwatched
+     * @param timer the thread that cuts stalled bodies ({@link BodyWatchdog}); {@code null} cuts none
+     */
     public ReaderContext(ObjectClient client, BlockCache cache, MetadataCache metadata, FetchScheduler scheduler,
-            ReadPlanner planner, RangeCoalescer coalescer, RetrySettings retry) {
+            ReadPlanner planner, RangeCoalescer coalescer, Resilience resilience, Executor exchanges,
+            ScheduledExecutorService timer) {
         this.client = requireNonNull(client, "client is null");
         this.cache = requireNonNull(cache, "cache is null");
         this.metadata = requireNonNull(metadata, "metadata is null");
         this.scheduler = requireNonNull(scheduler, "scheduler is null");
         this.planner = requireNonNull(planner, "planner is null");
         this.coalescer = requireNonNull(coalescer, "coalescer is null");
-        this.gets = new GetPath(client, planner.settings().maxRequestSize(), retry);
+        requireNonNull(resilience, "resilience is null");
+        this.governors = new BucketGovernors(resilience.throttle(), System::nanoTime);
+        this.readDeadline = resilience.readDeadline();
+        AttemptSender sender = new AttemptSender(client, resilience.watchesFirstBytes() ? exchanges : null,
+                resilience.firstByteTimeout(), resilience.hedge(), System::nanoTime);
+        BodyWatchdog watchdog = timer == null ? BodyWatchdog.off()
+                : new BodyWatchdog(timer, resilience.betweenBytesTimeout(), System::nanoTime);
+        this.gets = new GetPath(planner.settings().maxRequestSize(), resilience.retry(), sender, watchdog, governors,
+                resilience.readDeadline());
+    }
+
+    /** A context with no resilience at all (one attempt, nothing watched): for tests of the engine's logic. */
+    public ReaderContext(ObjectClient client, BlockCache cache, MetadataCache metadata, FetchScheduler scheduler,
+            ReadPlanner planner, RangeCoalescer coalescer, RetrySettings retry) {
+        this(client, cache, metadata, scheduler, planner, coalescer, new Resilience(retry, Duration.ZERO,
+                Duration.ZERO, Duration.ZERO, io.rangefetch.internal.fetch.ThrottleSettings.off(), HedgeSettings.off()),
+                null, null);
     }
 
     public ObjectClient client() {
@@ -52,6 +80,16 @@ public final class ReaderContext {
 
     public RangeCoalescer coalescer() {
         return coalescer;
+    }
+
+    /** Each bucket's throttle governor. */
+    public BucketGovernors governors() {
+        return governors;
+    }
+
+    /** How long one read call may wait in all; zero for no limit. */
+    Duration readDeadline() {
+        return readDeadline;
     }
 
     GetPath gets() {

@@ -18,6 +18,9 @@ public final class StatisticsCounter {
     private final LongAdder prefetchedBytesUnread = new LongAdder();
     private final LongAdder retries = new LongAdder();
     private final LongAdder resumes = new LongAdder();
+    private final LongAdder throttled = new LongAdder();
+    private final LongAdder hedgesSent = new LongAdder();
+    private final LongAdder hedgesWon = new LongAdder();
 
     public StatisticsCounter(StatisticsCounter parent) {
         this.parent = parent;
@@ -78,6 +81,40 @@ public final class StatisticsCounter {
         for (StatisticsCounter c = this; c != null; c = c.parent) {
             c.resumes.increment();
         }
+    }
+
+    /** S3 answered 503: slow down. */
+    public void throttled() {
+        for (StatisticsCounter c = this; c != null; c = c.parent) {
+            c.throttled.increment();
+        }
+    }
+
+    /** A GET slow to begin is sent a second time (a request like any other, so it counts as one). */
+    public void hedgeSent() {
+        for (StatisticsCounter c = this; c != null; c = c.parent) {
+            c.hedgesSent.increment();
+            c.getRequests.increment();
+        }
+    }
+
+    /** The second send's answer came first. */
+    public void hedgeWon() {
+        for (StatisticsCounter c = this; c != null; c = c.parent) {
+            c.hedgesWon.increment();
+        }
+    }
+
+    public long throttledResponses() {
+        return throttled.sum();
+    }
+
+    public long hedgesSent() {
+        return hedgesSent.sum();
+    }
+
+    public long hedgesWon() {
+        return hedgesWon.sum();
     }
 
     public long retries() {

@@ -1,0 +1,195 @@
+package io.rangefetch.internal.fetch;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+
+/**
+ * Limits the requests in flight to one bucket, for every stream of a factory (the EMRFS AIMD idea): a 503
+ * SlowDown lowers the limit, answers without one raise it again ({@link RoundLimit}, on the concurrency-limits
+ * library's {@code AbstractLimit}). Every GET and HEAD attempt holds a {@link Permit} from when it is sent until
+ * its body is read or it failed; a retry's backoff holds none.
+ *
+ * <p><b>Demand first.</b> A demand request (a reader waits for it) waits for a place. A prefetch and a hedge never
+ * wait: they get a place only when one is free and no demand request is waiting for one, else they are shed
+ * ({@code null}); a shed prefetch gives its blocks back, and a reader that needs them later fetches them on
+ * demand. So when the limit drops, speculation gives way first and demand reads keep their place.
+ *
+ * <p><b>Every wait ends</b>: with a place, when the request is aborted ({@link FetchCancelledException}), when the
+ * thread is interrupted ({@link InterruptedIOException}, flag kept), or at the caller's deadline. Waiters wake
+ * when a place is given back or the limit grows, and look at their abort at least every
+ * {@value #ABORT_CHECK_MILLIS} ms.
+ *
+ * <p>Thread-safe. One lock guards the count in flight and the waiters; the limit itself is the
+ * {@link RoundLimit}'s (its own lock, never taken while this one is held, so the two are never nested).
+ */
+public final class ThrottleGovernor {
+    private static final long ABORT_CHECK_MILLIS = 100;
+
+    private final String bucket;
+    private final RoundLimit limit;
+    private final LongSupplier nanoClock;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition placeFreed = lock.newCondition();
+    // Guarded by lock.
+    private int inFlight;
+    private int demandWaiting;
+
+    ThrottleGovernor(String bucket, ThrottleSettings settings, LongSupplier nanoClock) {
+        this.bucket = requireNonNull(bucket, "bucket is null");
+        this.limit = new RoundLimit(settings);
+        this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
+        limit.notifyOnChange(newLimit -> wakeWaiters());
+    }
+
+    /** The limit now. */
+    public int limit() {
+        return limit.getLimit();
+    }
+
+    /** Requests holding a place now. */
+    public int inFlight() {
+        lock.lock();
+        try {
+            return inFlight;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether a demand request waits for a place now (for tests that decide an interleaving). */
+    boolean hasDemandWaiting() {
+        lock.lock();
+        try {
+            return demandWaiting > 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A place for a demand request, waiting for one as long as needed up to {@code deadline} (a
+     * {@code nanoClock} time).
+     */
+    public Permit acquire(FetchAbort abort, long deadline) throws IOException {
+        lock.lock();
+        try {
+            if (inFlight < limit.getLimit()) {
+                return taken();
+            }
+            demandWaiting++;
+            try {
+                while (inFlight >= limit.getLimit()) {
+                    if (abort.isAborted()) {
+                        throw new FetchCancelledException("A request to bucket " + bucket
+                                + " was cancelled while it waited for the throttle governor", null);
+                    }
+                    long left = deadline - nanoClock.getAsLong();
+                    if (left <= 0) {
+                        throw new IOException("No place for a request to bucket " + bucket + " under its throttle "
+                                + "governor (limit " + limit.getLimit() + ", " + inFlight + " in flight) before "
+                                + "the deadline");
+                    }
+                    placeFreed.await(Math.min(left, TimeUnit.MILLISECONDS.toNanos(ABORT_CHECK_MILLIS)),
+                            TimeUnit.NANOSECONDS);
+                }
+                return taken();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                InterruptedIOException interrupted = new InterruptedIOException(
+                        "Interrupted while waiting for the throttle governor of bucket " + bucket);
+                interrupted.initCause(e);
+                throw interrupted;
+            } finally {
+                demandWaiting--;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A place for a prefetch or a hedge if one is free and no demand request waits; else {@code null}. */
+    public Permit tryAcquire() {
+        lock.lock();
+        try {
+            return demandWaiting == 0 && inFlight < limit.getLimit() ? taken() : null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private Permit taken() {
+        inFlight++;
+        return new Permit(nanoClock.getAsLong(), inFlight);
+    }
+
+    private void wakeWaiters() {
+        lock.lock();
+        try {
+            placeFreed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ThrottleGovernor[" + bucket + ", limit " + limit.getLimit() + "]";
+    }
+
+    /** One request's place; given back exactly once (later calls do nothing). */
+    public final class Permit {
+        private final long sent;
+        private final int inFlightWhenSent;
+        private final AtomicBoolean released = new AtomicBoolean();
+
+        private Permit(long sent, int inFlightWhenSent) {
+            this.sent = sent;
+            this.inFlightWhenSent = inFlightWhenSent;
+        }
+
+        /** Answered without throttling: counts toward raising the limit. */
+        public void succeeded() {
+            release(Outcome.SUCCEEDED);
+        }
+
+        /** Answered 503: lowers the limit (once for a burst). */
+        public void throttled() {
+            release(Outcome.THROTTLED);
+        }
+
+        /** Failed some other way, or was abandoned: says nothing about the bucket's load. */
+        public void ignored() {
+            release(Outcome.IGNORED);
+        }
+
+        private void release(Outcome outcome) {
+            if (!released.compareAndSet(false, true)) {
+                return;
+            }
+            lock.lock();
+            try {
+                inFlight--;
+                placeFreed.signalAll();
+            } finally {
+                lock.unlock();
+            }
+            if (outcome != Outcome.IGNORED) {
+                long now = nanoClock.getAsLong();
+                limit.onSample(sent, now - sent, inFlightWhenSent, outcome == Outcome.THROTTLED);
+            }
+        }
+    }
+
+    private enum Outcome {
+        SUCCEEDED,
+        THROTTLED,
+        IGNORED
+    }
+}

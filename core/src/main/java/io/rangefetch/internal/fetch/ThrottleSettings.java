@@ -1,0 +1,23 @@
+package io.rangefetch.internal.fetch;
+
+/**
+ * How each bucket's {@link ThrottleGovernor} moves its limit: between {@code minConcurrency} and
+ * {@code maxConcurrency}, up by {@code increaseStep} after a round of answers without a 503, multiplied by
+ * {@code decreaseFactor} on a 503, starting at {@code initialConcurrency}. Off, no governor limits anything.
+ */
+public record ThrottleSettings(boolean enabled, int minConcurrency, int maxConcurrency, int initialConcurrency,
+        int increaseStep, double decreaseFactor) {
+
+    public ThrottleSettings {
+        if (minConcurrency < 1 || maxConcurrency < minConcurrency || increaseStep < 1
+                || !(decreaseFactor > 0 && decreaseFactor < 1)) {
+            throw new IllegalArgumentException("Invalid throttle settings " + this);
+        }
+        initialConcurrency = Math.max(minConcurrency, Math.min(maxConcurrency, initialConcurrency));
+    }
+
+    /** No governor: every request is sent at once. */
+    public static ThrottleSettings off() {
+        return new ThrottleSettings(false, 1, 1, 1, 1, 0.5);
+    }
+}

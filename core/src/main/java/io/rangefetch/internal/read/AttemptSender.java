@@ -1,0 +1,303 @@
+package io.rangefetch.internal.read;
+
+import static java.util.Objects.requireNonNull;
+
+import io.rangefetch.client.HttpStatusException;
+import io.rangefetch.client.ObjectAddress;
+import io.rangefetch.client.ObjectClient;
+import io.rangefetch.client.ObjectContent;
+import io.rangefetch.client.ObjectMetadata;
+import io.rangefetch.client.RangeGetRequest;
+import io.rangefetch.internal.fetch.FetchAbort;
+import io.rangefetch.internal.fetch.FetchCancelledException;
+import io.rangefetch.internal.fetch.ThrottleGovernor;
+import io.rangefetch.internal.fetch.ThrottleGovernor.Permit;
+import io.rangefetch.internal.stats.StatisticsCounter;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * Sends one attempt of a GET or HEAD and waits for its answer to begin: no longer than the first-byte timeout,
+ * and, for a GET slow to begin, sending it a second time ("hedging") so that whichever answer comes first wins.
+ *
+ * <p><b>Why another thread.</b> A blocking client call cannot be given up before its answer's head arrives: only
+ * a body can be cut. So the request is sent from an exchange thread and the fetch thread waits for it, which
+ * lets it stop waiting at the timeout, send a hedge, or leave when the fetch is aborted. An answer nobody waits
+ * for any more is cut the moment it arrives, and its governor place given back.
+ *
+ * <p><b>Hedging.</b> A GET with no answer after the {@link HedgeSettings#percentile() percentile} of recent
+ * first-byte latencies of its size class ({@link FirstByteLatencies}), and at least the minimum delay, is sent
+ * again (the pool gives the second GET another connection, as the first one is busy). Hedges are at most
+ * {@link HedgeSettings#maxFraction()} of the GETs sent and need a free place under the bucket's governor, so
+ * hedging never adds load to a bucket that throttles. The latency recorded is the winner's, counted from the
+ * first send: so the slow answers a hedge cut short do not push the percentile up to their own delay.
+ *
+ * <p><b>Places.</b> The caller hands the attempt's governor {@link Permit} over; the permit of the answer that
+ * wins comes back with it, and every other is given back here: "throttled" for a 503, "ignored" otherwise. A
+ * 503 here is also counted in the statistics. When this throws, every permit has been given back.
+ *
+ * <p>Thread-safe; its counters are atomic, its latencies guard themselves.
+ */
+final class AttemptSender {
+    private final ObjectClient client;
+    private final Executor exchanges;
+    private final long firstByteTimeoutNanos;
+    private final HedgeSettings hedging;
+    private final FirstByteLatencies latencies;
+    private final LongSupplier nanoClock;
+    private final AtomicLong getsSent = new AtomicLong();
+    private final AtomicLong hedgesSent = new AtomicLong();
+
+    /** @param exchanges where requests are sent from; {@code null} sends on the caller's thread, unwatched */
+    AttemptSender(ObjectClient client, Executor exchanges, Duration firstByteTimeout, HedgeSettings hedging,
+            LongSupplier nanoClock) {
+        this.client = requireNonNull(client, "client is null");
+        this.exchanges = exchanges;
+        this.firstByteTimeoutNanos = requireNonNull(firstByteTimeout, "firstByteTimeout is null").toNanos();
+        this.hedging = requireNonNull(hedging, "hedging is null");
+        this.latencies = new FirstByteLatencies(hedging.percentile());
+        this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
+    }
+
+    /** A GET's answer, with the place of the send that won. */
+    record Answer(ObjectContent content, Permit permit) {}
+
+    Answer get(RangeGetRequest request, long size, FetchAbort abort, StatisticsCounter statistics,
+            ThrottleGovernor governor, Permit permit) throws IOException {
+        getsSent.incrementAndGet();
+        long start = nanoClock.getAsLong();
+        if (exchanges == null) {
+            try {
+                ObjectContent content = client.get(request);
+                latencies.record(size, nanoClock.getAsLong() - start);
+                return new Answer(content, permit);
+            } catch (IOException | RuntimeException e) {
+                give(permit, e, statistics);
+                throw e;
+            }
+        }
+        Send<ObjectContent> primary = send(() -> client.get(request), permit);
+        Send<ObjectContent> hedge = null;
+        long hedgeAt = hedging.active()
+                ? start + Math.max(hedging.minDelay().toNanos(), latencies.percentileNanos(size)) : Long.MAX_VALUE;
+        long timeoutAt = firstByteTimeoutNanos > 0 ? start + firstByteTimeoutNanos : Long.MAX_VALUE;
+        try {
+            while (true) {
+                Send<ObjectContent> winner = primary.succeeded() ? primary
+                        : hedge != null && hedge.succeeded() ? hedge : null;
+                if (winner != null) {
+                    latencies.record(size, nanoClock.getAsLong() - start);
+                    if (winner == hedge) {
+                        statistics.hedgeWon();
+                    }
+                    Send<ObjectContent> loser = winner == primary ? hedge : primary;
+                    if (loser != null) {
+                        loser.discard(ObjectContent::abort, statistics);
+                    }
+                    return new Answer(winner.future.join(), winner.permit);
+                }
+                if (primary.failed() && (hedge == null || hedge.failed())) {
+                    throw primary.failure();
+                }
+                long now = nanoClock.getAsLong();
+                if (hedge == null && now - hedgeAt >= 0 && !primary.failed()) {
+                    hedgeAt = Long.MAX_VALUE;
+                    hedge = hedge(request, governor, statistics);
+                    continue;
+                }
+                if (now - timeoutAt >= 0) {
+                    throw new SocketTimeoutException("GET " + request.describe() + " had no answer within "
+                            + Duration.ofNanos(firstByteTimeoutNanos) + " (retry.first-byte-timeout)");
+                }
+                long until = Math.min(hedge == null ? hedgeAt : Long.MAX_VALUE, timeoutAt);
+                await(abort, until - now, "GET " + request.describe(), primary.future,
+                        hedge == null ? primary.future : hedge.future);
+            }
+        } catch (IOException | RuntimeException e) {
+            primary.discard(ObjectContent::abort, statistics);
+            if (hedge != null) {
+                hedge.discard(ObjectContent::abort, statistics);
+            }
+            throw e;
+        }
+    }
+
+    /** A HEAD, within the first-byte timeout; never hedged. */
+    ObjectMetadata head(ObjectAddress object, FetchAbort abort, StatisticsCounter statistics, Permit permit)
+            throws IOException {
+        if (exchanges == null) {
+            try {
+                ObjectMetadata metadata = client.head(object);
+                succeeded(permit);
+                return metadata;
+            } catch (IOException | RuntimeException e) {
+                give(permit, e, statistics);
+                throw e;
+            }
+        }
+        Send<ObjectMetadata> sent = send(() -> client.head(object), permit);
+        long timeoutAt = firstByteTimeoutNanos > 0 ? nanoClock.getAsLong() + firstByteTimeoutNanos : Long.MAX_VALUE;
+        try {
+            while (!sent.future.isDone()) {
+                long left = timeoutAt - nanoClock.getAsLong();
+                if (left <= 0) {
+                    throw new SocketTimeoutException("HEAD " + object + " had no answer within "
+                            + Duration.ofNanos(firstByteTimeoutNanos) + " (retry.first-byte-timeout)");
+                }
+                await(abort, left, "HEAD " + object, sent.future, sent.future);
+            }
+            if (sent.failed()) {
+                throw sent.failure();
+            }
+            succeeded(sent.permit);
+            return sent.future.join();
+        } catch (IOException | RuntimeException e) {
+            sent.discard(metadata -> { }, statistics);
+            throw e;
+        }
+    }
+
+    private Send<ObjectContent> hedge(RangeGetRequest request, ThrottleGovernor governor,
+            StatisticsCounter statistics) {
+        if (hedgesSent.get() + 1 > hedging.maxFraction() * getsSent.get()) {
+            return null;
+        }
+        Permit permit = null;
+        if (governor != null) {
+            permit = governor.tryAcquire();
+            if (permit == null) {
+                return null; // the bucket has no place to spare: a hedge must not add to its load
+            }
+        }
+        hedgesSent.incrementAndGet();
+        statistics.hedgeSent();
+        return send(() -> client.get(request), permit);
+    }
+
+    /** Waits until one of two sends completes, the fetch is aborted, or {@code nanos} pass. */
+    private static void await(FetchAbort abort, long nanos, String what, CompletableFuture<?> one,
+            CompletableFuture<?> other) throws IOException {
+        if (abort.isAborted()) {
+            throw new FetchCancelledException(what + " was aborted before its answer came", null);
+        }
+        try {
+            CompletableFuture.anyOf(one, other, abort.whenAborted()).get(nanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            InterruptedIOException interrupted = new InterruptedIOException("Interrupted while waiting for " + what);
+            interrupted.initCause(e);
+            throw interrupted;
+        } catch (ExecutionException | TimeoutException e) {
+            // a send failed, or time is up: the caller looks at where things stand
+        }
+        if (abort.isAborted()) {
+            throw new FetchCancelledException(what + " was aborted before its answer came", null);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Request<T> {
+        T send() throws IOException;
+    }
+
+    private <T> Send<T> send(Request<T> request, Permit permit) {
+        CompletableFuture<T> future = new CompletableFuture<>();
+        try {
+            exchanges.execute(() -> {
+                try {
+                    future.complete(request.send());
+                } catch (Throwable e) {
+                    future.completeExceptionally(e);
+                }
+            });
+        } catch (RuntimeException e) {
+            future.completeExceptionally(new FetchCancelledException("The request could not be sent: " + e, e));
+        }
+        return new Send<>(future, permit);
+    }
+
+    private static void succeeded(Permit permit) {
+        if (permit != null) {
+            permit.succeeded();
+        }
+    }
+
+    /** Gives a place back after {@code failure}: a 503 says the bucket is throttling. */
+    static void give(Permit permit, Throwable failure, StatisticsCounter statistics) {
+        boolean throttled = failure instanceof HttpStatusException status && status.statusCode() == 503;
+        if (throttled) {
+            statistics.throttled();
+        }
+        if (permit != null) {
+            if (throttled) {
+                permit.throttled();
+            } else {
+                permit.ignored();
+            }
+        }
+    }
+
+    /** One send of the request, on an exchange thread, and the governor place it holds. */
+    private static final class Send<T> {
+        private final CompletableFuture<T> future;
+        private final Permit permit;
+
+        Send(CompletableFuture<T> future, Permit permit) {
+            this.future = future;
+            this.permit = permit;
+        }
+
+        boolean succeeded() {
+            return future.isDone() && !future.isCompletedExceptionally();
+        }
+
+        boolean failed() {
+            return future.isCompletedExceptionally();
+        }
+
+        IOException failure() {
+            Throwable cause;
+            try {
+                future.join();
+                throw new IllegalStateException("The send did not fail");
+            } catch (java.util.concurrent.CompletionException e) {
+                cause = e.getCause();
+            }
+            if (cause instanceof IOException io) {
+                return io;
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            return new IOException(cause);
+        }
+
+        /** Nobody waits for this send any more: cut its answer when it comes, and give its place back. */
+        void discard(Consumer<T> cut, StatisticsCounter statistics) {
+            future.whenComplete((answer, failure) -> {
+                if (answer != null) {
+                    if (permit != null) {
+                        permit.ignored(); // first, so that whoever sees the cut sees the place free
+                    }
+                    cut.accept(answer);
+                } else {
+                    give(permit, failure instanceof java.util.concurrent.CompletionException
+                            ? failure.getCause() : failure, statistics);
+                }
+            });
+        }
+    }
+}

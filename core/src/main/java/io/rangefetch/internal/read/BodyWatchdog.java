@@ -1,0 +1,132 @@
+package io.rangefetch.internal.read;
+
+import static java.util.Objects.requireNonNull;
+
+import io.rangefetch.client.ObjectContent;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import software.amazon.awssdk.http.Abortable;
+
+/**
+ * Cuts a body that stalls: one that has given no byte for the between-bytes timeout. A blocked socket read
+ * notices no interrupt and may wait for as long as the operating system keeps the connection, so a body read
+ * is {@linkplain #watch watched} while it is read: each read that returns bytes marks progress, and a timer
+ * thread looks at every watched body about four times per timeout, cutting ({@link ObjectContent#abort()})
+ * those that made none. The read then fails, and the GET path, seeing the watch {@linkplain Watch#timedOut()
+ * timed out}, treats it as a timeout to resume from, not as an abort.
+ *
+ * <p>Thread-safe: the watched set is concurrent, a watch's progress mark is volatile, and cutting a body from
+ * the timer thread is what {@link ObjectContent#abort()} is for.
+ */
+final class BodyWatchdog {
+    private final long timeoutNanos;
+    private final LongSupplier nanoClock;
+    private final Set<Watch> watched = ConcurrentHashMap.newKeySet();
+
+    /** @param timer runs the checks; {@code null}, or a zero timeout, watches nothing */
+    BodyWatchdog(ScheduledExecutorService timer, Duration timeout, LongSupplier nanoClock) {
+        this.timeoutNanos = requireNonNull(timeout, "timeout is null").toNanos();
+        this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
+        if (timer != null && timeoutNanos > 0) {
+            long period = Math.max(TimeUnit.MILLISECONDS.toNanos(5), timeoutNanos / 4);
+            timer.scheduleWithFixedDelay(this::check, period, period, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    static BodyWatchdog off() {
+        return new BodyWatchdog(null, Duration.ZERO, System::nanoTime);
+    }
+
+    /** Watches {@code content} until the returned watch is closed; read the watch's content, not the original. */
+    Watch watch(ObjectContent content) {
+        Watch watch = new Watch(content);
+        if (timeoutNanos > 0) {
+            watched.add(watch);
+        }
+        return watch;
+    }
+
+    /** Runs on the timer thread. */
+    void check() {
+        long now = nanoClock.getAsLong();
+        for (Watch watch : watched) {
+            if (now - watch.lastProgress > timeoutNanos) {
+                watch.timedOut = true;
+                watched.remove(watch);
+                watch.original.abort();
+            }
+        }
+    }
+
+    /** One body being read. */
+    final class Watch implements AutoCloseable {
+        private final ObjectContent original;
+        private final ObjectContent content;
+        private volatile long lastProgress;
+        private volatile boolean timedOut;
+
+        private Watch(ObjectContent original) {
+            this.original = original;
+            this.lastProgress = nanoClock.getAsLong();
+            this.content = new ObjectContent(new Progress(original.body()), original.range(), original.metadata());
+        }
+
+        /** The body to read: the same bytes, each read marking progress. */
+        ObjectContent content() {
+            return content;
+        }
+
+        /** Whether the watchdog cut the body for want of bytes. */
+        boolean timedOut() {
+            return timedOut;
+        }
+
+        Duration timeout() {
+            return Duration.ofNanos(timeoutNanos);
+        }
+
+        @Override
+        public void close() {
+            watched.remove(this);
+        }
+
+        private final class Progress extends FilterInputStream implements Abortable {
+            Progress(InputStream body) {
+                super(body);
+            }
+
+            @Override
+            public int read() throws IOException {
+                int read = super.read();
+                lastProgress = nanoClock.getAsLong();
+                return read;
+            }
+
+            @Override
+            public int read(byte[] bytes, int offset, int length) throws IOException {
+                int read = in.read(bytes, offset, length);
+                lastProgress = nanoClock.getAsLong();
+                return read;
+            }
+
+            @Override
+            public long skip(long count) throws IOException {
+                long skipped = in.skip(count);
+                lastProgress = nanoClock.getAsLong();
+                return skipped;
+            }
+
+            @Override
+            public void abort() {
+                original.abort();
+            }
+        }
+    }
+}

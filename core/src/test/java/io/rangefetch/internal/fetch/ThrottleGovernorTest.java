@@ -1,0 +1,201 @@
+package io.rangefetch.internal.fetch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rangefetch.internal.fetch.ThrottleGovernor.Permit;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The per-bucket governor: AIMD counted in rounds (one increase per round of answers without a 503, one decrease
+ * per burst of 503s), its floor and ceiling, demand requests waiting for a place while prefetches and hedges are
+ * shed, and every wait ending (a place, an abort, the deadline, an interrupt). Time is an injected clock; waits
+ * are decided with futures, never sleeps.
+ */
+@Timeout(30)
+class ThrottleGovernorTest {
+    private final AtomicLong now = new AtomicLong(1_000);
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        threads.shutdownNow();
+        assertThat(threads.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    private ThrottleGovernor governor(int min, int max, int initial, int step, double factor) {
+        return new ThrottleGovernor("bucket", new ThrottleSettings(true, min, max, initial, step, factor), now::get);
+    }
+
+    private static List<Permit> take(ThrottleGovernor governor, int count) {
+        List<Permit> permits = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            permits.add(governor.tryAcquire());
+        }
+        assertThat(permits).doesNotContainNull();
+        return permits;
+    }
+
+    @Test
+    void aBurstOf503sToRequestsSentTogetherHalvesTheLimitOnce() {
+        ThrottleGovernor governor = governor(2, 64, 16, 1, 0.5);
+        List<Permit> burst = take(governor, 16);
+        now.addAndGet(10);
+        burst.forEach(Permit::throttled);
+        assertThat(governor.limit()).as("16 answers of 503 to requests sent before the decrease").isEqualTo(8);
+        assertThat(governor.inFlight()).isZero();
+
+        Permit later = governor.tryAcquire();
+        now.addAndGet(10);
+        later.throttled();
+        assertThat(governor.limit()).as("a request sent after the decrease counts again").isEqualTo(4);
+    }
+
+    @Test
+    void theLimitGrowsByTheStepOncePerRoundOfAnswersAndOnlyWhileItIsUsed() {
+        ThrottleGovernor governor = governor(1, 12, 8, 2, 0.5);
+        // a steady load: every answer is followed by a new request, so the limit is always used
+        Deque<Permit> window = new ArrayDeque<>(take(governor, 8));
+        List<Integer> limits = new ArrayList<>(List.of(governor.limit()));
+        int answersSinceChange = 0;
+        for (int i = 0; i < 200; i++) {
+            now.addAndGet(5);
+            window.poll().succeeded();
+            answersSinceChange++;
+            if (governor.limit() != limits.get(limits.size() - 1)) {
+                assertThat(answersSinceChange).as("answers in the round before growing from %s", limits)
+                        .isGreaterThanOrEqualTo(limits.get(limits.size() - 1) / 2);
+                limits.add(governor.limit());
+                answersSinceChange = 0;
+            }
+            while (window.size() < governor.limit()) {
+                window.add(governor.tryAcquire());
+            }
+        }
+        assertThat(limits).as("one step per round, up to the ceiling").containsExactly(8, 10, 12);
+
+        ThrottleGovernor idle = governor(1, 64, 8, 1, 0.5);
+        for (int i = 0; i < 100; i++) {
+            idle.tryAcquire().succeeded(); // one at a time: the limit of 8 is not what holds anything back
+        }
+        assertThat(idle.limit()).isEqualTo(8);
+    }
+
+    @Test
+    void theLimitNeverGoesBelowTheFloor() {
+        ThrottleGovernor governor = governor(3, 64, 16, 1, 0.5);
+        for (int i = 0; i < 10; i++) {
+            Permit permit = governor.tryAcquire();
+            now.addAndGet(10);
+            permit.throttled();
+        }
+        assertThat(governor.limit()).isEqualTo(3);
+    }
+
+    @Test
+    void aPermitIsGivenBackOnceAndAnIgnoredOneMovesNothing() {
+        ThrottleGovernor governor = governor(1, 64, 4, 1, 0.5);
+        Permit permit = governor.tryAcquire();
+        permit.ignored();
+        permit.throttled();
+        permit.succeeded();
+        assertThat(governor.inFlight()).isZero();
+        assertThat(governor.limit()).isEqualTo(4);
+    }
+
+    @Test
+    void atTheLimitDemandWaitsForAPlaceAndPrefetchesAreShedMeanwhile() throws Exception {
+        ThrottleGovernor governor = governor(1, 64, 2, 1, 0.5);
+        List<Permit> held = take(governor, 2);
+        assertThat(governor.tryAcquire()).as("no place: a prefetch is shed").isNull();
+
+        FetchAbort abort = FetchAbort.standalone();
+        Future<Permit> demand = threads.submit(() -> governor.acquire(abort, Long.MAX_VALUE));
+        awaitDemandWaiting(governor);
+        held.get(0).succeeded();
+        Permit granted = demand.get(10, TimeUnit.SECONDS);
+        assertThat(governor.inFlight()).isEqualTo(2);
+
+        // a place comes free while a demand request waits for one: the prefetch does not take it
+        Future<Permit> second = threads.submit(() -> governor.acquire(abort, Long.MAX_VALUE));
+        awaitDemandWaiting(governor);
+        assertThat(governor.tryAcquire()).isNull();
+        granted.succeeded();
+        second.get(10, TimeUnit.SECONDS).succeeded();
+        held.get(1).succeeded();
+        assertThat(governor.tryAcquire()).as("nobody waits and places are free").isNotNull();
+    }
+
+    @Test
+    void aWaitingDemandRequestEndsWhenAbortedAtItsDeadlineOrWhenInterrupted() throws Exception {
+        ThrottleGovernor governor = governor(1, 64, 1, 1, 0.5);
+        Permit held = governor.tryAcquire();
+
+        FetchAbort abort = new FetchAbort(false);
+        Future<Permit> aborted = threads.submit(() -> governor.acquire(abort, Long.MAX_VALUE));
+        awaitDemandWaiting(governor);
+        abort.abort();
+        assertThatThrownBy(() -> aborted.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(FetchCancelledException.class);
+
+        now.set(5_000);
+        assertThatThrownBy(() -> governor.acquire(FetchAbort.standalone(), 4_000))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("bucket")
+                .hasMessageContaining("limit 1");
+
+        CompletableFuture<Thread> waiter = new CompletableFuture<>();
+        Future<Object> interrupted = threads.submit(() -> {
+            waiter.complete(Thread.currentThread());
+            try {
+                return governor.acquire(FetchAbort.standalone(), Long.MAX_VALUE);
+            } catch (InterruptedIOException e) {
+                return Thread.currentThread().isInterrupted() ? e : new AssertionError("the flag was cleared");
+            }
+        });
+        awaitDemandWaiting(governor);
+        waiter.get().interrupt();
+        assertThat(interrupted.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedIOException.class);
+        held.succeeded();
+        assertThat(governor.inFlight()).isZero();
+    }
+
+    @Test
+    void theRegistryGivesOneGovernorPerBucketAndNoneWhenOff() {
+        BucketGovernors governors = new BucketGovernors(new ThrottleSettings(true, 1, 8, 4, 1, 0.5), now::get);
+        assertThat(governors.limit("a")).isEqualTo(-1);
+        assertThat(governors.forBucket("a")).isSameAs(governors.forBucket("a")).isNotSameAs(governors.forBucket("b"));
+        assertThat(governors.limit("a")).isEqualTo(4);
+        Permit permit = governors.forBucket("b").tryAcquire();
+        now.addAndGet(1);
+        permit.throttled();
+        assertThat(governors.lowestLimit()).isEqualTo(2);
+        assertThat(BucketGovernors.off().forBucket("a")).isNull();
+        assertThat(BucketGovernors.off().lowestLimit()).isEqualTo(-1);
+    }
+
+    /** Waits (bounded) until a demand request is parked in the governor: a prefetch then finds no place. */
+    private static void awaitDemandWaiting(ThrottleGovernor governor) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!governor.hasDemandWaiting()) {
+            if (System.nanoTime() > until) {
+                throw new AssertionError("no demand request came to wait");
+            }
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+    }
+}

@@ -1,0 +1,197 @@
+package io.rangefetch.internal.read;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rangefetch.client.ByteRange;
+import io.rangefetch.client.HttpStatusException;
+import io.rangefetch.client.ObjectAddress;
+import io.rangefetch.client.ObjectClient;
+import io.rangefetch.client.ObjectContent;
+import io.rangefetch.client.ObjectMetadata;
+import io.rangefetch.client.RangeGetRequest;
+import io.rangefetch.internal.fetch.BucketGovernors;
+import io.rangefetch.internal.fetch.FetchAbort;
+import io.rangefetch.internal.fetch.FetchAbortAccess;
+import io.rangefetch.internal.fetch.ThrottleGovernor;
+import io.rangefetch.internal.fetch.ThrottleSettings;
+import io.rangefetch.internal.stats.StatisticsCounter;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * One attempt's wait for its answer: hedged when slow, the first answer winning and the other cut; hedges held to
+ * their share of the GETs and to a free place under the governor; given up at the first-byte timeout. The clock
+ * is injected and moves a second each time it is read, so every threshold has passed when it is looked at: no
+ * test waits for time to pass, and none depends on how long anything takes.
+ */
+@Timeout(30)
+class AttemptSenderTest {
+    private static final ObjectAddress OBJECT = new ObjectAddress("bucket", "key");
+    private static final RangeGetRequest REQUEST = RangeGetRequest.of(OBJECT, new ByteRange(0, 4), "etag");
+    private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+
+    private final ExecutorService exchanges = Executors.newCachedThreadPool();
+    private final AtomicLong clock = new AtomicLong();
+    private final CountDownLatch firstMayAnswer = new CountDownLatch(1);
+    private final ScriptedClient client = new ScriptedClient();
+    private final StatisticsCounter statistics = StatisticsCounter.root();
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        firstMayAnswer.countDown();
+        exchanges.shutdownNow();
+        assertThat(exchanges.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    private AttemptSender sender(Duration firstByteTimeout, double hedgeShare) {
+        return new AttemptSender(client, exchanges, firstByteTimeout,
+                new HedgeSettings(hedgeShare > 0, 0.95, Duration.ofMillis(100), hedgeShare),
+                () -> clock.getAndAdd(SECOND));
+    }
+
+    @Test
+    void aGetSlowToAnswerIsSentAgainAndTheFirstAnswerWinsWhileTheOtherIsCut() throws Exception {
+        ThrottleGovernor governor = governor(4);
+        AttemptSender.Answer answer = sender(Duration.ZERO, 1.0).get(REQUEST, 4, FetchAbort.standalone(), statistics,
+                governor, governor.tryAcquire());
+
+        assertThat(answer.content().body().readAllBytes()).containsExactly(2, 2, 2, 2); // the second send's
+        assertThat(client.gets.get()).isEqualTo(2);
+        assertThat(statistics.hedgesSent()).isEqualTo(1);
+        assertThat(statistics.hedgesWon()).isEqualTo(1);
+        assertThat(statistics.getRequests()).as("the hedge is a GET sent").isEqualTo(1);
+
+        firstMayAnswer.countDown();
+        assertThat(client.firstCut.await(10, TimeUnit.SECONDS)).as("the late first answer is cut").isTrue();
+        answer.permit().succeeded();
+        awaitNothingInFlight(governor);
+    }
+
+    @Test
+    void noHedgeBeyondItsShareOfTheGetsAndTheFirstByteTimeoutEndsTheWait() throws Exception {
+        ThrottleGovernor governor = governor(4);
+        AttemptSender sender = sender(Duration.ofSeconds(5), 0.05); // one GET sent: 5% of it is no hedge
+        assertThatThrownBy(() -> sender.get(REQUEST, 4, FetchAbort.standalone(), statistics, governor,
+                governor.tryAcquire()))
+                .isInstanceOf(SocketTimeoutException.class)
+                .hasMessageContaining("s3://bucket/key")
+                .hasMessageContaining("retry.first-byte-timeout");
+        assertThat(statistics.hedgesSent()).isZero();
+        assertThat(client.gets.get()).isEqualTo(1);
+
+        firstMayAnswer.countDown();
+        assertThat(client.firstCut.await(10, TimeUnit.SECONDS)).as("the answer that came too late is cut").isTrue();
+        awaitNothingInFlight(governor);
+    }
+
+    @Test
+    void aHedgeNeedsAFreePlaceUnderTheBucketsGovernor() throws Exception {
+        ThrottleGovernor governor = governor(1);
+        AttemptSender sender = sender(Duration.ofSeconds(5), 1.0);
+        assertThatThrownBy(() -> sender.get(REQUEST, 4, FetchAbort.standalone(), statistics, governor,
+                governor.tryAcquire())).isInstanceOf(SocketTimeoutException.class);
+        assertThat(statistics.hedgesSent()).as("the only place is the first send's").isZero();
+        firstMayAnswer.countDown();
+        assertThat(client.firstCut.await(10, TimeUnit.SECONDS)).isTrue();
+        awaitNothingInFlight(governor);
+    }
+
+    @Test
+    void a503IsCountedAndLowersTheGovernorsLimit() throws Exception {
+        client.failWith = new HttpStatusException("GET s3://bucket/key: HTTP 503 SlowDown", 503, null);
+        ThrottleGovernor governor = governor(8);
+        assertThatThrownBy(() -> sender(Duration.ofSeconds(5), 0).get(REQUEST, 4, FetchAbort.standalone(),
+                statistics, governor, governor.tryAcquire())).isInstanceOf(HttpStatusException.class);
+        assertThat(statistics.throttledResponses()).isEqualTo(1);
+        assertThat(governor.limit()).isEqualTo(4);
+        assertThat(governor.inFlight()).isZero();
+    }
+
+    @Test
+    void anAbortEndsTheWaitForAnAnswer() throws Exception {
+        FetchAbort abort = FetchAbortAccess.abortable();
+        ThrottleGovernor governor = governor(4);
+        exchanges.execute(() -> {
+            try {
+                client.firstArrived.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            FetchAbortAccess.abort(abort);
+        });
+        assertThatThrownBy(() -> sender(Duration.ZERO, 0).get(REQUEST, 4, abort, statistics, governor,
+                governor.tryAcquire()))
+                .isInstanceOf(io.rangefetch.internal.fetch.FetchCancelledException.class);
+        firstMayAnswer.countDown();
+        assertThat(client.firstCut.await(10, TimeUnit.SECONDS)).isTrue();
+        awaitNothingInFlight(governor);
+    }
+
+    private ThrottleGovernor governor(int limit) {
+        return new BucketGovernors(new ThrottleSettings(true, 1, 64, limit, 1, 0.5), clock::get).forBucket("bucket");
+    }
+
+    /** A cut answer's place is given back before it is cut: once the cut is seen, nothing may be in flight. */
+    private static void awaitNothingInFlight(ThrottleGovernor governor) {
+        assertThat(governor.inFlight()).isZero();
+    }
+
+    /**
+     * Answers the first GET only once the test lets it (recording when that answer is cut), every later GET at
+     * once with bytes of its own number; or fails every GET with {@code failWith}.
+     */
+    private final class ScriptedClient implements ObjectClient {
+        final AtomicInteger gets = new AtomicInteger();
+        final CountDownLatch firstArrived = new CountDownLatch(1);
+        final CountDownLatch firstCut = new CountDownLatch(1);
+        final List<ObjectContent> answered = new CopyOnWriteArrayList<>();
+        volatile IOException failWith;
+
+        @Override
+        public ObjectContent get(RangeGetRequest request) throws IOException {
+            int number = gets.incrementAndGet();
+            if (failWith != null) {
+                throw failWith;
+            }
+            byte value = (byte) number;
+            ByteArrayInputStream body = new ByteArrayInputStream(new byte[] {value, value, value, value}) {
+                @Override
+                public void close() {
+                    if (number == 1) {
+                        firstCut.countDown();
+                    }
+                }
+            };
+            if (number == 1) {
+                firstArrived.countDown();
+                try {
+                    firstMayAnswer.await(20, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            ObjectContent content = new ObjectContent(body, new ByteRange(0, 4), new ObjectMetadata(4, "etag"));
+            answered.add(content);
+            return content;
+        }
+
+        @Override
+        public ObjectMetadata head(ObjectAddress object) {
+            return new ObjectMetadata(4, "etag");
+        }
+    }
+}
