@@ -13,8 +13,10 @@ import java.util.StringJoiner;
 
 /**
  * What the proxy does to a timed run's requests besides modelling the network: faults drawn at random, at
- * most one per GET, from a fixed seed (so a run meets the same sequence of draws each time), and a limit on
- * the request rate above which it answers {@code 503 SlowDown}. {@link #NONE} for a clean run.
+ * most one per GET, from a seed, and a limit on the request rate above which it answers {@code 503 SlowDown}.
+ * {@link #NONE} for a clean run. The runner gives the n-th run of every row the seed {@link #forRun(int)}: runs
+ * of a row meet different draws (one fixed draw could spare a workload of few GETs every time), and every
+ * reader meets the same ones.
  *
  * @param probabilities each fault's chance per GET, in {@link Fault} order
  * @param firstByteDelay how long a {@link Fault#FIRST_BYTE_DELAY} holds a response's head back
@@ -25,7 +27,7 @@ public record FaultPlan(Map<Fault, Double> probabilities, long seed, Duration fi
     /** What a draw's faults default to when the plan does not say. */
     public static final Duration DEFAULT_FIRST_BYTE_DELAY = Duration.ofSeconds(2);
 
-    /** Every draw, whatever the plan, starts from this seed. */
+    /** The seed of a row's first run; later runs count up from it. */
     public static final long SEED = 20261123;
 
     public static final FaultPlan NONE = new FaultPlan(Map.of(), SEED, DEFAULT_FIRST_BYTE_DELAY, Optional.empty());
@@ -58,6 +60,11 @@ public record FaultPlan(Map<Fault, Double> probabilities, long seed, Duration fi
     /** GETs and HEADs above {@code limit} answered {@code 503 SlowDown}. */
     public static FaultPlan rateLimited(RateLimit limit) {
         return new FaultPlan(Map.of(), SEED, DEFAULT_FIRST_BYTE_DELAY, Optional.of(limit));
+    }
+
+    /** This plan with the seed of a row's {@code run}-th run (0 for the first, warm-ups included). */
+    public FaultPlan forRun(int run) {
+        return new FaultPlan(probabilities, SEED + run, firstByteDelay, rateLimit);
     }
 
     public boolean isNone() {

@@ -24,7 +24,8 @@ import me.tongfei.progressbar.ProgressBarBuilder;
  * in the same state (its page cache warmed by the same reads).
  *
  * <p>A row may run under a {@link Condition}: the proxy's faults are applied right after the counter is reset
- * and cleared as soon as the workload returns, so only the timed part meets them.
+ * and cleared as soon as the workload returns, so only the timed part meets them; each run of a row draws
+ * from its own seed ({@link FaultPlan#forRun(int)}).
  *
  * <p>A reader whose run fails (wrong bytes or an exception) gets no further runs of that workload: the row
  * is reported FAILED with the reason, never with a time. Not thread-safe; runs one thing at a time.
@@ -101,7 +102,7 @@ public final class ScenarioRunner {
         for (int i = 0; i < warmups + runs; i++) {
             boolean warmup = i < warmups;
             try {
-                samples.add(runOnce(row, warmup, warmup ? i + 1 : i - warmups + 1));
+                samples.add(runOnce(row, i, warmup, warmup ? i + 1 : i - warmups + 1));
                 bar.step();
             } catch (Exception | AssertionError e) {
                 bar.stepBy(warmups + runs - i);
@@ -113,11 +114,11 @@ public final class ScenarioRunner {
         return new RowResult(reader, workload, condition, Optional.empty(), samples);
     }
 
-    private RunSample runOnce(Row row, boolean warmup, int run) throws Exception {
+    private RunSample runOnce(Row row, int index, boolean warmup, int run) throws Exception {
         try (ReaderSession session = row.reader().openSession(target)) {
             traffic.reset();
             HeapProbe heap = HeapProbe.start();
-            faults.apply(row.condition().faults());
+            faults.apply(row.condition().faults().forRun(index));
             long start = System.nanoTime();
             Outcome outcome;
             try {

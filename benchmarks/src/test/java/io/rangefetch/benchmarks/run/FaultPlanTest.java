@@ -24,6 +24,15 @@ class FaultPlanTest {
     }
 
     @Test
+    void eachRunOfARowDrawsFromItsOwnSeed() {
+        FaultPlan plan = FaultPlan.random(Fault.SLOW_DOWN_503, 0.5);
+
+        assertThat(plan.forRun(0).seed()).isEqualTo(FaultPlan.SEED);
+        assertThat(plan.forRun(3).seed()).isEqualTo(FaultPlan.SEED + 3);
+        assertThat(plan.forRun(3).probabilities()).isEqualTo(plan.probabilities());
+    }
+
+    @Test
     void badPlansFailAtConstruction() {
         assertThatThrownBy(() -> FaultPlan.random(Fault.SLOW_DOWN_503, 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("SLOW_DOWN_503");
