@@ -6,11 +6,16 @@ import io.rangefetch.benchmarks.env.ServerOptions;
 import io.rangefetch.benchmarks.readers.ReaderUnderTest;
 import io.rangefetch.benchmarks.report.BenchmarksPage;
 import io.rangefetch.benchmarks.report.MarkdownReport;
+import io.rangefetch.benchmarks.report.ResiliencePage;
+import io.rangefetch.benchmarks.resilience.Scenario;
+import io.rangefetch.benchmarks.run.FaultPlan.RateLimit;
 import io.rangefetch.benchmarks.workload.Workloads;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -22,6 +27,10 @@ import picocli.CommandLine.Option;
  * one network-shaping proxy and reports a markdown table (stdout), JSON (a file) and, on request, {@code
  * BENCHMARKS.md} with a chart. Progress goes to stderr.
  *
+ * <p>With {@code --scenarios} it runs the resilience scenarios instead: workloads clean and under injected
+ * faults, reported as tables per scenario (stdout, JSON, and a section of {@code BENCHMARKS.md} that the
+ * comparison keeps).
+ *
  * <p>The exit code is 0 when every row ran, 1 when a reader failed a workload (the report says which and
  * why), 2 for bad options.
  */
@@ -30,6 +39,8 @@ import picocli.CommandLine.Option;
 public final class Bench implements Callable<Integer> {
 
     static final String BUCKET = "rangefetch-bench";
+    static final double DEFAULT_RATE_LIMIT = 160;
+    static final int DEFAULT_RATE_LIMIT_BURST = 8;
     static final Path DEFAULT_MINIO_DATA =
             Path.of(System.getProperty("user.home"), ".cache", "rangefetch", "bench-minio");
 
@@ -40,9 +51,30 @@ public final class Bench implements Callable<Integer> {
     List<String> readers = ReaderCatalog.DEFAULTS;
 
     @Option(names = "--workloads", split = ",", paramLabel = "NAME",
-            description = "Workloads to run (default: all: ${COMPLETION-CANDIDATES}).",
+            description = "Workloads to run (default: all: ${COMPLETION-CANDIDATES}). With --scenarios: only these "
+                    + "of the scenarios' workloads.",
             completionCandidates = WorkloadNames.class)
-    List<String> workloads = Workloads.NAMES;
+    List<String> workloads;
+
+    @Option(names = "--scenarios", split = ",", paramLabel = "NAME",
+            description = "Run these resilience scenarios instead of the comparison: each scenario's workloads "
+                    + "clean and under the faults the proxy injects, Rangefetch with the answering feature on "
+                    + "and off (known: ${COMPLETION-CANDIDATES}; throttle-10/-50: projection and sequential with "
+                    + "10%/50% of GETs answered 503 SlowDown, governor on/off; rate-limit: random (8 concurrent "
+                    + "readers) above --rate-limit, governor on/off; slow-first-byte: random with 2% of GETs held "
+                    + "2 s before their first byte, hedging on/off).",
+            completionCandidates = ScenarioIds.class)
+    List<String> scenarios = List.of();
+
+    @Option(names = "--rate-limit", paramLabel = "REQUESTS/S", defaultValue = "" + DEFAULT_RATE_LIMIT,
+            description = "The rate-limit scenario's limit: GETs and HEADs per second above which the proxy "
+                    + "answers 503 SlowDown (default: ${DEFAULT-VALUE}, about half what 8 random readers reach "
+                    + "unthrottled on the default network model).")
+    double rateLimit;
+
+    @Option(names = "--rate-limit-burst", paramLabel = "REQUESTS", defaultValue = "" + DEFAULT_RATE_LIMIT_BURST,
+            description = "Requests the rate limit lets through at once after a pause (default: ${DEFAULT-VALUE}).")
+    int rateLimitBurst;
 
     @Option(names = "--runs", defaultValue = "3", description = "Measured runs per row (default: ${DEFAULT-VALUE}).")
     int runs;
@@ -90,13 +122,14 @@ public final class Bench implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         List<ReaderUnderTest> selected = ReaderCatalog.select(readers);
-        BenchmarkRun.Plan plan = new BenchmarkRun.Plan(selected, DataSet.benchmark(scale), workloads, scale, warmups,
-                runs, Launcher.commandLine("bench", arguments));
+        if (!scenarios.isEmpty()) {
+            return resilience(selected);
+        }
+        BenchmarkRun.Plan plan = new BenchmarkRun.Plan(selected, DataSet.benchmark(scale),
+                workloads != null ? workloads : Workloads.NAMES, scale, warmups, runs,
+                Launcher.commandLine("bench", arguments));
         BenchmarkRun.Results results;
-        Path minioData = dataDirectory != null ? dataDirectory : DEFAULT_MINIO_DATA;
-        try (BenchEnvironment environment = where.start(Optional.of(minioData), BUCKET)) {
-            System.err.println("Server: " + environment.describeServer());
-            System.err.println("Network: " + environment.describeNetwork());
+        try (BenchEnvironment environment = startEnvironment()) {
             results = BenchmarkRun.execute(environment, plan);
         }
         MarkdownReport report = new MarkdownReport(results.description(), results.rows());
@@ -111,11 +144,47 @@ public final class Bench implements Callable<Integer> {
         return results.anyFailed() ? 1 : 0;
     }
 
+    private int resilience(List<ReaderUnderTest> selected) throws Exception {
+        ResilienceRun.Plan plan = new ResilienceRun.Plan(selected, DataSet.benchmark(scale),
+                Scenario.select(scenarios), Optional.ofNullable(workloads), new RateLimit(rateLimit, rateLimitBurst),
+                scale, warmups, runs, Launcher.commandLine("bench", arguments));
+        ResilienceRun.Results results;
+        try (BenchEnvironment environment = startEnvironment()) {
+            results = ResilienceRun.execute(environment, plan);
+        }
+        Map<Scenario, String> sections = new EnumMap<>(Scenario.class);
+        results.reports().forEach((scenario, report) -> sections.put(scenario, report.section()));
+        sections.values().forEach(out::println);
+        results.json().write(json);
+        System.err.println("JSON: " + json.toAbsolutePath());
+        if (reportDirectory != null) {
+            Path page = ResiliencePage.update(reportDirectory, sections);
+            System.err.println("Report: " + page.toAbsolutePath());
+        }
+        return results.anyFailed() ? 1 : 0;
+    }
+
+    private BenchEnvironment startEnvironment() throws Exception {
+        Path minioData = dataDirectory != null ? dataDirectory : DEFAULT_MINIO_DATA;
+        BenchEnvironment environment = where.start(Optional.of(minioData), BUCKET);
+        System.err.println("Server: " + environment.describeServer());
+        System.err.println("Network: " + environment.describeNetwork());
+        return environment;
+    }
+
     /** For picocli's help: the reader ids. */
     static final class ReaderIds implements Iterable<String> {
         @Override
         public Iterator<String> iterator() {
             return ReaderCatalog.ids().iterator();
+        }
+    }
+
+    /** For picocli's help: the resilience scenarios. */
+    static final class ScenarioIds implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return Scenario.ids().iterator();
         }
     }
 

@@ -70,8 +70,8 @@ final class BenchmarkRun {
     private BenchmarkRun() {}
 
     static Results execute(BenchEnvironment environment, Plan plan) throws IOException {
-        String started = ZonedDateTime.now().truncatedTo(ChronoUnit.SECONDS).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
-        Map<String, StoredObject> stored = prepareData(environment, plan);
+        String started = now();
+        Map<String, StoredObject> stored = prepareData(environment, plan.data(), plan.workloads());
         List<Workload> workloads = Workloads.create(plan.data(), plan.workloads(), stored);
         List<RowResult> rows = new ScenarioRunner(environment.target(), environment.traffic(), plan.warmups(),
                 plan.runs()).run(plan.readers(), workloads);
@@ -85,16 +85,22 @@ final class BenchmarkRun {
         return new Results(description, Summary.of(rows, workloads, environment.network(), reference), rows);
     }
 
-    private static Item describe(Workload workload, boolean modelled) {
+    /** The time now as reports give it: ISO 8601 with the offset, to the second. */
+    static String now() {
+        return ZonedDateTime.now().truncatedTo(ChronoUnit.SECONDS).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+    }
+
+    static Item describe(Workload workload, boolean modelled) {
         String bound = modelled ? " Lower bound: " + workload.lowerBound().formula() + "." : "";
         return new Item(workload.name(), workload.description() + "." + bound);
     }
 
-    private static Map<String, StoredObject> prepareData(BenchEnvironment environment, Plan plan) throws IOException {
+    /** Makes sure the objects the named workloads read are on the server; answers them by key. */
+    static Map<String, StoredObject> prepareData(BenchEnvironment environment, DataSet data, List<String> workloads)
+            throws IOException {
         Path scratch = Files.createTempDirectory("rangefetch-bench-data-");
         try (S3Client s3 = environment.directClient()) {
-            return new DataPreparer(s3, environment.bucket(), scratch)
-                    .ensure(Workloads.objects(plan.data(), plan.workloads()));
+            return new DataPreparer(s3, environment.bucket(), scratch).ensure(Workloads.objects(data, workloads));
         } finally {
             try (Stream<Path> leftovers = Files.list(scratch)) {
                 for (Path file : leftovers.toList()) {

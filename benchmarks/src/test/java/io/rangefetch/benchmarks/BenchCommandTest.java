@@ -16,6 +16,10 @@ class BenchCommandTest {
         assertThat(run("--workloads", "everything")).isEqualTo(2);
         assertThat(run("--scale", "2")).isEqualTo(2);
         assertThat(run("--runs", "many")).isEqualTo(2);
+        assertThat(run("--scenarios", "earthquake")).isEqualTo(2);
+        assertThat(run("--scenarios", "rate-limit", "--rate-limit", "0")).isEqualTo(2);
+        assertThat(run("--scenarios", "rate-limit", "--workloads", "projection")).as("leaves nothing to run")
+                .isEqualTo(2);
     }
 
     @Test
@@ -28,7 +32,8 @@ class BenchCommandTest {
         } finally {
             System.setOut(original);
         }
-        assertThat(out.toString(UTF_8)).contains("s3a-analytics", "orc-vectored", "--first-byte-delay", "--bucket");
+        assertThat(out.toString(UTF_8)).contains("s3a-analytics", "orc-vectored", "--first-byte-delay", "--bucket",
+                "--scenarios", "slow-first-byte", "--rate-limit");
     }
 
     private static int run(String... args) {

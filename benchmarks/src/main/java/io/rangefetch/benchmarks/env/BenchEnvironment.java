@@ -3,10 +3,14 @@ package io.rangefetch.benchmarks.env;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.benchmarks.readers.S3Target;
+import io.rangefetch.benchmarks.run.FaultInjector;
+import io.rangefetch.benchmarks.run.FaultPlan;
 import io.rangefetch.benchmarks.run.Traffic;
 import io.rangefetch.benchmarks.run.TrafficCounter;
+import io.rangefetch.it.proxy.Fault;
 import io.rangefetch.it.proxy.NetworkModel;
 import io.rangefetch.it.proxy.ProxyLedger;
+import io.rangefetch.it.proxy.RandomFaults;
 import io.rangefetch.it.proxy.ShapingProxy;
 import io.rangefetch.it.server.ExternalS3Endpoint;
 import io.rangefetch.it.server.MinioServer;
@@ -23,10 +27,13 @@ import software.amazon.awssdk.services.s3.S3Client;
  * shaping proxy in front of it that models the network and counts every request. Data goes to the server
  * directly ({@link #directClient()}); readers go through {@link #target()}.
  *
- * <p>An external endpoint (real S3) has no proxy: its network is real, nothing is modelled and requests
- * are not counted. Closing stops the proxy and any server this environment started.
+ * <p>The proxy also injects the faults of a {@link FaultPlan} ({@link #faults()}) for the resilience
+ * scenarios. An external endpoint (real S3) has no proxy: its network is real, nothing is modelled or
+ * injected and requests are not counted. Closing stops the proxy and any server this environment started.
  */
 public final class BenchEnvironment implements AutoCloseable {
+
+    private static final int SLOW_DOWN_STATUS = 503;
 
     private final S3Server server;
     private final String bucket;
@@ -103,7 +110,12 @@ public final class BenchEnvironment implements AutoCloseable {
 
     /** Counts what readers send through the proxy; counts nothing without one. */
     public TrafficCounter traffic() {
-        return proxy.<TrafficCounter>map(p -> new LedgerCounter(p.ledger())).orElseGet(TrafficCounter::none);
+        return proxy.<TrafficCounter>map(LedgerCounter::new).orElseGet(TrafficCounter::none);
+    }
+
+    /** Injects faults through the proxy; without one, refuses any. */
+    public FaultInjector faults() {
+        return proxy.<FaultInjector>map(ProxyFaults::new).orElseGet(FaultInjector::none);
     }
 
     /** The server, for reports: e.g. {@code minio at http://127.0.0.1:41234}. */
@@ -137,16 +149,53 @@ public final class BenchEnvironment implements AutoCloseable {
         }
     }
 
-    /** The proxy's ledger as the runner's counter. */
-    private record LedgerCounter(ProxyLedger ledger) implements TrafficCounter {
+    /**
+     * The proxy's ledger as the runner's counter. The proxy counts its injected faults over its whole life,
+     * so the counter keeps the count at its last reset and answers what came since.
+     */
+    private static final class LedgerCounter implements TrafficCounter {
+        private final ShapingProxy proxy;
+        private long delayedBefore;
+
+        LedgerCounter(ShapingProxy proxy) {
+            this.proxy = proxy;
+        }
+
         @Override
         public void reset() {
-            ledger.reset();
+            proxy.ledger().reset();
+            delayedBefore = delayedFirstBytes();
         }
 
         @Override
         public Traffic read() {
-            return new Traffic(ledger.gets(), ledger.heads(), ledger.responseBodyBytes());
+            ProxyLedger ledger = proxy.ledger();
+            return new Traffic(ledger.gets(), ledger.heads(), ledger.responseBodyBytes(),
+                    ledger.responses(SLOW_DOWN_STATUS), delayedFirstBytes() - delayedBefore);
+        }
+
+        private long delayedFirstBytes() {
+            return proxy.injectedFaults().getOrDefault(Fault.FIRST_BYTE_DELAY, 0L);
+        }
+    }
+
+    /** A {@link FaultPlan} as the proxy's random faults and request-rate limit. */
+    private record ProxyFaults(ShapingProxy proxy) implements FaultInjector {
+        @Override
+        public void apply(FaultPlan plan) {
+            requireNonNull(plan, "plan is null");
+            clear();
+            if (!plan.probabilities().isEmpty()) {
+                proxy.setFaultFirstByteDelay(plan.firstByteDelay());
+                proxy.setRandomFaults(new RandomFaults(plan.seed(), plan.probabilities()));
+            }
+            plan.rateLimit().ifPresent(limit -> proxy.setRequestRateLimit(limit.requestsPerSecond(), limit.burst()));
+        }
+
+        @Override
+        public void clear() {
+            proxy.clearRandomFaults();
+            proxy.clearRequestRateLimit();
         }
     }
 }

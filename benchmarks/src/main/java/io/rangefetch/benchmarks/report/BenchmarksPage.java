@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * {@code BENCHMARKS.md} and its chart: the latest results, the command that made them and the machine they
- * ran on. Each run replaces both files, so the page always describes one run.
+ * ran on. Each run replaces both files, so the comparison always describes one run; the resilience part at
+ * the end of the page ({@link ResiliencePage}), written by scenario runs, is kept as it was.
  */
 public final class BenchmarksPage {
 
@@ -44,6 +45,10 @@ public final class BenchmarksPage {
         page.append("| network | ").append(run.network()).append(" |\n");
         page.append("| data scale | ").append(run.scale()).append(" |\n");
         Path file = directory.resolve(PAGE);
+        String resilience = Files.exists(file) ? ResiliencePage.of(Files.readString(file, UTF_8)) : "";
+        if (!resilience.isEmpty()) {
+            page.append('\n').append(resilience);
+        }
         Files.writeString(file, page, UTF_8);
         return file;
     }

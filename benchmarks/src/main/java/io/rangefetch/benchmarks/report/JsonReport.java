@@ -4,21 +4,31 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rangefetch.benchmarks.resilience.ResilienceRow;
 import io.rangefetch.benchmarks.run.RunSample;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The results file: the run's description, the summary rows and every run (warm-ups included), so a
- * reader of the file can recompute any figure. Records map to JSON objects field by field.
+ * The results file: the run's description, the summary rows (the comparison's, or the resilience scenarios')
+ * and every run (warm-ups included), so a reader of the file can recompute any figure. Records map to JSON
+ * objects field by field.
  */
-public record JsonReport(RunDescription run, List<SummaryRow> rows, List<RunSample> samples) {
+public record JsonReport(RunDescription run, List<SummaryRow> rows, List<ResilienceRow> resilience,
+        List<RunSample> samples) {
 
     public JsonReport {
         requireNonNull(run, "run is null");
-        rows = List.copyOf(rows);
+        // a file from before the resilience rows has none
+        rows = rows == null ? List.of() : List.copyOf(rows);
+        resilience = resilience == null ? List.of() : List.copyOf(resilience);
         samples = List.copyOf(samples);
+    }
+
+    /** A comparison's results. */
+    public JsonReport(RunDescription run, List<SummaryRow> rows, List<RunSample> samples) {
+        this(run, rows, List.of(), samples);
     }
 
     public void write(Path file) throws IOException {

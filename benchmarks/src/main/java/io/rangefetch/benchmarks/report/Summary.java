@@ -78,7 +78,7 @@ public final class Summary {
     }
 
     /** The middle value; for an even count, the mean of the two middle ones (rounded down). */
-    static long median(List<RunSample> runs, ToLongFunction<RunSample> figure) {
+    public static long median(List<RunSample> runs, ToLongFunction<RunSample> figure) {
         long[] values = runs.stream().mapToLong(figure).sorted().toArray();
         if (values.length == 0) {
             throw new IllegalArgumentException("no runs");

@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Small positioned reads at random offsets from several threads, each with its own stream on the same
  * object, as index lookups or a key-value scan over a large file do. Every read waits for its answer before
  * the thread issues the next, so round trips add up per thread; a reader that fetches far more than asked
- * per read pays in bytes.
+ * per read pays in bytes. Each read call is timed, so a run also tells how the reads' latencies spread (a
+ * slow first byte shows in the tail, not in the median).
  */
 public final class RandomReadsWorkload implements Workload {
 
@@ -75,29 +76,35 @@ public final class RandomReadsWorkload implements Workload {
             return thread;
         });
         try {
-            List<Future<Void>> threads = new ArrayList<>();
+            List<Future<long[]>> threads = new ArrayList<>();
             for (List<ExpectedRange> reads : readsByThread) {
-                threads.add(pool.submit(() -> {
-                    readAll(session, reads);
-                    return null;
-                }));
+                threads.add(pool.submit(() -> readAll(session, reads)));
             }
-            for (Future<Void> thread : threads) {
-                Workloads.await(thread);
+            List<Long> readNanos = new ArrayList<>(THREADS * READS_PER_THREAD);
+            for (Future<long[]> thread : threads) {
+                for (long nanos : Workloads.await(thread)) {
+                    readNanos.add(nanos);
+                }
             }
+            return new Outcome((long) THREADS * READS_PER_THREAD * READ_SIZE, false, readNanos);
         } finally {
             Workloads.stop(pool);
         }
-        return Outcome.needed((long) THREADS * READS_PER_THREAD * READ_SIZE);
     }
 
-    private void readAll(ReaderSession session, List<ExpectedRange> reads) throws IOException {
+    /** Reads one thread's ranges; answers how long each read call took (the check not included). */
+    private long[] readAll(ReaderSession session, List<ExpectedRange> reads) throws IOException {
         byte[] buffer = new byte[READ_SIZE];
+        long[] readNanos = new long[reads.size()];
         try (BenchmarkStream in = Workloads.open(session, object)) {
-            for (ExpectedRange read : reads) {
+            for (int i = 0; i < reads.size(); i++) {
+                ExpectedRange read = reads.get(i);
+                long start = System.nanoTime();
                 in.readFully(read.offset(), buffer, 0, READ_SIZE);
+                readNanos[i] = System.nanoTime() - start;
                 read.check(buffer);
             }
         }
+        return readNanos;
     }
 }

@@ -2,6 +2,7 @@ package io.rangefetch.benchmarks.workload;
 
 import io.rangefetch.benchmarks.readers.ReaderSession;
 import java.io.IOException;
+import java.util.List;
 
 /**
  * One access pattern an engine puts on S3, run against one reader. A run opens what it needs from the
@@ -31,13 +32,20 @@ public interface Workload {
      *     reader fetched
      * @param vectoredFallback whether a vectored read ran as the contract's positioned-read fallback because
      *     the reader has no vectored API of its own
+     * @param readNanos how long each read call took, for workloads that time them one by one (in no
+     *     particular order); empty for the others
      */
-    record Outcome(long neededBytes, boolean vectoredFallback) {
+    record Outcome(long neededBytes, boolean vectoredFallback, List<Long> readNanos) {
 
         public Outcome {
             if (neededBytes < 0) {
                 throw new IllegalArgumentException("negative neededBytes " + neededBytes);
             }
+            readNanos = List.copyOf(readNanos);
+        }
+
+        public Outcome(long neededBytes, boolean vectoredFallback) {
+            this(neededBytes, vectoredFallback, List.of());
         }
 
         public static Outcome needed(long neededBytes) {

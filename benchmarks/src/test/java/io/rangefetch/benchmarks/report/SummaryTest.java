@@ -67,8 +67,8 @@ class SummaryTest {
     @Test
     void failedRowsAndUncountedTrafficHaveNoFigures() {
         RowResult failed = new RowResult("liar", "scan", Optional.of("wrong bytes: scan"), List.of());
-        RunSample uncounted = new RunSample("real", "scan", false, 1, 1_000_000_000L, Traffic.UNKNOWN, 100, 0, 0,
-                false);
+        RunSample uncounted = new RunSample("real", "scan", "clean", false, 1, 1_000_000_000L, Traffic.UNKNOWN, 100,
+                0, 0, false, List.of());
 
         List<SummaryRow> rows = Summary.of(List.of(failed, row("real", uncounted)), List.of(SCAN), Optional.empty(),
                 "liar");
@@ -87,7 +87,7 @@ class SummaryTest {
     }
 
     private static RunSample sample(String reader, boolean warmup, long nanos, long gets) {
-        return new RunSample(reader, "scan", warmup, 1, nanos, new Traffic(gets, 0, 2_000_000), 1_600_000,
-                50_000_000, 10_000_000, false);
+        return new RunSample(reader, "scan", "clean", warmup, 1, nanos, new Traffic(gets, 0, 2_000_000, 0, 0),
+                1_600_000, 50_000_000, 10_000_000, false, List.of());
     }
 }
