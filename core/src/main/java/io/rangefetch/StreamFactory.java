@@ -74,7 +74,7 @@ public final class StreamFactory implements AutoCloseable {
             executor = ownedExecutor;
         }
         Resilience resilience = config.resilience();
-        this.exchanges = resilience.firstByteTimeout().isZero() && !config.hedgeEnabled() ? null
+        this.exchanges = !resilience.watchesFirstBytes() ? null
                 : Executors.newCachedThreadPool(daemonThreads("rangefetch-exchange-" + id));
         this.timer = resilience.betweenBytesTimeout().isZero() ? null
                 : Executors.newSingleThreadScheduledExecutor(daemonThreads("rangefetch-watchdog-" + id));

@@ -7,6 +7,7 @@ import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.MetadataCache;
 import io.rangefetch.internal.fetch.BucketGovernors;
 import io.rangefetch.internal.fetch.FetchScheduler;
+import io.rangefetch.internal.fetch.ThrottleSettings;
 import io.rangefetch.internal.plan.RangeCoalescer;
 import io.rangefetch.internal.plan.ReadPlanner;
 import java.time.Duration;
@@ -54,7 +55,7 @@ public final class ReaderContext {
     public ReaderContext(ObjectClient client, BlockCache cache, MetadataCache metadata, FetchScheduler scheduler,
             ReadPlanner planner, RangeCoalescer coalescer, RetrySettings retry) {
         this(client, cache, metadata, scheduler, planner, coalescer, new Resilience(retry, Duration.ZERO,
-                Duration.ZERO, Duration.ZERO, io.rangefetch.internal.fetch.ThrottleSettings.off(), HedgeSettings.off()),
+                Duration.ZERO, Duration.ZERO, ThrottleSettings.off(), HedgeSettings.off()),
                 null, null);
     }
 

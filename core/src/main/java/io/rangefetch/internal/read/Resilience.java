@@ -32,7 +32,7 @@ public record Resilience(RetrySettings retry, Duration firstByteTimeout, Duratio
     }
 
     /** Whether requests are sent from exchange threads: needed to give up waiting for an answer's head. */
-    boolean watchesFirstBytes() {
+    public boolean watchesFirstBytes() {
         return !firstByteTimeout.isZero() || hedge.active();
     }
 }
