@@ -18,20 +18,17 @@ final class IcebergMetrics {
     private IcebergMetrics() {}
 
     static MetricsContext load(Map<String, String> properties) {
-        Class<?> type;
         try {
-            type = Class.forName(HADOOP_METRICS, true, IcebergMetrics.class.getClassLoader());
-        } catch (ClassNotFoundException | LinkageError e) {
-            LOG.debug("{} is not available; Rangefetch reads report no Iceberg metrics", HADOOP_METRICS);
-            return MetricsContext.nullMetrics();
-        }
-        try {
+            Class<?> type = Class.forName(HADOOP_METRICS, true, IcebergMetrics.class.getClassLoader());
             MetricsContext context = (MetricsContext) type.getConstructor(String.class).newInstance("s3");
             context.initialize(properties);
             return context;
-        } catch (ReflectiveOperationException | ClassCastException | LinkageError e) {
+        } catch (ClassNotFoundException | LinkageError e) {
+            // no Iceberg Hadoop module or no Hadoop: S3FileIO reports none either (and has said so)
+            LOG.debug("{} is not available; Rangefetch reads report no Iceberg metrics", HADOOP_METRICS, e);
+        } catch (ReflectiveOperationException | ClassCastException e) {
             LOG.warn("Cannot load {}; Rangefetch reads report no Iceberg metrics", HADOOP_METRICS, e);
-            return MetricsContext.nullMetrics();
         }
+        return MetricsContext.nullMetrics();
     }
 }
