@@ -6,9 +6,11 @@ import io.rangefetch.OpenOptions;
 import io.rangefetch.S3Location;
 import io.rangefetch.SeekableS3InputStream;
 import io.rangefetch.StreamFactory;
+import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Locale;
 import java.util.OptionalLong;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.InputFile;
@@ -20,7 +22,7 @@ import org.apache.iceberg.metrics.MetricsContext;
  *
  * <p>A length Iceberg knows (data, delete and manifest files) is handed to every stream, so opening sends no
  * HEAD. An unknown length is taken from what the factory learned of the object (the first GET of any stream
- * on it tells the length), and only failing that asked for; once known it is kept here, so {@link #getLength()}
+ * on it tells the length), and failing that learned by a GET, not a HEAD; once known it is kept here, so {@link #getLength()}
  * answers after every stream is closed. Like Iceberg's own input file, {@link #newStream()} sends no request: a
  * missing object surfaces as {@link NotFoundException} at the first read.
  *
@@ -48,9 +50,8 @@ final class RangefetchInputFile implements InputFile {
         if (known >= 0) {
             return known;
         }
-        // a stream opened without a length asks the factory's learned metadata first: no request if any GET told it
         try (SeekableS3InputStream stream = factory.open(s3Location, options())) {
-            known = stream.length();
+            known = learnLength(stream);
         } catch (FileNotFoundException e) {
             throw RangefetchIcebergStream.notFound(location, e);
         } catch (IOException e) {
@@ -58,6 +59,36 @@ final class RangefetchInputFile implements InputFile {
         }
         length = known;
         return known;
+    }
+
+    /**
+     * The length without a HEAD where a GET can tell it. A stream opened without a length answers from the
+     * factory's learned metadata when any recent GET told it (no request at all). Otherwise Iceberg asks for the
+     * length of a file it is about to read (a manifest list or metadata file read from its start, a Puffin or
+     * columnar file from its footer), so one GET of the end it will read first learns the length and leaves
+     * those bytes in the factory's cache for the read that follows, where a HEAD would cost the same round
+     * trip and return nothing to read.
+     */
+    private long learnLength(SeekableS3InputStream stream) throws IOException {
+        if (stream.etag().isEmpty()) {
+            byte[] one = new byte[1];
+            if (readFromTail(s3Location.key())) {
+                stream.readTail(one, 0, 1);
+            } else {
+                try {
+                    stream.readFully(0, one, 0, 1);
+                } catch (EOFException empty) {
+                    // an empty object: the GET still told its length
+                }
+            }
+        }
+        return stream.length();
+    }
+
+    private static boolean readFromTail(String key) {
+        String name = key.toLowerCase(Locale.ROOT);
+        return name.endsWith(".parquet") || name.endsWith(".orc") || name.endsWith(".puffin")
+                || name.endsWith(".stats");
     }
 
     @Override

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.rangefetch.S3Location;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
+import io.rangefetch.StreamStatistics;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -184,6 +185,11 @@ public class RangefetchS3FileIO extends S3FileIO {
     /** The stream settings the {@code rangefetch.} properties gave. */
     public StreamConfig streamConfig() {
         return config();
+    }
+
+    /** What each stream factory this FileIO holds has cost so far (for tests and the benchmark runner). */
+    synchronized List<StreamStatistics> factoryStatistics() {
+        return factories == null ? List.of() : factories.values().stream().map(StreamFactory::statistics).toList();
     }
 
     /** How many stream factories (one per client handed out for a path) this FileIO holds now. */

@@ -145,12 +145,20 @@ class ReadThroughS3ProxyTest {
     }
 
     @Test
-    void getLengthWithNothingKnownAsksOnce() {
+    void getLengthWithNothingKnownSendsOneGetWhoseBytesTheNextReadUses() throws IOException {
         InputFile file = io.newInputFile(LOCATION);
         assertThat(file.getLength()).isEqualTo(DATA.length);
         assertThat(file.getLength()).isEqualTo(DATA.length);
-        assertThat(requests.heads() + requests.gets()).isOne();
+        assertThat(requests.heads()).isZero();
+        assertThat(requests.gets()).isOne();
+        try (SeekableInputStream stream = file.newStream()) {
+            byte[] head = new byte[100];
+            readFully(stream, head);
+            assertThat(head).isEqualTo(slice(0, 100));
+        }
+        assertThat(requests.gets()).as("the head came from the length's GET").isOne();
         assertThat(file.exists()).isTrue();
+        assertThat(requests.heads()).isZero();
     }
 
     @Test
