@@ -53,10 +53,11 @@ public class RangefetchS3FileIO extends S3FileIO {
 
     // null: the context the properties name, as S3FileIO loads it; else a test's own
     private final MetricsContext metricsOverride;
-    // Set by initialize; plain fields, serialized with the FileIO (the config is rebuilt from the properties).
-    private boolean enabled = true;
-    private Map<String, String> rangefetchProperties = Map.of();
-    private MetricsContext metrics = MetricsContext.nullMetrics();
+    // Set by initialize, serialized with the FileIO (the config is rebuilt from the properties); volatile because
+    // an engine may hand the FileIO to other threads without a lock.
+    private volatile boolean enabled = true;
+    private volatile Map<String, String> rangefetchProperties = Map.of();
+    private volatile MetricsContext metrics = MetricsContext.nullMetrics();
 
     // Rebuilt lazily after deserialization (both null then); guarded by this.
     private transient StreamConfig config;
@@ -134,7 +135,7 @@ public class RangefetchS3FileIO extends S3FileIO {
 
     private InputFile newRangefetchInputFile(String path, OptionalLong length) {
         S3Location location = parseLocation(path);
-        checkOpen(path);
+        checkOpen(path); // before asking the closed S3FileIO for a client; factoryFor checks again under the lock
         return new RangefetchInputFile(path, location, length, factoryFor(client(path), path), metrics);
     }
 
