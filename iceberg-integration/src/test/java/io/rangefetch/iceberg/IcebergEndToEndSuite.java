@@ -26,6 +26,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.DataFile;
@@ -165,8 +166,12 @@ abstract class IcebergEndToEndSuite {
         ScanRead disabled = scan(rangefetchProperties(Map.of(RangefetchS3FileIO.ENABLED, "false")));
 
         assertThat(disabled.records()).containsExactlyInAnyOrderElementsOf(byDefault.records());
-        // the scan plans manifests on a worker pool: the same requests, not necessarily in the same order
-        assertThat(disabled.wireRequests()).isNotEmpty().containsExactlyInAnyOrderElementsOf(byDefault.wireRequests());
+        // The same requests: methods and ranges, as many of each, on the same objects. Not per object, and not in
+        // order: the scan plans on Iceberg's worker pool, so its tasks come in a varying order, and which data file
+        // of a partition Iceberg's own stream opens twice follows that order (two runs of the default differ so).
+        assertThat(disabled.methodsAndRanges()).isNotEmpty()
+                .containsExactlyInAnyOrderElementsOf(byDefault.methodsAndRanges());
+        assertThat(disabled.objects()).isEqualTo(byDefault.objects());
     }
 
     @Test
@@ -376,11 +381,14 @@ abstract class IcebergEndToEndSuite {
             return requests.stream().filter(request -> request.method().equals("HEAD")).count();
         }
 
-        /** Each request as sent: method, target and range; not what came back. */
-        List<String> wireRequests() {
-            return requests.stream()
-                    .map(request -> request.method() + " " + request.target() + " " + request.rangeHeader())
-                    .toList();
+        /** Each request's method and range as sent (not what came back), in arrival order. */
+        List<String> methodsAndRanges() {
+            return requests.stream().map(request -> request.method() + " " + request.rangeHeader()).toList();
+        }
+
+        /** The objects requested. */
+        Set<String> objects() {
+            return requests.stream().map(ProxiedRequest::target).collect(Collectors.toSet());
         }
     }
 }
