@@ -153,8 +153,10 @@ abstract class IcebergEndToEndSuite {
             assertThat(record.getField("value")).isEqualTo(value(id));
         }
 
-        System.out.printf("%s iceberg scan: Rangefetch %d GETs, %d HEADs; S3FileIO %d GETs, %d HEADs%n",
-                server.name(), byRangefetch.gets(), byRangefetch.heads(), byDefault.gets(), byDefault.heads());
+        System.out.printf("%s iceberg scan: Rangefetch %d GETs, %d HEADs, %d bytes;"
+                + " S3FileIO %d GETs, %d HEADs, %d bytes%n",
+                server.name(), byRangefetch.gets(), byRangefetch.heads(), byRangefetch.bodyBytes(),
+                byDefault.gets(), byDefault.heads(), byDefault.bodyBytes());
         assertThat(byRangefetch.heads()).as("HEADs from Rangefetch's reads: %s", byRangefetch.requests()).isZero();
         assertThat(byRangefetch.gets()).as("GETs: Rangefetch's %s, S3FileIO's %s",
                 byRangefetch.requests(), byDefault.requests()).isLessThan(byDefault.gets());
@@ -167,8 +169,8 @@ abstract class IcebergEndToEndSuite {
 
         assertThat(disabled.records()).containsExactlyInAnyOrderElementsOf(byDefault.records());
         // The same requests: methods and ranges, as many of each, on the same objects. Not per object, and not in
-        // order: the scan plans on Iceberg's worker pool, so its tasks come in a varying order, and which data file
-        // of a partition Iceberg's own stream opens twice follows that order (two runs of the default differ so).
+        // order: the scan plans on Iceberg's worker pool, so its requests interleave, and two runs of the default
+        // itself can differ in which data file of a partition gets a second whole-file GET.
         assertThat(disabled.methodsAndRanges()).isNotEmpty()
                 .containsExactlyInAnyOrderElementsOf(byDefault.methodsAndRanges());
         assertThat(disabled.objects()).isEqualTo(byDefault.objects());
@@ -220,6 +222,15 @@ abstract class IcebergEndToEndSuite {
             ledger.reset();
             List<Record> records = scanRecords(table);
             read = new ScanRead(records, ledger.requests());
+            if (table.io() instanceof RangefetchS3FileIO io) {
+                if (io.rangefetchEnabled()) {
+                    assertThat(io.factoryCount()).as("factories serving the reads").isPositive();
+                    // so that their ending after the close below means something
+                    assertThat(threads.newThreads(RANGEFETCH_THREADS)).as("threads the reads started").isNotEmpty();
+                } else {
+                    assertThat(io.factoryCount()).as("factories with Rangefetch disabled").isZero();
+                }
+            }
         } finally {
             catalog.close();
         }
@@ -379,6 +390,10 @@ abstract class IcebergEndToEndSuite {
 
         long heads() {
             return requests.stream().filter(request -> request.method().equals("HEAD")).count();
+        }
+
+        long bodyBytes() {
+            return requests.stream().mapToLong(ProxiedRequest::bodyBytes).sum();
         }
 
         /** Each request's method and range as sent (not what came back), in arrival order. */
