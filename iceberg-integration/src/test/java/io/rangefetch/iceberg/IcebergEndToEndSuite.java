@@ -26,7 +26,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.DataFile;
@@ -168,12 +167,11 @@ abstract class IcebergEndToEndSuite {
         ScanRead disabled = scan(rangefetchProperties(Map.of(RangefetchS3FileIO.ENABLED, "false")));
 
         assertThat(disabled.records()).containsExactlyInAnyOrderElementsOf(byDefault.records());
-        // The same requests: methods and ranges, as many of each, on the same objects. Not per object, and not in
-        // order: the scan plans on Iceberg's worker pool, so its requests interleave, and two runs of the default
-        // itself can differ in which data file of a partition gets a second whole-file GET.
-        assertThat(disabled.methodsAndRanges()).isNotEmpty()
-                .containsExactlyInAnyOrderElementsOf(byDefault.methodsAndRanges());
-        assertThat(disabled.objects()).isEqualTo(byDefault.objects());
+        // The same requests, each as often; the order is not what is compared. The ITs run Iceberg's worker pool
+        // on one thread (see the pom): with several, planning hands the reader its tasks in a varying order, and
+        // the data file Iceberg opens a second time (with its delete files) varies with it, run to run.
+        assertThat(disabled.wireRequests()).isNotEmpty()
+                .containsExactlyInAnyOrderElementsOf(byDefault.wireRequests());
     }
 
     @Test
@@ -396,14 +394,11 @@ abstract class IcebergEndToEndSuite {
             return requests.stream().mapToLong(ProxiedRequest::bodyBytes).sum();
         }
 
-        /** Each request's method and range as sent (not what came back), in arrival order. */
-        List<String> methodsAndRanges() {
-            return requests.stream().map(request -> request.method() + " " + request.rangeHeader()).toList();
-        }
-
-        /** The objects requested. */
-        Set<String> objects() {
-            return requests.stream().map(ProxiedRequest::target).collect(Collectors.toSet());
+        /** Each request as sent, not what came back: method, object and range. */
+        List<String> wireRequests() {
+            return requests.stream()
+                    .map(request -> request.method() + " " + request.target() + " " + request.rangeHeader())
+                    .toList();
         }
     }
 }
