@@ -77,13 +77,12 @@ public final class IcebergTablePreparer {
         requireNonNull(io, "io is null");
         String metadataLocation = existing(spec).orElse(null);
         if (metadataLocation == null) {
-            metadataLocation = build(spec, io);
+            metadataLocation = build(spec, "s3://" + bucket + "/" + spec.prefix(), io);
             String pointer = metadataLocation;
             s3.putObject(request -> request.bucket(bucket).key(pointerKey(spec))
                     .metadata(Map.of(DataPreparer.MARKER_METADATA, spec.marker())), RequestBody.fromString(pointer));
         }
-        return plan(spec, new BaseTable(new StaticTableOperations(metadataLocation, io), "prepared"),
-                metadataLocation);
+        return plan(spec, metadataLocation, io);
     }
 
     private String pointerKey(IcebergTableSpec spec) {
@@ -102,8 +101,8 @@ public final class IcebergTablePreparer {
         }
     }
 
-    private String build(IcebergTableSpec spec, FileIO io) throws IOException {
-        String location = "s3://" + bucket + "/" + spec.prefix();
+    /** Writes the table at {@code location} through {@code io}; answers its current metadata file. */
+    static String build(IcebergTableSpec spec, String location, FileIO io) throws IOException {
         Schema schema = IcebergTableSpec.schema();
         Map<String, String> properties = Map.of(
                 TableProperties.FORMAT_VERSION, "2",
@@ -196,7 +195,8 @@ public final class IcebergTablePreparer {
     }
 
     /** What the query reads, from Iceberg's own planning and column sizes. */
-    private static StoredTable plan(IcebergTableSpec spec, Table table, String metadataLocation) throws IOException {
+    static StoredTable plan(IcebergTableSpec spec, String metadataLocation, FileIO io) throws IOException {
+        Table table = new BaseTable(new StaticTableOperations(metadataLocation, io), "prepared");
         Set<Integer> selected = IcebergTableSpec.SELECTED.stream()
                 .map(name -> table.schema().findField(name).fieldId())
                 .collect(Collectors.toSet());
