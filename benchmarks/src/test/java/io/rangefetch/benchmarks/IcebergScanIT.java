@@ -23,7 +23,8 @@ class IcebergScanIT {
     void everyFileIOReadsTheTableRightAndRangefetchSendsNoHead() throws Exception {
         BenchmarkRun.Plan plan = new BenchmarkRun.Plan(
                 ReaderCatalog.select(List.of("iceberg-rangefetch", "iceberg", "iceberg-aal", "rangefetch")),
-                DataSet.benchmark(0.005), List.of(Workloads.ICEBERG_SCAN), 0.005, 0, 1, "bench --workloads iceberg-scan");
+                DataSet.benchmark(0.005), List.of(Workloads.ICEBERG_SCAN), 0.005, 0, 1,
+                "bench --workloads iceberg-scan");
 
         try (BenchEnvironment environment = BenchEnvironment.local(ServerKind.S3PROXY, Optional.empty(),
                 NetworkModel.unshaped(), "iceberg-scan-it")) {

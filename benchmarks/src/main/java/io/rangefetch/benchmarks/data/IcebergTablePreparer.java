@@ -203,7 +203,8 @@ public final class IcebergTablePreparer {
         int dataFiles = 0;
         long needed = 0;
         Map<String, Long> deleteFiles = new HashMap<>();
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().filter(spec.filter()).includeColumnStats().planFiles()) {
+        try (CloseableIterable<FileScanTask> tasks =
+                table.newScan().filter(spec.filter()).includeColumnStats().planFiles()) {
             for (FileScanTask task : tasks) {
                 dataFiles++;
                 Map<Integer, Long> sizes = task.file().columnSizes();

@@ -38,8 +38,8 @@ import org.apache.parquet.io.InputFile;
  * {@code RangeReadable} stream (whose own class is package-private there): parquet-java's vectored read goes to
  * {@link RangeReadable#readVectored}, which {@code S3InputStream} inherits from the interface: positioned reads,
  * one range after another. The analytics accelerator's stream in Iceberg 1.12 is no {@code RangeReadable}: a
- * positioned read is a seek and a read, and parquet-java reads vectored ranges one by one, as iceberg-parquet does
- * with such a stream.
+ * positioned read is a seek, a read and a seek back, and parquet-java reads vectored ranges one by one, as
+ * iceberg-parquet does with such a stream.
  *
  * <p>Iceberg 1.12 keeps the Apache HTTP clients of its S3 clients in a JVM-wide cache keyed by the HTTP
  * settings, which closing an {@code S3FileIO} does not release: every session shares one connection pool,
@@ -93,8 +93,8 @@ public final class IcebergS3FileIOReader implements ReaderUnderTest {
                 + S3FileIOProperties.SECRET_ACCESS_KEY + ", " + AwsClientProperties.CLIENT_REGION
                 + " (" + variant.settings + "); newInputFile(location, length); positioned and"
                 + " vectored reads through RangeReadable where the stream is one (S3InputStream's readVectored is the"
-                + " interface's serial default), else seek and read; Parquet through iceberg-parquet's RangeReadable"
-                + " adapter, written here; Iceberg tables opened with this FileIO (StaticTableOperations) and read with"
+                + " interface's serial default), else seek, read and seek back; Parquet through iceberg-parquet's"
+                + " RangeReadable adapter, written here; Iceberg tables opened with this FileIO (StaticTableOperations) and read with"
                 + " IcebergGenerics; Iceberg's JVM-wide Apache HTTP client cache keeps its connection pool across"
                 + " sessions";
     }
@@ -173,11 +173,17 @@ public final class IcebergS3FileIOReader implements ReaderUnderTest {
             return io.newInputFile(target.uri(key), length).newStream();
         }
 
-        // what a reader without positioned reads does: the stream's position moves, which no workload minds
+        // what a caller of a stream without positioned reads does (Hadoop's default readFully(position) too):
+        // seek, read, and seek back, so the stream's position stays where it was
         private static void seekAndRead(SeekableInputStream stream, long position, byte[] buffer, int offset,
                 int length) throws IOException {
+            long saved = stream.getPos();
             stream.seek(position);
-            IOUtil.readFully(stream, buffer, offset, length);
+            try {
+                IOUtil.readFully(stream, buffer, offset, length);
+            } finally {
+                stream.seek(saved);
+            }
         }
 
         @Override
