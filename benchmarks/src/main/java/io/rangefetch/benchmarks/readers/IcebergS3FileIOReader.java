@@ -94,9 +94,9 @@ public final class IcebergS3FileIOReader implements ReaderUnderTest {
                 + " (" + variant.settings + "); newInputFile(location, length); positioned and"
                 + " vectored reads through RangeReadable where the stream is one (S3InputStream's readVectored is the"
                 + " interface's serial default), else seek, read and seek back; Parquet through iceberg-parquet's"
-                + " RangeReadable adapter, written here; Iceberg tables opened with this FileIO (StaticTableOperations) and read with"
-                + " IcebergGenerics; Iceberg's JVM-wide Apache HTTP client cache keeps its connection pool across"
-                + " sessions";
+                + " RangeReadable adapter, written here; Iceberg tables opened with this FileIO"
+                + " (StaticTableOperations) and read with IcebergGenerics; Iceberg's JVM-wide Apache HTTP client cache"
+                + " keeps its connection pool across sessions";
     }
 
     @Override
