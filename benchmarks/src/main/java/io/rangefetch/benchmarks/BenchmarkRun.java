@@ -4,7 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.benchmarks.data.DataPreparer;
 import io.rangefetch.benchmarks.data.DataSet;
+import io.rangefetch.benchmarks.data.IcebergTablePreparer;
 import io.rangefetch.benchmarks.data.StoredObject;
+import io.rangefetch.benchmarks.data.StoredTable;
 import io.rangefetch.benchmarks.env.BenchEnvironment;
 import io.rangefetch.benchmarks.readers.ReaderUnderTest;
 import io.rangefetch.benchmarks.report.JsonReport;
@@ -25,7 +27,9 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
+import org.apache.iceberg.aws.s3.S3FileIO;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -72,7 +76,8 @@ final class BenchmarkRun {
     static Results execute(BenchEnvironment environment, Plan plan) throws IOException {
         String started = now();
         Map<String, StoredObject> stored = prepareData(environment, plan.data(), plan.workloads());
-        List<Workload> workloads = Workloads.create(plan.data(), plan.workloads(), stored);
+        List<Workload> workloads = Workloads.create(plan.data(), plan.workloads(), stored,
+                prepareTable(environment, plan.data(), plan.workloads()));
         List<RowResult> rows = new ScenarioRunner(environment.target(), environment.traffic(), plan.warmups(),
                 plan.runs()).run(plan.readers(), workloads);
         String reference = plan.readers().get(0).name();
@@ -93,6 +98,19 @@ final class BenchmarkRun {
     static Item describe(Workload workload, boolean modelled) {
         String bound = modelled ? " Lower bound: " + workload.lowerBound().formula() + "." : "";
         return new Item(workload.name(), workload.description() + "." + bound);
+    }
+
+    /** Makes sure the Iceberg table is on the server if one of the named workloads reads it. */
+    static Optional<StoredTable> prepareTable(BenchEnvironment environment, DataSet data, List<String> workloads)
+            throws IOException {
+        if (!Workloads.readsTable(workloads)) {
+            return Optional.empty();
+        }
+        // the FileIO owns its direct client and closes it
+        try (S3Client s3 = environment.directClient(); S3FileIO io = new S3FileIO(environment::directClient)) {
+            io.initialize(Map.of());
+            return Optional.of(new IcebergTablePreparer(s3, environment.bucket()).ensure(data.table(), io));
+        }
     }
 
     /** Makes sure the objects the named workloads read are on the server; answers them by key. */

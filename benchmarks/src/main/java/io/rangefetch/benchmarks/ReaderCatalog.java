@@ -2,6 +2,7 @@ package io.rangefetch.benchmarks;
 
 import io.rangefetch.benchmarks.readers.AnalyticsAcceleratorReader;
 import io.rangefetch.benchmarks.readers.IcebergS3FileIOReader;
+import io.rangefetch.benchmarks.readers.IcebergS3FileIOReader.Variant;
 import io.rangefetch.benchmarks.readers.RangefetchReader;
 import io.rangefetch.benchmarks.readers.ReaderUnderTest;
 import io.rangefetch.benchmarks.readers.S3AAnalyticsReader;
@@ -51,7 +52,9 @@ final class ReaderCatalog {
         readers.put("rangefetch", RangefetchReader::new);
         readers.put("rangefetch-netty", () -> new RangefetchReader(RangefetchReader.Client.NETTY));
         readers.put("rangefetch-crt", () -> new RangefetchReader(RangefetchReader.Client.CRT));
+        readers.put("iceberg-rangefetch", () -> new IcebergS3FileIOReader(Variant.RANGEFETCH));
         readers.put("iceberg", IcebergS3FileIOReader::new);
+        readers.put("iceberg-aal", () -> new IcebergS3FileIOReader(Variant.ANALYTICS_ACCELERATOR));
         readers.put("s3a-classic", S3AClassicReader::new);
         readers.put("s3a-analytics", S3AAnalyticsReader::new);
         readers.put("aal", AnalyticsAcceleratorReader::new);

@@ -103,7 +103,8 @@ final class ResilienceRun {
         List<String> names = plan.allWorkloads();
         Map<String, StoredObject> stored = BenchmarkRun.prepareData(environment, plan.data(), names);
         Map<String, Workload> workloads = new LinkedHashMap<>();
-        Workloads.create(plan.data(), names, stored).forEach(workload -> workloads.put(workload.name(), workload));
+        Workloads.create(plan.data(), names, stored, BenchmarkRun.prepareTable(environment, plan.data(), names))
+                .forEach(workload -> workloads.put(workload.name(), workload));
 
         // the rows to run, in report order: a variant's clean row just before its first faulted one
         List<Row> rows = new ArrayList<>();

@@ -36,7 +36,9 @@ class BenchmarkRunIT {
             results = BenchmarkRun.execute(environment, plan);
         }
 
-        assertThat(results.rows()).hasSize(2 * Workloads.NAMES.size());
+        // iceberg-scan runs only on FileIO readers: neither of these is one
+        int rows = 2 * (Workloads.NAMES.size() - 1);
+        assertThat(results.rows()).hasSize(rows).noneMatch(row -> row.workload().equals(Workloads.ICEBERG_SCAN));
         for (SummaryRow row : results.rows()) {
             if (row.reader().equals("honest")) {
                 assertThat(row.status()).as(row.toString()).isEqualTo(SummaryRow.OK);
@@ -60,7 +62,7 @@ class BenchmarkRunIT {
         results.json().write(json);
         JsonReport read = JsonReport.read(json);
         assertThat(read.rows()).isEqualTo(results.rows());
-        assertThat(read.samples()).hasSize(2 * Workloads.NAMES.size());
+        assertThat(read.samples()).hasSize(rows);
 
         Path page = BenchmarksPage.write(dir, results.description(), results.rows());
         assertThat(Files.readString(page))

@@ -7,10 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The objects the workloads read: one wide Parquet file, a set of small Parquet files and one text object.
+ * The objects the workloads read: one wide Parquet file, a set of small Parquet files, one text object and an
+ * Iceberg table.
  * Keys carry the data set's name and scale, so data sets of several scales live side by side in one bucket.
  */
-public record DataSet(ParquetSpec wide, List<ParquetSpec> smallFiles, TextSpec text) {
+public record DataSet(ParquetSpec wide, List<ParquetSpec> smallFiles, TextSpec text, IcebergTableSpec table) {
 
     static final long MB = 1_000_000; // decimal, as the reports print sizes
 
@@ -18,33 +19,38 @@ public record DataSet(ParquetSpec wide, List<ParquetSpec> smallFiles, TextSpec t
         requireNonNull(wide, "wide is null");
         smallFiles = List.copyOf(requireNonNull(smallFiles, "smallFiles is null"));
         requireNonNull(text, "text is null");
+        requireNonNull(table, "table is null");
     }
 
     /**
      * The scenario runner's data at {@code scale} (1 for the full sizes): a 128 MB file with 16 columns in 4
-     * row groups, 40 files of 2 MB and a 256 MB text object.
+     * row groups, 40 files of 2 MB, a 256 MB text object and an Iceberg table of 64 data files of 8 MB in 8
+     * partitions, 3 row groups each.
      */
     public static DataSet benchmark(double scale) {
         if (!(scale > 0 && scale <= 1)) {
             throw new IllegalArgumentException("scale must be in (0, 1]: " + scale);
         }
         String prefix = "bench/scale-" + BigDecimal.valueOf(scale).stripTrailingZeros().toPlainString();
-        return create(prefix, scaled(128 * MB, scale), 40, scaled(2 * MB, scale), scaled(256 * MB, scale));
+        return create(prefix, scaled(128 * MB, scale), 40, scaled(2 * MB, scale), scaled(256 * MB, scale),
+                scaled(8 * MB, scale));
     }
 
-    /** The demo's smaller data: a 64 MB file, 8 files of 2 MB; its text object is not read. */
+    /** The demo's smaller data: a 64 MB file, 8 files of 2 MB; its text object and table are not read. */
     public static DataSet demo() {
-        return create("demo", 64 * MB, 8, 2 * MB, MB);
+        return create("demo", 64 * MB, 8, 2 * MB, MB, MB);
     }
 
-    private static DataSet create(String prefix, long wideBytes, int files, long fileBytes, long textBytes) {
+    private static DataSet create(String prefix, long wideBytes, int files, long fileBytes, long textBytes,
+            long tableFileBytes) {
         ParquetSpec wide = ParquetSpec.ofSize(prefix + "/wide.parquet", wideBytes, 4, 1);
         List<ParquetSpec> small = new ArrayList<>(files);
         for (int i = 0; i < files; i++) {
             small.add(ParquetSpec.ofSize(String.format("%s/small/part-%03d.parquet", prefix, i), fileBytes, 1,
                     100 + i));
         }
-        return new DataSet(wide, small, new TextSpec(prefix + "/lines.txt", textBytes, 7));
+        return new DataSet(wide, small, new TextSpec(prefix + "/lines.txt", textBytes, 7),
+                new IcebergTableSpec(prefix + "/iceberg-table", 64, tableFileBytes, 8, 3));
     }
 
     private static long scaled(long bytes, double scale) {

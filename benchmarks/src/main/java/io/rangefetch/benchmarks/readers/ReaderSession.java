@@ -2,6 +2,7 @@ package io.rangefetch.benchmarks.readers;
 
 import java.io.IOException;
 import java.util.Optional;
+import org.apache.iceberg.io.FileIO;
 import org.apache.parquet.io.InputFile;
 
 /**
@@ -36,6 +37,15 @@ public interface ReaderSession extends AutoCloseable {
 
     /** {@link #parquetFile(String, long)} knowing the ETag, as {@link #open(String, long, Optional)}. */
     InputFile parquetFile(String key, long length, Optional<String> etag) throws IOException;
+
+    /**
+     * The session's Iceberg FileIO, which a workload opens tables with, as a catalog hands its FileIO to the
+     * tables it loads; the session owns it. Only for readers that {@linkplain ReaderUnderTest#isIcebergFileIO()
+     * are a FileIO}.
+     */
+    default FileIO icebergFileIO() {
+        throw new UnsupportedOperationException(getClass().getName() + " is not an Iceberg FileIO");
+    }
 
     @Override
     void close() throws IOException;

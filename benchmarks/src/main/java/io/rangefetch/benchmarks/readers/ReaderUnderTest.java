@@ -15,6 +15,14 @@ public interface ReaderUnderTest {
     /** One line on how this reader is configured, for the report. */
     String configuration();
 
+    /**
+     * Whether this reader is an Iceberg FileIO, whose sessions answer {@link ReaderSession#icebergFileIO()}: the
+     * workloads that read an Iceberg table run only on those.
+     */
+    default boolean isIcebergFileIO() {
+        return false;
+    }
+
     /** Creates this reader's clients (and caches, pools) for one run against {@code target}. */
     ReaderSession openSession(S3Target target) throws IOException;
 }

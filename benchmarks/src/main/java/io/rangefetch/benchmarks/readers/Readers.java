@@ -20,12 +20,17 @@ public final class Readers {
                 new AnalyticsAcceleratorReader());
     }
 
-    /** {@link #baseline()} and Rangefetch on the CRT client. */
+    /**
+     * {@link #baseline()}, Rangefetch on the CRT client, and Iceberg's FileIO variants: RangefetchS3FileIO and
+     * S3FileIO with the analytics accelerator.
+     */
     public static List<ReaderUnderTest> all() {
         return List.of(
                 new RangefetchReader(),
                 new RangefetchReader(RangefetchReader.Client.CRT),
+                new IcebergS3FileIOReader(IcebergS3FileIOReader.Variant.RANGEFETCH),
                 new IcebergS3FileIOReader(),
+                new IcebergS3FileIOReader(IcebergS3FileIOReader.Variant.ANALYTICS_ACCELERATOR),
                 new S3AClassicReader(),
                 new S3AAnalyticsReader(),
                 new AnalyticsAcceleratorReader());

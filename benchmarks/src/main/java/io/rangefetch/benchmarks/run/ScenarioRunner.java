@@ -64,17 +64,24 @@ public final class ScenarioRunner {
     }
 
     /**
-     * Every (workload, reader) row without faults, workloads in the order given, readers in the order given
-     * within each.
+     * Every (workload, reader) row without faults where the workload {@linkplain Workload#runsOn runs on} the
+     * reader, workloads in the order given, readers in the order given within each.
      */
     public List<RowResult> run(List<ReaderUnderTest> readers, List<Workload> workloads) {
+        return run(rows(readers, workloads));
+    }
+
+    /** The clean rows {@link #run(List, List)} measures. */
+    public static List<Row> rows(List<ReaderUnderTest> readers, List<Workload> workloads) {
         List<Row> rows = new ArrayList<>();
         for (Workload workload : workloads) {
             for (ReaderUnderTest reader : readers) {
-                rows.add(new Row(reader, workload, Condition.CLEAN));
+                if (workload.runsOn(reader)) {
+                    rows.add(new Row(reader, workload, Condition.CLEAN));
+                }
             }
         }
-        return run(rows);
+        return rows;
     }
 
     /** The rows in the order given. */

@@ -1,6 +1,7 @@
 package io.rangefetch.benchmarks.workload;
 
 import io.rangefetch.benchmarks.readers.ReaderSession;
+import io.rangefetch.benchmarks.readers.ReaderUnderTest;
 import java.io.IOException;
 import java.util.List;
 
@@ -21,6 +22,14 @@ public interface Workload {
 
     /** The least a modelled network lets this workload take; see {@link LowerBound}. */
     LowerBound lowerBound();
+
+    /**
+     * Whether the workload applies to {@code reader}: one that reads an Iceberg table runs only on FileIOs. The
+     * runner leaves the other rows out rather than failing them.
+     */
+    default boolean runsOn(ReaderUnderTest reader) {
+        return true;
+    }
 
     /** Runs the workload once; what it returns is valid only if it returns normally. */
     Outcome run(ReaderSession session) throws IOException;

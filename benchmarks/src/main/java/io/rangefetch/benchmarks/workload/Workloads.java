@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.rangefetch.benchmarks.data.DataSet;
 import io.rangefetch.benchmarks.data.GeneratedObject;
 import io.rangefetch.benchmarks.data.StoredObject;
+import io.rangefetch.benchmarks.data.StoredTable;
 import io.rangefetch.benchmarks.readers.BenchmarkStream;
 import io.rangefetch.benchmarks.readers.ReaderSession;
 import io.rangefetch.benchmarks.workload.OrcPatternWorkload.Mode;
@@ -30,7 +31,11 @@ public final class Workloads {
 
     /** Every workload, in report order. */
     public static final List<String> NAMES =
-            List.of("projection", "small-files", "sequential", "random", "orc-positioned", "orc-vectored");
+            List.of("projection", "small-files", "sequential", "random", "orc-positioned", "orc-vectored",
+                    "iceberg-scan");
+
+    /** The workload that reads the data set's Iceberg table rather than objects. */
+    public static final String ICEBERG_SCAN = "iceberg-scan";
 
     /** The longest a workload waits for one answer before it calls the reader stuck. */
     static final Duration TIMEOUT = Duration.ofMinutes(5);
@@ -50,22 +55,34 @@ public final class Workloads {
         return NAMES.stream().filter(wanted::contains).toList();
     }
 
-    /** The objects the named workloads read. */
+    /** The objects the named workloads read (the Iceberg table is prepared apart: {@link #readsTable}). */
     public static List<GeneratedObject> objects(DataSet data, Collection<String> names) {
         Set<GeneratedObject> objects = new LinkedHashSet<>();
         for (String name : select(names)) {
             switch (name) {
                 case "projection" -> objects.add(data.wide());
                 case "small-files" -> objects.addAll(data.smallFiles());
+                case ICEBERG_SCAN -> { }
                 default -> objects.add(data.text());
             }
         }
         return List.copyOf(objects);
     }
 
-    /** The named workloads over the stored objects, in report order. */
-    public static List<Workload> create(DataSet data, Collection<String> names, Map<String, StoredObject> stored) {
+    /** Whether one of the named workloads reads the data set's Iceberg table. */
+    public static boolean readsTable(Collection<String> names) {
+        return select(names).contains(ICEBERG_SCAN);
+    }
+
+    /**
+     * The named workloads over the stored objects and table, in report order.
+     *
+     * @param table the stored table; empty unless {@link #readsTable} said one is read
+     */
+    public static List<Workload> create(DataSet data, Collection<String> names, Map<String, StoredObject> stored,
+            Optional<StoredTable> table) {
         requireNonNull(stored, "stored is null");
+        requireNonNull(table, "table is null");
         List<Workload> workloads = new ArrayList<>();
         for (String name : select(names)) {
             workloads.add(switch (name) {
@@ -76,6 +93,8 @@ public final class Workloads {
                 case "random" -> new RandomReadsWorkload(data.text(), find(stored, data.text()), RANDOM_SEED);
                 case "orc-positioned" -> new OrcPatternWorkload(data.text(), find(stored, data.text()), Mode.POSITIONED);
                 case "orc-vectored" -> new OrcPatternWorkload(data.text(), find(stored, data.text()), Mode.VECTORED);
+                case ICEBERG_SCAN -> new IcebergScanWorkload(data.table(), table.orElseThrow(
+                        () -> new IllegalArgumentException("the Iceberg table is not stored")));
                 default -> throw new AssertionError(name);
             });
         }
