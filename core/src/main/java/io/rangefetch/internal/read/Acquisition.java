@@ -72,9 +72,7 @@ final class Acquisition implements AutoCloseable {
         this.id = requireNonNull(id, "id is null");
         this.statistics = requireNonNull(statistics, "statistics is null");
         this.prefetches = requireNonNull(prefetches, "prefetches is null");
-        long limit = context.readDeadline().toNanos();
-        long now = System.nanoTime();
-        this.deadline = limit == 0 || now + limit < now ? Long.MAX_VALUE : now + limit;
+        this.deadline = Resilience.deadlineFromNow(context.readDeadline());
     }
 
     ObjectId id() {

@@ -75,10 +75,12 @@ final class BodyWatchdog {
         private Watch(ObjectContent original) {
             this.original = original;
             this.lastProgress = nanoClock.getAsLong();
-            this.content = new ObjectContent(new Progress(original.body()), original.range(), original.metadata());
+            // unwatched (timeout 0), the body is read as it is: no progress to mark
+            this.content = timeoutNanos == 0 ? original
+                    : new ObjectContent(new Progress(original.body()), original.range(), original.metadata());
         }
 
-        /** The body to read: the same bytes, each read marking progress. */
+        /** The body to read: the same bytes, each read marking progress (when watched). */
         ObjectContent content() {
             return content;
         }

@@ -61,7 +61,7 @@ final class GetPath {
     private final AttemptSender sender;
     private final BodyWatchdog watchdog;
     private final BucketGovernors governors;
-    private final long governorWaitNanos;
+    private final Duration governorWait;
 
     /**
      * @param governorWait how long a demand attempt may wait for a place under its bucket's governor (the read
@@ -74,7 +74,7 @@ final class GetPath {
         this.sender = requireNonNull(sender, "sender is null");
         this.watchdog = requireNonNull(watchdog, "watchdog is null");
         this.governors = requireNonNull(governors, "governors is null");
-        this.governorWaitNanos = governorWait.isZero() ? Long.MAX_VALUE : governorWait.toNanos();
+        this.governorWait = requireNonNull(governorWait, "governorWait is null");
         this.policy = retry.maxAttempts() <= 1 || retry.deadline().isZero() ? null
                 : RetryPolicy.<ObjectMetadata>builder()
                         .handleIf(GetPath::isTransient)
@@ -168,10 +168,7 @@ final class GetPath {
                         + " has no place to spare for a prefetch", null);
             }
         }
-        long now = System.nanoTime();
-        long deadline = governorWaitNanos == Long.MAX_VALUE || now + governorWaitNanos < now ? Long.MAX_VALUE
-                : now + governorWaitNanos;
-        return governor.acquire(abort, deadline);
+        return governor.acquire(abort, Resilience.deadlineFromNow(governorWait));
     }
 
     /** One attempt; {@code answered} keeps the first answer's metadata, recorded before its body is read. */

@@ -27,8 +27,9 @@ public final class ReaderContext {
     private final GetPath gets;
 
     /**
-     * @param exchanges the threads requests are sent from when the first byte is watched (see
-     *     {@link AttemptSender}); {@code null} sends on fetch threads, unwatched
+     * @param exchanges the threads requests are sent from, so that the first byte can be watched (see
+     *     {@link AttemptSender}); {@code null} sends on fetch threads, unwatched. Give them exactly when
+     *     {@link Resilience#watchesFirstBytes()}.
      * @param timer the thread that cuts stalled bodies ({@link BodyWatchdog}); {@code null} cuts none
      */
     public ReaderContext(ObjectClient client, BlockCache cache, MetadataCache metadata, FetchScheduler scheduler,
@@ -43,7 +44,7 @@ public final class ReaderContext {
         requireNonNull(resilience, "resilience is null");
         this.governors = new BucketGovernors(resilience.throttle(), System::nanoTime);
         this.readDeadline = resilience.readDeadline();
-        AttemptSender sender = new AttemptSender(client, resilience.watchesFirstBytes() ? exchanges : null,
+        AttemptSender sender = new AttemptSender(client, exchanges,
                 resilience.firstByteTimeout(), resilience.hedge(), System::nanoTime);
         BodyWatchdog watchdog = timer == null ? BodyWatchdog.off()
                 : new BodyWatchdog(timer, resilience.betweenBytesTimeout(), System::nanoTime);
