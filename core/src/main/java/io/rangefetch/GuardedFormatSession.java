@@ -9,6 +9,7 @@ import io.rangefetch.format.FormatSession;
 import io.rangefetch.format.FormatStream;
 import io.rangefetch.format.OpenFetch;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -57,6 +58,12 @@ final class GuardedFormatSession implements FormatSession {
     public OpenFetch openFetch() {
         OpenFetch fetch = call(session::openFetch, OpenFetch.NONE);
         return fetch == null ? OpenFetch.NONE : fetch;
+    }
+
+    @Override
+    public OptionalLong smallObjectSize() {
+        OptionalLong size = call(session::smallObjectSize, OptionalLong.empty());
+        return size == null || size.orElse(0) < 0 ? OptionalLong.empty() : size;
     }
 
     @Override

@@ -169,6 +169,14 @@ final class SettingsTable {
             StreamConfig.PARQUET_LARGE_FOOTER_PRECACHE_SIZE, "1MiB", requestSize(0),
             "Bytes of a Parquet file's tail fetched when its stream opens, for files larger than "
                     + "parquet.large-file-size."));
+    // About one round trip's worth of bytes at S3's per-connection rate (30 ms x 85 MiB/s, about 2.5 MiB), rounded
+    // up: a file this small costs little more whole than its footer alone, and saves the round trip that reading
+    // the footer first costs.
+    static final Setting<Long> PARQUET_WHOLE_FILE_SIZE = add(Setting.size(StreamConfig.PARQUET_WHOLE_FILE_SIZE,
+            "3MiB", requestSize(0),
+            "A Parquet file of at most this many bytes (and of at most read.small-object-size) is read whole on "
+                    + "its first read; a larger one is read footer first, then only the column chunks its reader "
+                    + "reads or is predicted to read."));
     static final Setting<Long> PARQUET_LARGE_FILE_SIZE = add(Setting.size(StreamConfig.PARQUET_LARGE_FILE_SIZE,
             "1GiB", atLeast(0),
             "Above this length a Parquet file's open fetches parquet.large-footer-precache-size of its tail "

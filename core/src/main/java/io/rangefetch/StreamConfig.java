@@ -71,6 +71,7 @@ public final class StreamConfig implements FormatSettings {
     public static final String ORC_TAIL_SIZE = "orc.tail-size";
     public static final String PARQUET_FOOTER_PRECACHE_SIZE = "parquet.footer-precache-size";
     public static final String PARQUET_LARGE_FOOTER_PRECACHE_SIZE = "parquet.large-footer-precache-size";
+    public static final String PARQUET_WHOLE_FILE_SIZE = "parquet.whole-file-size";
     public static final String PARQUET_LARGE_FILE_SIZE = "parquet.large-file-size";
 
     /**
@@ -318,6 +319,11 @@ public final class StreamConfig implements FormatSettings {
         return get(SettingsTable.PARQUET_LARGE_FOOTER_PRECACHE_SIZE);
     }
 
+    /** The value of {@value #PARQUET_WHOLE_FILE_SIZE}. */
+    public long parquetWholeFileSize() {
+        return get(SettingsTable.PARQUET_WHOLE_FILE_SIZE);
+    }
+
     /** The value of {@value #PARQUET_LARGE_FILE_SIZE}. */
     public long parquetLargeFileSize() {
         return get(SettingsTable.PARQUET_LARGE_FILE_SIZE);
@@ -354,10 +360,14 @@ public final class StreamConfig implements FormatSettings {
                 smallObjectPartSize());
     }
 
-    /** The coalescer's limits: merged requests are cut into parallel parts by the same rule as prefetch windows. */
+    /**
+     * The coalescer's limits: merged requests are cut into parallel parts by the same rule as prefetch windows,
+     * and split at gaps of at least the minimum request while connections would otherwise stay idle (a gap
+     * below it costs less to read than the request skipping it).
+     */
     CoalescerSettings coalescerSettings() {
         return new CoalescerSettings(vectoredMinSeek(), vectoredMaxMergedSize(), maxRequestSize(),
-                vectoredDiscardTolerance(), minPartSize(), fetchMaxConcurrency());
+                vectoredDiscardTolerance(), minPartSize(), fetchMaxConcurrency(), minRequestSize());
     }
 
     private long minPartSize() {
@@ -551,6 +561,10 @@ public final class StreamConfig implements FormatSettings {
 
         public Builder parquetLargeFooterPrecacheSize(long bytes) {
             return set(SettingsTable.PARQUET_LARGE_FOOTER_PRECACHE_SIZE, bytes);
+        }
+
+        public Builder parquetWholeFileSize(long bytes) {
+            return set(SettingsTable.PARQUET_WHOLE_FILE_SIZE, bytes);
         }
 
         public Builder parquetLargeFileSize(long bytes) {

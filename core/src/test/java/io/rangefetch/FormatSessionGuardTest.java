@@ -21,6 +21,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -136,6 +137,44 @@ class FormatSessionGuardTest {
             assertThat(policy.count(Call.CLOSE)).isZero();
             assertThat(log.warnings(FAILED + "s3://bucket/guarded.rec")).isEqualTo(1);
         }
+    }
+
+    @Test
+    void aSmallObjectSizeThatThrowsOrIsNegativeLeavesTheConfiguredOne() throws Exception {
+        FormatPolicy throwing = sizing(() -> {
+            throw new IllegalStateException("broken smallObjectSize");
+        });
+        try (LogCapture log = LogCapture.start()) {
+            GuardedFormatSession guard = (GuardedFormatSession) GuardedFormatSession.open(throwing,
+                    new KeyOnly(BUCKET, "sized.rec"));
+            assertThat(guard.smallObjectSize()).isEmpty();
+            assertThat(guard.isOff()).isTrue();
+            assertThat(log.warnings(FAILED + "s3://bucket/sized.rec")).isEqualTo(1);
+        }
+        assertThat(GuardedFormatSession.open(sizing(() -> OptionalLong.of(-1)), new KeyOnly(BUCKET, "sized.rec"))
+                .smallObjectSize()).isEmpty();
+        assertThat(GuardedFormatSession.open(sizing(() -> OptionalLong.of(1000)), new KeyOnly(BUCKET, "sized.rec"))
+                .smallObjectSize()).hasValue(1000);
+    }
+
+    /** A policy whose sessions answer {@code smallObjectSize} with {@code size}. */
+    private static FormatPolicy sizing(Supplier<OptionalLong> size) {
+        return new FormatPolicy() {
+            @Override
+            public String name() {
+                return "rec";
+            }
+
+            @Override
+            public FormatSession open(FormatStream stream) {
+                return new FormatSession() {
+                    @Override
+                    public OptionalLong smallObjectSize() {
+                        return size.get();
+                    }
+                };
+            }
+        };
     }
 
     @Test

@@ -18,7 +18,7 @@ class StreamConfigMappingTest {
         assertThat(config.plannerSettings()).isEqualTo(new PlannerSettings(64L << 10, 8L << 20, 8L << 20, 2,
                 4L << 20, 64L << 20, 16, oneLatency, 512L << 10));
         assertThat(config.coalescerSettings()).isEqualTo(new CoalescerSettings(oneLatency, 10_695_475, 8L << 20,
-                0.25, oneLatency, 16));
+                0.25, oneLatency, 16, 64 * 1024));
     }
 
     @Test

@@ -65,6 +65,7 @@ class StreamConfigTableTest {
             StreamConfig.ORC_TAIL_SIZE, 256L << 10,
             StreamConfig.PARQUET_FOOTER_PRECACHE_SIZE, 32L << 10,
             StreamConfig.PARQUET_LARGE_FOOTER_PRECACHE_SIZE, 1L << 20,
+            StreamConfig.PARQUET_WHOLE_FILE_SIZE, 3L << 20,
             StreamConfig.PARQUET_LARGE_FILE_SIZE, 1L << 30);
 
     /**
@@ -157,6 +158,8 @@ class StreamConfigTableTest {
                 new Case(StreamConfig.PARQUET_LARGE_FOOTER_PRECACHE_SIZE, "2MiB", 2L << 20,
                         StreamConfig::parquetLargeFooterPrecacheSize,
                         (b, v) -> b.parquetLargeFooterPrecacheSize((Long) v)),
+                new Case(StreamConfig.PARQUET_WHOLE_FILE_SIZE, "1MiB", 1L << 20,
+                        StreamConfig::parquetWholeFileSize, (b, v) -> b.parquetWholeFileSize((Long) v)),
                 new Case(StreamConfig.PARQUET_LARGE_FILE_SIZE, "512MiB", 512L << 20,
                         StreamConfig::parquetLargeFileSize, (b, v) -> b.parquetLargeFileSize((Long) v)));
     }
@@ -218,6 +221,7 @@ class StreamConfigTableTest {
                 Arguments.of(StreamConfig.ORC_TAIL_SIZE, "2GiB"),
                 Arguments.of(StreamConfig.PARQUET_FOOTER_PRECACHE_SIZE, "2GiB"),
                 Arguments.of(StreamConfig.PARQUET_LARGE_FOOTER_PRECACHE_SIZE, "-5"),
+                Arguments.of(StreamConfig.PARQUET_WHOLE_FILE_SIZE, "2GiB"),
                 Arguments.of(StreamConfig.PARQUET_LARGE_FILE_SIZE, "1 GB per file"));
     }
 

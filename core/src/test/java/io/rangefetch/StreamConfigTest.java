@@ -58,6 +58,7 @@ class StreamConfigTest {
                 Map.entry("rangefetch.orc.tail-size", "64KiB"),
                 Map.entry("rangefetch.parquet.footer-precache-size", "16KiB"),
                 Map.entry("rangefetch.parquet.large-footer-precache-size", "2MiB"),
+                Map.entry("rangefetch.parquet.whole-file-size", "1MiB"),
                 Map.entry("rangefetch.parquet.large-file-size", "512MiB"),
                 Map.entry("other.setting", "ignored")), PREFIX);
         assertThat(config.minRequestSize()).isEqualTo(128 * 1024);
@@ -82,8 +83,9 @@ class StreamConfigTest {
         assertThat(config.orcTailSize()).isEqualTo(64L << 10);
         assertThat(config.parquetFooterPrecacheSize()).isEqualTo(16L << 10);
         assertThat(config.parquetLargeFooterPrecacheSize()).isEqualTo(2L << 20);
+        assertThat(config.parquetWholeFileSize()).isEqualTo(1L << 20);
         assertThat(config.parquetLargeFileSize()).isEqualTo(512L << 20);
-        assertThat(StreamConfig.keys()).hasSize(38);
+        assertThat(StreamConfig.keys()).hasSize(39);
     }
 
     @Test

@@ -91,15 +91,47 @@ class VectoredReadTest {
     }
 
     @Test
-    void fiveRangesWithinOneMegabyteCostOneGet() throws Exception {
+    void fiveRangesWithNarrowGapsCostOneGet() throws Exception {
         byte[] data = fixture.put("near", 16 * MIB);
         try (SeekableS3InputStream stream = open(fixture.factory(), "near")) {
+            // gaps of 50,000 bytes: below the minimum request, so not worth a GET of their own
             List<FileRange> ranges = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
-                ranges.add(FileRange.of(2L * MIB + i * 200_000L, 10_000));
+                ranges.add(FileRange.of(2L * MIB + i * 60_000L, 10_000));
             }
             stream.readVectored(ranges, ByteBuffer::allocate);
             for (FileRange range : ranges) {
+                assertHolds(range, data);
+            }
+        }
+        fixture.awaitQuiet();
+        assertThat(client.gets()).extracting(Request::byteRange)
+                .containsExactly(new ByteRange(2L * MIB, 2L * MIB + 4 * 60_000 + 10_000));
+    }
+
+    @Test
+    void rangesWithWideGapsCostOneGetEachWhileConnectionsAreIdleAndShareOneOnASingleConnection() throws Exception {
+        byte[] data = fixture.put("near", 16 * MIB);
+        // gaps of 190,000 bytes: read through they would delay the ranges after them
+        List<FileRange> ranges = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            ranges.add(FileRange.of(2L * MIB + i * 200_000L, 10_000));
+        }
+        try (SeekableS3InputStream stream = open(fixture.factory(), "near")) {
+            stream.readVectored(ranges, ByteBuffer::allocate);
+            for (FileRange range : ranges) {
+                assertHolds(range, data);
+            }
+        }
+        fixture.awaitQuiet();
+        assertThat(client.gets()).extracting(Request::byteRange).containsExactlyInAnyOrderElementsOf(ranges.stream()
+                .map(range -> ByteRange.ofLength(range.offset(), range.length())).toList());
+        client.clearLog();
+        StreamFactory oneConnection = fixture.factory(StreamConfig.builder().fetchMaxConcurrency(1).build());
+        try (SeekableS3InputStream stream = open(oneConnection, "near")) {
+            List<FileRange> again = ranges.stream().map(range -> FileRange.of(range.offset(), range.length())).toList();
+            stream.readVectored(again, ByteBuffer::allocate);
+            for (FileRange range : again) {
                 assertHolds(range, data);
             }
         }
@@ -164,19 +196,19 @@ class VectoredReadTest {
     void aPrefetchBringsRangesIntoTheCacheCoalescedAndReadsThenCostNothing() throws Exception {
         byte[] data = fixture.put("prefetched", 64 * MIB);
         try (SeekableS3InputStream stream = open(fixture.factory(), "prefetched")) {
-            stream.prefetch(List.of(ByteRange.ofLength(10L * MIB, MIB), ByteRange.ofLength(11L * MIB + 100_000, MIB),
+            stream.prefetch(List.of(ByteRange.ofLength(10L * MIB, MIB), ByteRange.ofLength(11L * MIB + 50_000, MIB),
                     ByteRange.ofLength(40L * MIB, 2 * MIB), ByteRange.ofLength(40L * MIB + 10, 20)));
             byte[] buffer = new byte[1000];
-            for (long position : new long[] {10L * MIB, 12L * MIB + 99_000, 40L * MIB + 5, 42L * MIB - 1000}) {
+            for (long position : new long[] {10L * MIB, 12L * MIB + 49_000, 40L * MIB + 5, 42L * MIB - 1000}) {
                 stream.readFully(position, buffer, 0, buffer.length);
                 assertThat(buffer).isEqualTo(Arrays.copyOfRange(data, (int) position, (int) position + 1000));
             }
             fixture.awaitQuiet();
-            assertThat(stream.statistics().prefetchedBytes()).isEqualTo(2L * MIB + 100_000 + 2 * MIB);
+            assertThat(stream.statistics().prefetchedBytes()).isEqualTo(2L * MIB + 50_000 + 2 * MIB);
         }
-        // the first two share a GET across their 100 KB gap; the last is inside the third
+        // the first two share a GET across their 50 KB gap (below the minimum request); the last is inside the third
         assertThat(client.gets()).extracting(Request::byteRange).containsExactlyInAnyOrder(
-                new ByteRange(10L * MIB, 12L * MIB + 100_000), new ByteRange(40L * MIB, 42L * MIB));
+                new ByteRange(10L * MIB, 12L * MIB + 50_000), new ByteRange(40L * MIB, 42L * MIB));
     }
 
     @Test
@@ -299,7 +331,8 @@ class VectoredReadTest {
     @Test
     void gapBytesAreCachedWithinTheToleranceAndDroppedAboveIt() throws Exception {
         byte[] data = fixture.put("gaps", 32 * MIB);
-        StreamFactory factory = fixture.factory();
+        // one connection: no gap is split to use an idle one, so both gaps are read through
+        StreamFactory factory = fixture.factory(StreamConfig.builder().fetchMaxConcurrency(1).build());
         try (SeekableS3InputStream stream = open(factory, "gaps")) {
             // 100 KB gap between two 1 MB ranges: 5% of the useful bytes, so the gap stays cached
             stream.readVectored(List.of(FileRange.of(0, MIB), FileRange.of(MIB + 100_000, MIB)), ByteBuffer::allocate);

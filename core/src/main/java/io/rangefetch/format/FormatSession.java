@@ -2,6 +2,7 @@ package io.rangefetch.format;
 
 import io.rangefetch.client.ByteRange;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * A policy's work on one stream. The stream calls it on the threads that read it (the callbacks after reads) and
@@ -25,6 +26,16 @@ public interface FormatSession {
     /** What to fetch as the stream opens; see {@link OpenFetch}. */
     default OpenFetch openFetch() {
         return OpenFetch.NONE;
+    }
+
+    /**
+     * The largest object this stream reads whole on its first read, when the format knows better than
+     * {@code read.small-object-size} (which it can only lower): a column reader that projects a few columns of a
+     * file reads less than all of it, so reading it whole pays only below about one round trip's worth of bytes.
+     * Empty: {@code read.small-object-size}.
+     */
+    default OptionalLong smallObjectSize() {
+        return OptionalLong.empty();
     }
 
     /**

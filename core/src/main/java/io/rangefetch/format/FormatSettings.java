@@ -22,6 +22,12 @@ public interface FormatSettings {
      */
     long parquetLargeFooterPrecacheSize();
 
+    /**
+     * {@code parquet.whole-file-size}: the largest Parquet file read whole on its first read; a larger one is
+     * read footer first, then the column chunks read or predicted.
+     */
+    long parquetWholeFileSize();
+
     /** {@code parquet.large-file-size}: the length above which a Parquet file's footer is taken to be large. */
     long parquetLargeFileSize();
 

@@ -3,8 +3,9 @@ package io.rangefetch.format;
 /**
  * What a policy wants fetched as soon as a stream opens, before the reader asks: the object's tail (where
  * Parquet and ORC keep their footers) or a range from its start. When the stream does not know the object's
- * length or ETag yet, this is the request that learns them, so it costs no extra round trip. The fetch is never
- * smaller than {@code read.min-request-size}, and a small object is fetched whole instead.
+ * length or ETag yet, this is the request that learns them, so it costs no extra round trip. A range from the
+ * start is never smaller than {@code read.min-request-size}; a tail reaches the object's end, so it is fetched
+ * as asked (a policy that knows its footer's size asks for no more); a small object is fetched whole instead.
  *
  * @param tail whether {@code length} bytes are wanted from the end ({@code start} is then 0)
  */

@@ -9,6 +9,7 @@ import io.rangefetch.format.OpenFetch;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -57,7 +58,17 @@ final class ParquetColumnSession implements FormatSession {
 
     @Override
     public OpenFetch openFetch() {
-        return OpenFetch.tail(ParquetFormatPolicy.precacheSize(stream));
+        return OpenFetch.tail(policy.precacheSize(stream));
+    }
+
+    /**
+     * A file over {@code parquet.whole-file-size} is read footer first, then by column chunk: its reader reads
+     * the columns it projects, and this session prefetches those, so reading it whole would fetch every other
+     * column too.
+     */
+    @Override
+    public OptionalLong smallObjectSize() {
+        return OptionalLong.of(stream.settings().parquetWholeFileSize());
     }
 
     @Override

@@ -23,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * {@code parquet.large-footer-precache-size} for a file known to be over {@code parquet.large-file-size} (their
  * footers are larger); when the length is not known yet, it is the suffix GET that learns it (and the ETag): no
  * HEAD, no separate read of the 8-byte trailer. When the footer is longer than what was fetched, exactly the rest
- * is fetched, once. A footer that is not one (bad magic, bad length, Thrift that does not decode) turns column
+ * is fetched, once. Footers of one table are alike, so once footers have been seen the tail is cut to the largest
+ * of the last {@value FooterTails#REMEMBERED} (trailer included) plus a margin ({@link FooterTails}): a 5 KB
+ * footer then costs a 7 KB tail, not 32 KiB. A footer that is not one (bad magic, bad length, Thrift that does not decode) turns column
  * awareness off for the file with one warning; reads still return the right bytes.
  *
  * <p>One instance per factory (the factory loads it with {@link java.util.ServiceLoader}): it holds the column
@@ -35,6 +37,7 @@ public final class ParquetFormatPolicy implements FormatPolicy {
     private static final Logger LOG = LoggerFactory.getLogger(ParquetFormatPolicy.class);
 
     private final ColumnHistory history = new ColumnHistory();
+    private final FooterTails footerTails = new FooterTails();
     private final Cache<FileVersion, CompletableFuture<ParquetFooter>> footers =
             Caffeine.newBuilder().maximumSize(PARSED_FOOTERS).build();
 
@@ -52,12 +55,16 @@ public final class ParquetFormatPolicy implements FormatPolicy {
         return history;
     }
 
-    /** The tail to fetch on open, by the file's length when it is known. */
-    static long precacheSize(FormatStream stream) {
+    /**
+     * The tail to fetch on open: the configured precache for a file of its length (when known), or less when the
+     * footers seen lately were all smaller.
+     */
+    long precacheSize(FormatStream stream) {
         long length = stream.knownLength().orElse(-1);
         FormatSettings settings = stream.settings();
-        return length > settings.parquetLargeFileSize() ? settings.parquetLargeFooterPrecacheSize()
+        long configured = length > settings.parquetLargeFileSize() ? settings.parquetLargeFooterPrecacheSize()
                 : settings.parquetFooterPrecacheSize();
+        return Math.min(configured, footerTails.expected().orElse(Long.MAX_VALUE));
     }
 
     /**
@@ -84,7 +91,7 @@ public final class ParquetFormatPolicy implements FormatPolicy {
                 new FileVersion(location.bucket(), location.key(), etag)));
     }
 
-    private static CompletableFuture<ParquetFooter> readFooter(FormatStream stream, long length) {
+    private CompletableFuture<ParquetFooter> readFooter(FormatStream stream, long length) {
         if (length < ParquetFooter.TRAILER_BYTES) {
             return CompletableFuture.completedFuture(corrupt(stream.uri(),
                     new ParquetFooter.CorruptFooterException("Not a Parquet file: " + length + " bytes", null)));
@@ -99,6 +106,7 @@ public final class ParquetFormatPolicy implements FormatPolicy {
                     } catch (ParquetFooter.CorruptFooterException e) {
                         return CompletableFuture.completedFuture(corrupt(stream.uri(), e));
                     }
+                    footerTails.record(footerLength + ParquetFooter.TRAILER_BYTES);
                     long footerEnd = length - ParquetFooter.TRAILER_BYTES;
                     return stream.read(new ByteRange(footerEnd - footerLength, footerEnd))
                             .thenApplyAsync(footer -> parse(stream.uri(), footer, length), stream.executor());

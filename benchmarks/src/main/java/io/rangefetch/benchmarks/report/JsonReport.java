@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.rangefetch.benchmarks.resilience.ResilienceRow;
 import io.rangefetch.benchmarks.run.RunSample;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -31,8 +32,13 @@ public record JsonReport(RunDescription run, List<SummaryRow> rows, List<Resilie
         this(run, rows, List.of(), samples);
     }
 
+    /** Writes the report to {@code file}, creating its directory if need be. */
     public void write(Path file) throws IOException {
-        mapper().writeValue(requireNonNull(file, "file is null").toFile(), this);
+        Path parent = requireNonNull(file, "file is null").toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        mapper().writeValue(file.toFile(), this);
     }
 
     public static JsonReport read(Path file) throws IOException {

@@ -31,4 +31,10 @@ public record PlannerSettings(
             throw new IllegalArgumentException("Invalid planner settings " + this);
         }
     }
+
+    /** The same settings with another small-object size. */
+    public PlannerSettings withSmallObjectSize(long size) {
+        return new PlannerSettings(minRequestSize, maxRequestSize, size, sequentialReads, prefetchInitialSize,
+                prefetchMaxSize, prefetchParallelism, prefetchMinPartSize, smallObjectPartSize);
+    }
 }

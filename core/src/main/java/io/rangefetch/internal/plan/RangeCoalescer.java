@@ -26,6 +26,13 @@ import java.util.List;
  *       most {@code minSeek} bytes and the request would then span at most {@code maxMergedSize}. Greedy from
  *       the lowest offset, so the plan depends only on the set of ranges, never on their order in the input. A
  *       range larger than {@code maxMergedSize} therefore stands alone.</li>
+ *   <li>Merging saves requests, but only time when the requests would otherwise queue: two ranges fetched by
+ *       two GETs at once arrive sooner than by one GET that also carries the gap between them. So while the
+ *       plan has fewer requests than {@code maxParallelParts} (the fetch concurrency), the widest gap of at
+ *       least {@code minSplitGap} inside a merged request splits it in two (the lowest offset first among
+ *       equal gaps). A column reader's few chunks with wide gaps between them (three of twelve columns) so
+ *       arrive at once and exactly, while many small ranges (an ORC stripe's streams) still share a few
+ *       requests.</li>
  *   <li>A merged request is cut at its gaps into pieces fetched in parallel, as many as
  *       {@code maxParallelParts} and no smaller than {@code minPartSize}: merging saved round trips, and
  *       parallel connections then cut the transfer time, while the gap at each cut is not even read. A piece
@@ -58,16 +65,48 @@ public final class RangeCoalescer {
     public List<CoalescedRequest> coalesce(List<CallerRange> ranges) {
         requireNonNull(ranges, "ranges is null");
         Integer[] order = sortedNonEmpty(ranges);
-        List<CoalescedRequest> requests = new ArrayList<>();
+        List<List<Integer>> groups = new ArrayList<>();
         int groupStart = 0;
         for (int i = 1; i <= order.length; i++) {
             if (i == order.length || !joins(ranges.get(order[groupStart]), ranges.get(order[i - 1]),
                     ranges.get(order[i]))) {
-                requests.add(request(ranges, Arrays.asList(order).subList(groupStart, i)));
+                groups.add(Arrays.asList(order).subList(groupStart, i));
                 groupStart = i;
             }
         }
+        splitForIdleConnections(ranges, groups);
+        List<CoalescedRequest> requests = new ArrayList<>(groups.size());
+        groups.forEach(group -> requests.add(request(ranges, group)));
         return requests;
+    }
+
+    /**
+     * Splits groups at their widest gaps (of at least {@code minSplitGap}) while there are fewer groups than
+     * {@code maxParallelParts}. Groups stay in object order.
+     */
+    private void splitForIdleConnections(List<CallerRange> ranges, List<List<Integer>> groups) {
+        while (groups.size() < settings.maxParallelParts()) {
+            int widestGroup = -1;
+            int widestAt = -1;
+            long widest = settings.minSplitGap() - 1;
+            for (int g = 0; g < groups.size(); g++) {
+                List<Integer> group = groups.get(g);
+                for (int i = 1; i < group.size(); i++) {
+                    long gap = ranges.get(group.get(i)).offset() - ranges.get(group.get(i - 1)).end();
+                    if (gap > widest) {
+                        widest = gap;
+                        widestGroup = g;
+                        widestAt = i;
+                    }
+                }
+            }
+            if (widestGroup < 0) {
+                return;
+            }
+            List<Integer> group = groups.get(widestGroup);
+            groups.set(widestGroup, group.subList(0, widestAt));
+            groups.add(widestGroup + 1, group.subList(widestAt, group.size()));
+        }
     }
 
     /** Indices of the non-empty ranges by offset, checked to be disjoint. */

@@ -41,6 +41,15 @@ public final class ReadPlanner {
         return settings;
     }
 
+    /**
+     * This planner for a stream whose format reads objects whole only up to {@code size} bytes (see
+     * {@code FormatSession.smallObjectSize}); never raises the small-object size.
+     */
+    public ReadPlanner withSmallObjectSizeAtMost(long size) {
+        return size >= settings.smallObjectSize() ? this
+                : new ReadPlanner(settings.withSmallObjectSize(Math.max(0, size)));
+    }
+
     /** The part of the object whose cached ranges {@link #plan} must be shown for this read. */
     public ByteRange lookupWindow(ReadRequest read) {
         if (isSmall(read.objectLength())) {
@@ -175,6 +184,26 @@ public final class ReadPlanner {
         long start = Math.min(position, objectLength - 1);
         long end = Math.min(objectLength, start + size);
         return new FirstRequest(new ByteRange(Math.max(0, Math.min(start, end - settings.minRequestSize())), end), 0);
+    }
+
+    /**
+     * The request a format policy's open fetch of the object's last {@code length} bytes sends when the ETag is
+     * not known yet: exactly that tail (it reaches the object's end, so the minimum request does not apply: a
+     * policy that knows its footer's size asks for no more), a suffix when the length is not known either, and
+     * a small object whole. Never larger than the maximum request.
+     */
+    public FirstRequest openTail(long length, long objectLength) {
+        long size = Math.max(1, Math.min(length, settings.maxRequestSize()));
+        if (objectLength < 0) {
+            return new FirstRequest(null, size);
+        }
+        if (objectLength == 0) {
+            throw new IllegalArgumentException("An empty object has nothing to fetch");
+        }
+        if (isSmall(objectLength) && objectLength <= settings.maxRequestSize()) {
+            return new FirstRequest(new ByteRange(0, objectLength), 0);
+        }
+        return new FirstRequest(new ByteRange(Math.max(0, objectLength - size), objectLength), 0);
     }
 
     /** Whether an object of {@code objectLength} bytes is small: fetched whole on its first miss. */

@@ -12,6 +12,7 @@ import io.rangefetch.internal.cache.ObjectId;
 import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.plan.AccessHint;
 import io.rangefetch.internal.plan.FirstRequest;
+import io.rangefetch.internal.plan.ReadPlanner;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -49,10 +50,11 @@ final class FirstFetch {
      * bytes ({@code tail}); {@code buffer} (absolute index {@code index} on) is where the reader wants them, or
      * {@code null} when nobody waits for bytes (the open fetch, a vectored read learning first).
      */
-    record Shape(long position, int length, boolean tail, AccessHint hint, long prefetchEnd, ByteBuffer buffer,
-            int index) {
+    record Shape(long position, int length, boolean tail, AccessHint hint, long prefetchEnd, ReadPlanner planner,
+            ByteBuffer buffer, int index) {
         Shape {
             requireNonNull(hint, "hint is null");
+            requireNonNull(planner, "planner is null");
             if (length < 1 || (!tail && position < 0)) {
                 throw new IllegalArgumentException("Cannot learn a version for " + length + " bytes at " + position);
             }
@@ -60,6 +62,11 @@ final class FirstFetch {
 
         boolean hasBuffer() {
             return buffer != null;
+        }
+
+        /** Whether this is a format policy's open fetch of the tail: a tail nobody waits on (see OpenFetch). */
+        boolean isOpenTail() {
+            return tail && buffer == null;
         }
     }
 
@@ -91,8 +98,9 @@ final class FirstFetch {
      */
     Learned run(Shape shape, long knownLength, String knownEtag, FetchAbort abort) throws IOException {
         long position = Math.max(shape.position(), 0);
-        FirstRequest first = context.planner().firstRequest(position, shape.length(), knownLength, shape.tail(),
-                shape.hint(), shape.prefetchEnd());
+        FirstRequest first = shape.isOpenTail() ? shape.planner().openTail(shape.length(), knownLength)
+                : shape.planner().firstRequest(position, shape.length(), knownLength, shape.tail(), shape.hint(),
+                        shape.prefetchEnd());
         long planned = first.range() != null ? first.range().length() : first.suffixLength();
         if (context.cache().reserve(planned)) {
             RangeGetRequest request = first.range() != null
@@ -100,7 +108,7 @@ final class FirstFetch {
                     : RangeGetRequest.suffix(address, first.suffixLength(), knownEtag);
             return intoCache(request, planned, abort);
         }
-        long maxRequest = context.planner().settings().maxRequestSize();
+        long maxRequest = shape.planner().settings().maxRequestSize();
         int size = shape.hasBuffer() ? (int) Math.min(shape.length(), maxRequest) : 1;
         RangeGetRequest request = shape.tail()
                 ? RangeGetRequest.suffix(address, size, knownEtag)

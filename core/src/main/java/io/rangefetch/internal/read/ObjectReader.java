@@ -8,6 +8,7 @@ import io.rangefetch.client.PreconditionFailedException;
 import io.rangefetch.internal.cache.Block;
 import io.rangefetch.internal.plan.AccessHint;
 import io.rangefetch.internal.plan.ReadPlan;
+import io.rangefetch.internal.plan.ReadPlanner;
 import io.rangefetch.internal.plan.ReadRequest;
 import io.rangefetch.internal.plan.SequentialState;
 import io.rangefetch.internal.stats.StatisticsCounter;
@@ -43,6 +44,8 @@ public final class ObjectReader implements AutoCloseable {
     // Set by shapeReads before the stream is handed out, as its format policy asks.
     private volatile AccessHint hint;
     private volatile long prefetchEnd = Long.MAX_VALUE;
+    // The factory's planner, or one reading fewer objects whole, as the stream's format policy decided.
+    private volatile ReadPlanner planner;
 
     /**
      * @param knownLength the length if known, else -1
@@ -57,15 +60,23 @@ public final class ObjectReader implements AutoCloseable {
         this.statistics = requireNonNull(statistics, "statistics is null");
         this.version = new ObjectVersion(context, address, knownLength, knownEtag, etagPinnedByCaller, statistics);
         this.streaming = new StreamingState(context.cache());
+        this.planner = context.planner();
     }
 
     /**
-     * How streaming reads are planned, as the stream's format policy decided: the access pattern and the offset
-     * sequential prefetch stops at. Called before the stream is handed out.
+     * How reads are planned, as the stream's format policy decided: the access pattern, the offset sequential
+     * prefetch stops at, and the largest object read whole (at most {@code read.small-object-size}). Called
+     * before the stream is handed out.
      */
-    public void shapeReads(AccessHint accessHint, long prefetchLimit) {
+    public void shapeReads(AccessHint accessHint, long prefetchLimit, long smallObjectSize) {
         this.hint = requireNonNull(accessHint, "accessHint is null");
         this.prefetchEnd = prefetchLimit;
+        this.planner = context.planner().withSmallObjectSizeAtMost(smallObjectSize);
+    }
+
+    /** How this stream's reads are planned. */
+    ReadPlanner planner() {
+        return planner;
     }
 
     public ObjectAddress address() {
@@ -104,9 +115,9 @@ public final class ObjectReader implements AutoCloseable {
         if (known != null) {
             long objectLength = known.length();
             if (objectLength > 0) {
-                // never smaller than the minimum request, as the request that learns the version would be
-                long size = Math.max(len, context.planner().settings().minRequestSize());
-                ByteRange range = context.planner().isSmall(objectLength) ? new ByteRange(0, objectLength)
+                // a tail reaches the end, so is taken as asked; a range is never smaller than the minimum request
+                long size = tail ? len : Math.max(len, planner.settings().minRequestSize());
+                ByteRange range = planner.isSmall(objectLength) ? new ByteRange(0, objectLength)
                         : tail ? new ByteRange(Math.max(0, objectLength - size), objectLength)
                         : start < objectLength ? new ByteRange(start, Math.min(objectLength, start + size)) : null;
                 if (range != null) {
@@ -117,7 +128,8 @@ public final class ObjectReader implements AutoCloseable {
             return;
         }
         int size = (int) Math.min(Integer.MAX_VALUE, Math.max(1, len));
-        version.startOpenFetch(new FirstFetch.Shape(tail ? -1 : start, size, tail, hint, prefetchEnd, null, 0), opened);
+        version.startOpenFetch(new FirstFetch.Shape(tail ? -1 : start, size, tail, hint, prefetchEnd, planner, null,
+                0), opened);
     }
 
     /**
@@ -140,7 +152,7 @@ public final class ObjectReader implements AutoCloseable {
                 }
             }
         }
-        FirstFetch.Shape shape = new FirstFetch.Shape(position, len, false, hint, prefetchEnd,
+        FirstFetch.Shape shape = new FirstFetch.Shape(position, len, false, hint, prefetchEnd, planner,
                 ByteBuffer.wrap(buffer), offset);
         return withVersion(shape, (pinned, direct) -> {
             if (position >= pinned.length()) {
@@ -164,7 +176,7 @@ public final class ObjectReader implements AutoCloseable {
         if (len == 0) {
             return;
         }
-        FirstFetch.Shape shape = new FirstFetch.Shape(position, len, false, hint, prefetchEnd,
+        FirstFetch.Shape shape = new FirstFetch.Shape(position, len, false, hint, prefetchEnd, planner,
                 ByteBuffer.wrap(buffer), offset);
         withVersion(shape, (pinned, direct) -> {
             if (position + len > pinned.length()) {
@@ -189,7 +201,8 @@ public final class ObjectReader implements AutoCloseable {
         if (len == 0) {
             return 0;
         }
-        FirstFetch.Shape shape = new FirstFetch.Shape(-1, len, true, hint, prefetchEnd, ByteBuffer.wrap(buffer), offset);
+        FirstFetch.Shape shape = new FirstFetch.Shape(-1, len, true, hint, prefetchEnd, planner,
+                ByteBuffer.wrap(buffer), offset);
         return withVersion(shape, (pinned, direct) -> {
             int wanted = (int) Math.min(len, pinned.length());
             long position = pinned.length() - wanted;
@@ -270,7 +283,7 @@ public final class ObjectReader implements AutoCloseable {
     private void startVectored(long learnAt, int learnLength, VectoredTargets ranges, boolean forReader)
             throws IOException {
         FirstFetch.Shape shape = new FirstFetch.Shape(Math.max(0, learnAt), Math.max(1, learnLength), false, hint,
-                prefetchEnd, null, 0);
+                prefetchEnd, planner, null, 0);
         PinnedVersion pinned = version.pin(forReader, null, shape, null);
         start(pinned, ranges.within(pinned.length()), forReader);
     }
@@ -342,13 +355,13 @@ public final class ObjectReader implements AutoCloseable {
             ReentrantLock lock = context.cache().lockFor(acquisition.id());
             lock.lock();
             try {
-                ByteRange window = context.planner().lookupWindow(read);
+                ByteRange window = planner.lookupWindow(read);
                 List<Block> known = takeOverlapping(acquisition, window, position, read.end(), sources);
                 if (streamingRead) {
                     read = read.starved(sources.stream().anyMatch(source -> source.range().contains(position)
                             && !source.block().isDone()));
                 }
-                plan = context.planner().plan(read, streamingRead ? streaming.sequential() : SequentialState.initial(),
+                plan = planner.plan(read, streamingRead ? streaming.sequential() : SequentialState.initial(),
                         known.stream().map(Block::range).toList());
                 for (ByteRange range : plan.demand()) {
                     Block block = acquisition.claim(range, false);

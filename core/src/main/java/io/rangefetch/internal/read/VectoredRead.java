@@ -89,7 +89,7 @@ final class VectoredRead {
         }
         assemblies.sort(Comparator.comparingLong(assembly -> assembly.offset));
         long objectLength = pinned.length();
-        boolean small = context.planner().isSmall(objectLength);
+        boolean small = reader.planner().isSmall(objectLength);
         try (Acquisition acquisition = reader.acquire(pinned)) {
             ReentrantLock lock = context.cache().lockFor(acquisition.id());
             lock.lock();
@@ -237,7 +237,7 @@ final class VectoredRead {
         for (int i = 0; i <= present.size(); i++) {
             long stretchEnd = i < present.size() ? present.get(i).range().start() : objectLength;
             if (stretchEnd > cursor) {
-                for (ByteRange part : context.planner().splitSmall(new ByteRange(cursor, stretchEnd))) {
+                for (ByteRange part : reader.planner().splitSmall(new ByteRange(cursor, stretchEnd))) {
                     claimWholePart(acquisition, part, assemblies);
                 }
             }

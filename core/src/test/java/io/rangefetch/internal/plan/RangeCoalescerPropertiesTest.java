@@ -21,6 +21,7 @@ import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 
 class RangeCoalescerPropertiesTest {
 
@@ -95,14 +96,69 @@ class RangeCoalescerPropertiesTest {
             }
             assertThat(cursor).isEqualTo(request.span().end());
         }
-        // The greedy rule: a request ends only where the next range could not have joined it.
+        // The greedy rule: a request ends only where the next range could not have joined it, unless merged
+        // requests were split at gaps of at least the minimum split gap to use idle connections: then the plan has
+        // no more requests than the parallel parts, and one of those ends is a split no narrower than any gap
+        // read through. (A split can make an earlier end joinable, so not every such end is itself a split.)
+        long widestReadThrough = widestGapReadThrough(scenario, plan, settings.minSplitGap());
+        boolean joinableEnd = false;
+        boolean widestSplit = false;
         for (int i = 1; i < plan.size(); i++) {
             CoalescedRequest before = plan.get(i - 1);
             CallerRange next = scenario.ranges().get(plan.get(i).ranges().get(0));
-            boolean couldJoin = next.offset() - before.span().end() <= settings.minSeek()
-                    && next.end() - before.span().start() <= settings.maxMergedSize();
-            assertThat(couldJoin).as("%s could have joined %s", next, before.span()).isFalse();
+            long gap = next.offset() - before.span().end();
+            if (gap <= settings.minSeek() && next.end() - before.span().start() <= settings.maxMergedSize()) {
+                joinableEnd = true;
+                widestSplit |= gap >= settings.minSplitGap() && gap >= widestReadThrough;
+            }
         }
+        if (joinableEnd) {
+            assertThat(plan.size()).as("split with no idle connection").isLessThanOrEqualTo(settings.maxParallelParts());
+            assertThat(widestSplit).as("a request ended early, but at no gap worth splitting").isTrue();
+        }
+    }
+
+    @Property(tries = 1000)
+    void mergedRequestsAreSplitAtTheirWidestGapsWhileConnectionsWouldBeIdle(@ForAll("scenarios") Scenario scenario) {
+        CoalescerSettings settings = scenario.settings();
+        List<CoalescedRequest> plan = scenario.plan();
+        if (plan.size() < settings.maxParallelParts()) {
+            assertThat(widestGapReadThrough(scenario, plan, settings.minSplitGap()))
+                    .as("a gap worth splitting is read through while a connection is idle").isEqualTo(-1);
+        }
+    }
+
+    /** The widest gap of at least {@code atLeast} bytes that a request reads through, or -1. */
+    private static long widestGapReadThrough(Scenario scenario, List<CoalescedRequest> plan, long atLeast) {
+        long widest = -1;
+        for (CoalescedRequest request : plan) {
+            for (int i = 1; i < request.ranges().size(); i++) {
+                long gap = scenario.ranges().get(request.ranges().get(i)).offset()
+                        - scenario.ranges().get(request.ranges().get(i - 1)).end();
+                if (gap >= atLeast) {
+                    widest = Math.max(widest, gap);
+                }
+            }
+        }
+        return widest;
+    }
+
+    @Example
+    void aColumnReadersChunksWithWideGapsComeInOneRequestEachWhileConnectionsAreIdle() {
+        // three 200-byte chunks of twelve, 600 bytes apart: one merged request would carry 1,200 gap bytes
+        List<CallerRange> chunks = List.of(range(0, 200), range(800, 200), range(1600, 200));
+        RangeCoalescer coalescer = new RangeCoalescer(new CoalescerSettings(1000, 10_000, 10_000, 10, 400, 16, 64));
+        assertThat(coalescer.coalesce(chunks)).extracting(CoalescedRequest::span).containsExactly(
+                new ByteRange(0, 200), new ByteRange(800, 1000), new ByteRange(1600, 1800));
+        // with two connections the wider gap is split first, and equal gaps from the lowest offset
+        List<CallerRange> uneven = List.of(range(0, 200), range(500, 200), range(1600, 200));
+        assertThat(new RangeCoalescer(new CoalescerSettings(1000, 10_000, 10_000, 10, 400, 2, 64)).coalesce(uneven))
+                .extracting(CoalescedRequest::span).containsExactly(new ByteRange(0, 700), new ByteRange(1600, 1800));
+        assertThat(new RangeCoalescer(new CoalescerSettings(1000, 10_000, 10_000, 10, 400, 2, 64)).coalesce(chunks))
+                .extracting(CoalescedRequest::span).containsExactly(new ByteRange(0, 200), new ByteRange(800, 1800));
+        // a gap below the minimum split gap is read through: the request it would save is worth more
+        assertThat(new RangeCoalescer(new CoalescerSettings(1000, 10_000, 10_000, 10, 400, 16, 601)).coalesce(chunks))
+                .hasSize(1);
     }
 
     @Property(tries = 1000)
@@ -293,7 +349,9 @@ class RangeCoalescerPropertiesTest {
                         Arbitraries.longs().between(50, 1000),
                         Arbitraries.doubles().between(0, 2).ofScale(2),
                         Arbitraries.longs().between(1, 4000),
-                        Arbitraries.integers().between(1, 8))
+                        Arbitraries.integers().between(1, 8),
+                        Arbitraries.frequencyOf(Tuple.of(4, Arbitraries.longs().between(1, 1500)),
+                                Tuple.of(1, Arbitraries.just(Long.MAX_VALUE))))
                 .as(CoalescerSettings::new);
         // Each range: a gap after the previous one, then its length; zero is common for both.
         Arbitrary<long[]> gapAndLength = Combinators.combine(
