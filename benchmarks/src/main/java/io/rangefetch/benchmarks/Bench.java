@@ -46,7 +46,8 @@ public final class Bench implements Callable<Integer> {
 
     @Option(names = "--readers", split = ",", paramLabel = "ID",
             description = "Readers to measure, in report order with rangefetch first, the reference (default: "
-                    + "rangefetch,iceberg,s3a-classic,s3a-analytics,aal; known: ${COMPLETION-CANDIDATES}).",
+                    + "rangefetch,iceberg-rangefetch,iceberg,s3a-classic,s3a-analytics,aal,iceberg-aal; known: "
+                    + "${COMPLETION-CANDIDATES}).",
             completionCandidates = ReaderIds.class)
     List<String> readers = ReaderCatalog.DEFAULTS;
 

@@ -17,14 +17,17 @@ import java.util.function.Supplier;
 
 /**
  * The readers the runner knows, by the ids {@code --readers} takes, Rangefetch first. By default a run
- * measures {@link #DEFAULTS}: Rangefetch on its default client and the four streams engines run today.
+ * measures {@link #DEFAULTS}: Rangefetch on its default client and through its Iceberg FileIO, and the streams
+ * engines run today (Iceberg's S3FileIO with and without the analytics accelerator, S3A's two, the accelerator
+ * alone).
  */
 final class ReaderCatalog {
 
     private static final Map<String, Supplier<ReaderUnderTest>> READERS = readers();
 
     /** What a run measures unless told otherwise. */
-    static final List<String> DEFAULTS = List.of("rangefetch", "iceberg", "s3a-classic", "s3a-analytics", "aal");
+    static final List<String> DEFAULTS = List.of("rangefetch", "iceberg-rangefetch", "iceberg", "s3a-classic",
+            "s3a-analytics", "aal", "iceberg-aal");
 
     private ReaderCatalog() {}
 

@@ -67,7 +67,9 @@ public final class MarkdownReport {
         out.append("- Heap peak: the sum of the heap pools' peak usage during the run, less the heap in use ")
                 .append("right after a GC just before it.\n");
         out.append("- ×").append(run.referenceReader()).append(": median time over ").append(run.referenceReader())
-                .append("'s on the same workload.\n");
+                .append("'s on the same workload; on a workload ").append(run.referenceReader())
+                .append(" does not run, over the first reader listed that runs it (RangefetchS3FileIO on iceberg-scan, ")
+                .append("which needs an Iceberg FileIO).\n");
         if (run.networkModelled()) {
             out.append("- ×ideal: median time over a lower bound from the proxy's network model: ")
                     .append("round trips that must wait for an earlier answer × first-byte delay + MB needed / ")

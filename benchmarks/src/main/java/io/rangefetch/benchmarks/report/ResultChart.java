@@ -68,20 +68,19 @@ public final class ResultChart {
         }
         chart.getStyler().setOverlapped(false);
         for (String reader : readers) {
-            // a reader's series lists only the workloads it has a time for: a gap, not a zero (which a log axis
-            // refuses)
-            List<String> categories = new ArrayList<>();
+            // every series lists every workload (xchart draws series side by side by index); a workload the reader
+            // has no time for is a null: a gap, not a zero (which a log axis refuses)
+            List<String> categories = new ArrayList<>(workloads);
             List<Double> seconds = new ArrayList<>();
+            boolean any = false;
             for (String workload : workloads) {
-                rows.stream()
+                Double time = rows.stream()
                         .filter(row -> row.reader().equals(reader) && row.workload().equals(workload) && !row.failed())
-                        .findFirst()
-                        .ifPresent(row -> {
-                            categories.add(workload);
-                            seconds.add(row.seconds());
-                        });
+                        .findFirst().map(SummaryRow::seconds).orElse(null);
+                seconds.add(time);
+                any |= time != null;
             }
-            if (!categories.isEmpty()) {
+            if (any) {
                 chart.addSeries(reader, categories, seconds);
             }
         }

@@ -12,6 +12,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.Set;
 import java.util.function.ToLongFunction;
 
 /**
@@ -24,7 +26,9 @@ public final class Summary {
 
     /**
      * @param network the model the proxy applied; empty when nothing was modelled (no ideal then)
-     * @param referenceReader the reader the others are compared with
+     * @param referenceReader the reader the others are compared with; on a workload it did not run, the first
+     *     reader in {@code rows} that ran it (the runner lists Rangefetch's readers first: RangefetchS3FileIO on a
+     *     workload that needs a FileIO)
      */
     public static List<SummaryRow> of(List<RowResult> rows, List<Workload> workloads, Optional<NetworkModel> network,
             String referenceReader) {
@@ -36,6 +40,13 @@ public final class Summary {
         for (RowResult row : rows) {
             if (row.reader().equals(referenceReader) && !row.failed()) {
                 referenceSeconds.put(row.workload(), seconds(row));
+            }
+        }
+        Set<String> referenceRan = rows.stream().filter(row -> row.reader().equals(referenceReader))
+                .map(RowResult::workload).collect(Collectors.toSet());
+        for (RowResult row : rows) {
+            if (!referenceRan.contains(row.workload()) && !row.failed()) {
+                referenceSeconds.putIfAbsent(row.workload(), seconds(row));
             }
         }
         List<SummaryRow> summary = new ArrayList<>();

@@ -65,6 +65,19 @@ class SummaryTest {
     }
 
     @Test
+    void aWorkloadTheReferenceDidNotRunIsComparedWithItsFirstReader() {
+        // "fast" does not run scan (as the stream reader does not run iceberg-scan): the first reader that did is
+        // the reference there
+        RowResult fileIo = row("fast-fileio", sample("fast-fileio", false, 2_000_000_000L, 20));
+        RowResult other = row("slow", sample("slow", false, 6_000_000_000L, 60));
+
+        List<SummaryRow> rows = Summary.of(List.of(fileIo, other), List.of(SCAN), Optional.of(MODEL), "fast");
+
+        assertThat(rows.get(0).vsReference()).isEqualTo(1.0);
+        assertThat(rows.get(1).vsReference()).isEqualTo(3.0);
+    }
+
+    @Test
     void failedRowsAndUncountedTrafficHaveNoFigures() {
         RowResult failed = new RowResult("liar", "scan", Optional.of("wrong bytes: scan"), List.of());
         RunSample uncounted = new RunSample("real", "scan", "clean", false, 1, 1_000_000_000L, Traffic.UNKNOWN, 100,

@@ -28,11 +28,11 @@ import java.util.List;
  *       range larger than {@code maxMergedSize} therefore stands alone.</li>
  *   <li>Merging saves requests, but only time when the requests would otherwise queue: two ranges fetched by
  *       two GETs at once arrive sooner than by one GET that also carries the gap between them. So while the
- *       plan has fewer requests than {@code maxParallelParts} (the fetch concurrency), the widest gap of at
- *       least {@code minSplitGap} inside a merged request splits it in two (the lowest offset first among
- *       equal gaps). A column reader's few chunks with wide gaps between them (three of twelve columns) so
- *       arrive at once and exactly, while many small ranges (an ORC stripe's streams) still share a few
- *       requests.</li>
+ *       plan has fewer requests than {@code maxParallelParts} (the fetch concurrency), the merged request of
+ *       the longest span is split in two at a gap of at least {@code minSplitGap}, the one that leaves the
+ *       longer half shortest. A column reader's few chunks with wide gaps between them (three of twelve
+ *       columns) so arrive at once and exactly, and many small ranges (an ORC stripe's streams) share as many
+ *       requests of even spans as there are connections.</li>
  *   <li>A merged request is cut at its gaps into pieces fetched in parallel, as many as
  *       {@code maxParallelParts} and no smaller than {@code minPartSize}: merging saved round trips, and
  *       parallel connections then cut the transfer time, while the gap at each cut is not even read. A piece
@@ -81,32 +81,58 @@ public final class RangeCoalescer {
     }
 
     /**
-     * Splits groups at their widest gaps (of at least {@code minSplitGap}) while there are fewer groups than
-     * {@code maxParallelParts}. Groups stay in object order.
+     * Splits groups while there are fewer than {@code maxParallelParts}: each time the group of the longest span
+     * that has a gap of at least {@code minSplitGap}, at the one such gap that leaves the longer of its two halves
+     * shortest (the lowest offset among equals). A request's time grows with its span, so halving the longest
+     * request first brings the last bytes soonest; splitting at an edge instead would leave a long request to
+     * finish last. Groups stay in object order.
      */
     private void splitForIdleConnections(List<CallerRange> ranges, List<List<Integer>> groups) {
         while (groups.size() < settings.maxParallelParts()) {
-            int widestGroup = -1;
-            int widestAt = -1;
-            long widest = settings.minSplitGap() - 1;
+            int longest = -1;
+            long longestSpan = -1;
             for (int g = 0; g < groups.size(); g++) {
-                List<Integer> group = groups.get(g);
-                for (int i = 1; i < group.size(); i++) {
-                    long gap = ranges.get(group.get(i)).offset() - ranges.get(group.get(i - 1)).end();
-                    if (gap > widest) {
-                        widest = gap;
-                        widestGroup = g;
-                        widestAt = i;
-                    }
+                long span = span(ranges, groups.get(g));
+                if (span > longestSpan && bestSplit(ranges, groups.get(g)) > 0) {
+                    longest = g;
+                    longestSpan = span;
                 }
             }
-            if (widestGroup < 0) {
+            if (longest < 0) {
                 return;
             }
-            List<Integer> group = groups.get(widestGroup);
-            groups.set(widestGroup, group.subList(0, widestAt));
-            groups.add(widestGroup + 1, group.subList(widestAt, group.size()));
+            List<Integer> group = groups.get(longest);
+            int at = bestSplit(ranges, group);
+            groups.set(longest, group.subList(0, at));
+            groups.add(longest + 1, group.subList(at, group.size()));
         }
+    }
+
+    /**
+     * Where to split {@code group}: the index of the first range of its right half, at a gap of at least
+     * {@code minSplitGap} that leaves the longer half shortest; 0 when no gap qualifies.
+     */
+    private int bestSplit(List<CallerRange> ranges, List<Integer> group) {
+        long start = ranges.get(group.get(0)).offset();
+        long end = ranges.get(group.get(group.size() - 1)).end();
+        int best = 0;
+        long bestLonger = Long.MAX_VALUE;
+        for (int i = 1; i < group.size(); i++) {
+            CallerRange left = ranges.get(group.get(i - 1));
+            CallerRange right = ranges.get(group.get(i));
+            if (right.offset() - left.end() >= settings.minSplitGap()) {
+                long longer = Math.max(left.end() - start, end - right.offset());
+                if (longer < bestLonger) {
+                    best = i;
+                    bestLonger = longer;
+                }
+            }
+        }
+        return best;
+    }
+
+    private static long span(List<CallerRange> ranges, List<Integer> group) {
+        return ranges.get(group.get(group.size() - 1)).end() - ranges.get(group.get(0)).offset();
     }
 
     /** Indices of the non-empty ranges by offset, checked to be disjoint. */
