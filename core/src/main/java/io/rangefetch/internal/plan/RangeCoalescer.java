@@ -32,7 +32,8 @@ import java.util.List;
  *       the longest span is split in two at a gap of at least {@code minSplitGap}, the one that leaves the
  *       longer half shortest. A column reader's few chunks with wide gaps between them (three of twelve
  *       columns) so arrive at once and exactly, and many small ranges (an ORC stripe's streams) share as many
- *       requests of even spans as there are connections.</li>
+ *       requests of even spans as there are connections. A prefetch ({@link #coalesceAhead}) is split at every
+ *       such gap: nobody waits for all of it at once, so the gap's bytes are the whole cost.</li>
  *   <li>A merged request is cut at its gaps into pieces fetched in parallel, as many as
  *       {@code maxParallelParts} and no smaller than {@code minPartSize}: merging saved round trips, and
  *       parallel connections then cut the transfer time, while the gap at each cut is not even read. A piece
@@ -63,6 +64,20 @@ public final class RangeCoalescer {
      * {@link IllegalArgumentException}.
      */
     public List<CoalescedRequest> coalesce(List<CallerRange> ranges) {
+        return plan(ranges, false);
+    }
+
+    /**
+     * The same for ranges nobody waits on yet (a prefetch of the row groups a column reader reads next): every
+     * gap of at least {@code minSplitGap} is split, however many requests that makes. A prefetch's requests queue
+     * behind reads a caller waits for and are read in order, one row group after another, so what reading through
+     * a gap costs is its bytes (a column projection's unread columns), not the time to the last byte.
+     */
+    public List<CoalescedRequest> coalesceAhead(List<CallerRange> ranges) {
+        return plan(ranges, true);
+    }
+
+    private List<CoalescedRequest> plan(List<CallerRange> ranges, boolean ahead) {
         requireNonNull(ranges, "ranges is null");
         Integer[] order = sortedNonEmpty(ranges);
         List<List<Integer>> groups = new ArrayList<>();
@@ -74,7 +89,11 @@ public final class RangeCoalescer {
                 groupStart = i;
             }
         }
-        splitForIdleConnections(ranges, groups);
+        if (ahead) {
+            splitAtEveryWideGap(ranges, groups);
+        } else {
+            splitForIdleConnections(ranges, groups);
+        }
         List<CoalescedRequest> requests = new ArrayList<>(groups.size());
         groups.forEach(group -> requests.add(request(ranges, group)));
         return requests;
@@ -106,6 +125,23 @@ public final class RangeCoalescer {
             groups.set(longest, group.subList(0, at));
             groups.add(longest + 1, group.subList(at, group.size()));
         }
+    }
+
+    /** Splits every group at every gap of at least {@code minSplitGap}. Groups stay in object order. */
+    private void splitAtEveryWideGap(List<CallerRange> ranges, List<List<Integer>> groups) {
+        List<List<Integer>> split = new ArrayList<>();
+        for (List<Integer> group : groups) {
+            int start = 0;
+            for (int i = 1; i < group.size(); i++) {
+                if (ranges.get(group.get(i)).offset() - ranges.get(group.get(i - 1)).end() >= settings.minSplitGap()) {
+                    split.add(group.subList(start, i));
+                    start = i;
+                }
+            }
+            split.add(group.subList(start, group.size()));
+        }
+        groups.clear();
+        groups.addAll(split);
     }
 
     /**

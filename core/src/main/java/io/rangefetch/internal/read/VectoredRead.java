@@ -215,7 +215,9 @@ final class VectoredRead {
         for (List<Piece> run : runs) {
             List<CallerRange> pieces = run.stream()
                     .map(piece -> new CallerRange(piece.bytes.start(), piece.bytes.length())).toList();
-            for (CoalescedRequest request : context.coalescer().coalesce(pieces)) {
+            List<CoalescedRequest> requests = isPrefetch() ? context.coalescer().coalesceAhead(pieces)
+                    : context.coalescer().coalesce(pieces);
+            for (CoalescedRequest request : requests) {
                 for (RequestPart part : request.parts()) {
                     if (isPrefetch()) {
                         claimPrefetch(acquisition, part, request.discardGaps());

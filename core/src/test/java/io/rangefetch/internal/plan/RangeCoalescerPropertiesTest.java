@@ -137,6 +137,54 @@ class RangeCoalescerPropertiesTest {
         assertThat(plan).hasSize(16).allSatisfy(request -> assertThat(request.ranges()).hasSize(4));
     }
 
+    @Property(tries = 1000)
+    void aPrefetchIsSplitAtEveryWideGapAndOtherwiseMergedAsARead(@ForAll("scenarios") Scenario scenario) {
+        CoalescerSettings settings = scenario.settings();
+        List<CoalescedRequest> ahead = new RangeCoalescer(settings).coalesceAhead(scenario.ranges());
+        assertThat(widestGapReadThrough(scenario, ahead, settings.minSplitGap())).as("a wide gap read through")
+                .isEqualTo(-1);
+        List<Integer> carried = ahead.stream().flatMap(request -> request.ranges().stream()).sorted().toList();
+        assertThat(carried).isEqualTo(IntStream.range(0, scenario.ranges().size())
+                .filter(i -> scenario.ranges().get(i).length() > 0).boxed().toList());
+        // merged requests break where they would with no splitting at all, and at wide gaps only
+        CoalescerSettings unsplit = new CoalescerSettings(settings.minSeek(), settings.maxMergedSize(),
+                settings.maxRequestSize(), settings.discardTolerance(), settings.minPartSize(), 1);
+        Set<Integer> unsplitStarts = firstRanges(new RangeCoalescer(unsplit).coalesce(scenario.ranges()));
+        Set<Integer> aheadStarts = firstRanges(ahead);
+        assertThat(aheadStarts).containsAll(unsplitStarts);
+        for (int start : aheadStarts) {
+            if (!unsplitStarts.contains(start)) {
+                CallerRange range = scenario.ranges().get(start);
+                long previousEnd = scenario.ranges().stream().filter(other -> other.length() > 0
+                        && other.end() <= range.offset()).mapToLong(CallerRange::end).max().orElseThrow();
+                assertThat(range.offset() - previousEnd).as("split at a narrow gap")
+                        .isGreaterThanOrEqualTo(settings.minSplitGap());
+            }
+        }
+    }
+
+    private static Set<Integer> firstRanges(List<CoalescedRequest> plan) {
+        return plan.stream().map(request -> request.ranges().get(0)).collect(Collectors.toSet());
+    }
+
+    @Example
+    void aPrefetchOfAColumnProjectionSkipsTheUnreadColumnsHoweverManyRequestsThatMakes() {
+        // 30 row groups of three chunks (id 100, name 600, score 100 bytes): a prefetch of id and score reads no
+        // name chunk; a row group's score and the next one's id lie side by side and share a request
+        List<CallerRange> projected = new ArrayList<>();
+        for (int rowGroup = 0; rowGroup < 30; rowGroup++) {
+            projected.add(range(rowGroup * 800L, 100));
+            projected.add(range(rowGroup * 800L + 700, 100));
+        }
+        RangeCoalescer coalescer = new RangeCoalescer(new CoalescerSettings(1000, 100_000, 100_000, 10, 100_000,
+                4, 64));
+        List<CoalescedRequest> ahead = coalescer.coalesceAhead(projected);
+        assertThat(ahead).hasSize(31);
+        assertThat(ahead.stream().mapToLong(CoalescedRequest::gapBytes).sum()).isZero();
+        assertThat(coalescer.coalesce(projected)).as("a read waited for: as many requests as connections")
+                .hasSize(4);
+    }
+
     /** The widest gap of at least {@code atLeast} bytes that a request reads through, or -1. */
     private static long widestGapReadThrough(Scenario scenario, List<CoalescedRequest> plan, long atLeast) {
         long widest = -1;
