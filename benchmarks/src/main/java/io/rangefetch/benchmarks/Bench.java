@@ -46,7 +46,7 @@ public final class Bench implements Callable<Integer> {
 
     @Option(names = "--readers", split = ",", paramLabel = "ID",
             description = "Readers to measure, in report order with rangefetch first, the reference (default: "
-                    + "rangefetch,iceberg-rangefetch,iceberg,s3a-classic,s3a-analytics,aal,iceberg-aal; known: "
+                    + "rangefetch,iceberg-rangefetch,iceberg,s3a-classic,s3a-analytics,s3a-rangefetch,aal,iceberg-aal; known: "
                     + "${COMPLETION-CANDIDATES}).",
             completionCandidates = ReaderIds.class)
     List<String> readers = ReaderCatalog.DEFAULTS;

@@ -6,6 +6,7 @@ import io.rangefetch.benchmarks.readers.IcebergS3FileIOReader.Variant;
 import io.rangefetch.benchmarks.readers.RangefetchReader;
 import io.rangefetch.benchmarks.readers.ReaderUnderTest;
 import io.rangefetch.benchmarks.readers.S3AAnalyticsReader;
+import io.rangefetch.benchmarks.readers.S3ARangefetchReader;
 import io.rangefetch.benchmarks.readers.S3AClassicReader;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -27,7 +28,7 @@ final class ReaderCatalog {
 
     /** What a run measures unless told otherwise. */
     static final List<String> DEFAULTS = List.of("rangefetch", "iceberg-rangefetch", "iceberg", "s3a-classic",
-            "s3a-analytics", "aal", "iceberg-aal");
+            "s3a-analytics", "s3a-rangefetch", "aal", "iceberg-aal");
 
     private ReaderCatalog() {}
 
@@ -60,6 +61,7 @@ final class ReaderCatalog {
         readers.put("iceberg-aal", () -> new IcebergS3FileIOReader(Variant.ANALYTICS_ACCELERATOR));
         readers.put("s3a-classic", S3AClassicReader::new);
         readers.put("s3a-analytics", S3AAnalyticsReader::new);
+        readers.put("s3a-rangefetch", S3ARangefetchReader::new);
         readers.put("aal", AnalyticsAcceleratorReader::new);
         return readers;
     }

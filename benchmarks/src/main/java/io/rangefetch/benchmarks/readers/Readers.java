@@ -33,6 +33,7 @@ public final class Readers {
                 new IcebergS3FileIOReader(IcebergS3FileIOReader.Variant.ANALYTICS_ACCELERATOR),
                 new S3AClassicReader(),
                 new S3AAnalyticsReader(),
+                new S3ARangefetchReader(),
                 new AnalyticsAcceleratorReader());
     }
 }

@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -61,8 +62,14 @@ final class S3ASession implements ReaderSession {
 
     /** Starts an S3A file system on {@code target} with the given {@code fs.s3a.input.stream.type}. */
     static S3ASession open(S3Target target, String streamType) throws IOException {
+        return open(target, streamType, Map.of());
+    }
+
+    /** As {@link #open(S3Target, String)}, with more S3A options (a custom stream type's factory class). */
+    static S3ASession open(S3Target target, String streamType, Map<String, String> options) throws IOException {
         requireNonNull(target, "target is null");
         Configuration conf = configuration(target, streamType);
+        options.forEach(conf::set);
         UserGroupInformation user =
                 UserGroupInformation.createRemoteUser("rangefetch-benchmark-" + SESSIONS.incrementAndGet());
         FileSystem fs = asUser(user, () -> FileSystem.get(URI.create("s3a://" + target.bucket() + "/"), conf));

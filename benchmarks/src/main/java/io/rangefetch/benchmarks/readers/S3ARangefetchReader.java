@@ -1,0 +1,33 @@
+package io.rangefetch.benchmarks.readers;
+
+import java.io.IOException;
+import java.util.Map;
+
+/**
+ * Hadoop S3A with Rangefetch's stream factory ({@code fs.s3a.input.stream.type=custom},
+ * {@code fs.s3a.input.stream.custom.factory=io.rangefetch.hadoop.RangefetchStreamFactory}): the same
+ * {@code s3a://} code as the classic and analytics readers, every read a Rangefetch stream with its default
+ * settings, its GETs sent through S3A's client. See {@link S3ASession} for how files are opened.
+ */
+public final class S3ARangefetchReader implements ReaderUnderTest {
+
+    private static final String STREAM_TYPE = "custom";
+    private static final Map<String, String> FACTORY =
+            Map.of("fs.s3a.input.stream.custom.factory", "io.rangefetch.hadoop.RangefetchStreamFactory");
+
+    @Override
+    public String name() {
+        return "S3A Rangefetch";
+    }
+
+    @Override
+    public String configuration() {
+        return S3ASession.describe(STREAM_TYPE) + "; fs.s3a.input.stream.custom.factory="
+                + "io.rangefetch.hadoop.RangefetchStreamFactory, Rangefetch's default settings";
+    }
+
+    @Override
+    public ReaderSession openSession(S3Target target) throws IOException {
+        return S3ASession.open(target, STREAM_TYPE, FACTORY);
+    }
+}

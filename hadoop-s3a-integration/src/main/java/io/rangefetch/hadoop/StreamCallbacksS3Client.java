@@ -1,0 +1,101 @@
+package io.rangefetch.hadoop;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import org.apache.hadoop.fs.s3a.impl.streams.ObjectInputStreamCallbacks;
+
+/**
+ * The S3 client Rangefetch's factory sends through: an {@link S3Client} of one operation, {@code GetObject},
+ * which hands each request to the S3A callbacks of a stream open on that object. Rangefetch builds its
+ * {@code GetObjectRequest} (range, {@code If-Match}, version id); here S3A's request builder takes over
+ * ({@link ObjectInputStreamCallbacks#newGetRequestBuilder}: bucket, SSE-C key, requester-pays, audit span) and
+ * only the range, {@code If-Match} and version id are copied onto it, then S3A's {@code getObject} sends it
+ * once. SDK exceptions pass through untouched, so Rangefetch's client translates them as for any SDK client.
+ *
+ * <p><b>Why a registry.</b> One Rangefetch factory serves a whole file system while S3A's callbacks belong to
+ * one stream (its audit span, closed with it). A GET names only its object, and may be a prefetch running on a
+ * Rangefetch thread, so it is sent with the callbacks of the most recently opened stream still open on that
+ * key. A key with no open stream has nobody to charge the request to: the GET fails (a prefetch of a closed
+ * stream is cancelled anyway). Thread-safe: the registry is a concurrent map of copy-on-write lists.
+ *
+ * <p>HEAD is refused: S3A always tells a stream its length and ETag, so Rangefetch never needs one here.
+ */
+final class StreamCallbacksS3Client implements S3Client {
+    private final Map<String, List<ObjectInputStreamCallbacks>> openStreams = new ConcurrentHashMap<>();
+
+    /** Makes {@code callbacks} the ones GETs of {@code key} use until {@link #unregister}. */
+    void register(String key, ObjectInputStreamCallbacks callbacks) {
+        requireNonNull(key, "key is null");
+        requireNonNull(callbacks, "callbacks is null");
+        openStreams.compute(key, (k, list) -> {
+            List<ObjectInputStreamCallbacks> updated = list == null ? new ArrayList<>(1) : new ArrayList<>(list);
+            updated.add(callbacks);
+            return List.copyOf(updated);
+        });
+    }
+
+    /** Forgets {@code callbacks} for {@code key}; harmless when they were never registered or already removed. */
+    void unregister(String key, ObjectInputStreamCallbacks callbacks) {
+        openStreams.computeIfPresent(key, (k, list) -> {
+            List<ObjectInputStreamCallbacks> updated = new ArrayList<>(list);
+            updated.remove(callbacks);
+            return updated.isEmpty() ? null : List.copyOf(updated);
+        });
+    }
+
+    /** How many streams are registered, over all keys (for tests: closed streams leave none behind). */
+    int registeredStreams() {
+        return openStreams.values().stream().mapToInt(List::size).sum();
+    }
+
+    @Override
+    public ResponseInputStream<GetObjectResponse> getObject(GetObjectRequest request) {
+        List<ObjectInputStreamCallbacks> registered = openStreams.get(request.key());
+        if (registered == null || registered.isEmpty()) {
+            throw SdkClientException.create("No S3A stream is open on s3a://" + request.bucket() + "/" + request.key()
+                    + " to send its GET " + request.range() + " through; reopen the file");
+        }
+        ObjectInputStreamCallbacks callbacks = registered.get(registered.size() - 1);
+        GetObjectRequest.Builder builder = callbacks.newGetRequestBuilder(request.key()).range(request.range());
+        if (request.ifMatch() != null) {
+            builder.ifMatch(request.ifMatch());
+        }
+        if (request.versionId() != null) {
+            builder.versionId(request.versionId());
+        }
+        try {
+            return callbacks.getObject(builder.build());
+        } catch (IOException e) {
+            // S3A raises IOException only before sending (creating its client); SDK failures pass unchecked
+            throw SdkClientException.create("S3A could not send GET s3a://" + request.bucket() + "/" + request.key()
+                    + " " + request.range() + ": " + e, e);
+        }
+    }
+
+    @Override
+    public HeadObjectResponse headObject(HeadObjectRequest request) {
+        throw SdkClientException.create("HEAD s3a://" + request.bucket() + "/" + request.key() + " refused: an S3A"
+                + " stream knows its object's length and ETag, so Rangefetch never needs one");
+    }
+
+    @Override
+    public String serviceName() {
+        return SERVICE_NAME;
+    }
+
+    /** Nothing to release: the S3 client behind the callbacks is S3A's. */
+    @Override
+    public void close() {}
+}

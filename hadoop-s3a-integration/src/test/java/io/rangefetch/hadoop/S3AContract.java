@@ -1,0 +1,57 @@
+package io.rangefetch.hadoop;
+
+import java.io.IOException;
+import java.net.URI;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.contract.AbstractFSContract;
+
+/**
+ * Hadoop's contract binding for S3A on the shared MinIO with Rangefetch's stream factory (hadoop-aws publishes
+ * no tests jar, so its own binding is not available). The options (what S3A promises: a blob store, seek past
+ * the end rejected, unbuffer supported...) are in {@code contract/s3a-rangefetch.xml}.
+ */
+final class S3AContract extends AbstractFSContract {
+    private final MinioS3A minio;
+    private FileSystem fileSystem;
+
+    S3AContract(Configuration conf, MinioS3A minio) {
+        super(conf);
+        this.minio = minio;
+        addConfResource("contract/s3a-rangefetch.xml");
+    }
+
+    @Override
+    public void init() throws IOException {
+        super.init();
+        Configuration conf = minio.s3aConfiguration();
+        // the suites' own settings (the contract options, a vectored read's merge settings) come along
+        getConf().forEach(entry -> conf.set(entry.getKey(), entry.getValue()));
+        MinioS3A.withRangefetch(conf);
+        fileSystem = FileSystem.newInstance(URI.create("s3a://" + MinioS3A.BUCKET + "/"), conf);
+    }
+
+    @Override
+    public void teardown() throws IOException {
+        if (fileSystem != null) {
+            fileSystem.close();
+        }
+        super.teardown();
+    }
+
+    @Override
+    public FileSystem getTestFileSystem() {
+        return fileSystem;
+    }
+
+    @Override
+    public String getScheme() {
+        return "s3a";
+    }
+
+    @Override
+    public Path getTestPath() {
+        return new Path("/contract-test");
+    }
+}
