@@ -72,6 +72,22 @@ class ListingTest {
     }
 
     @Test
+    void everyPartitionCostsWhatPagingThroughTheirCommonPrefixCosts() throws IOException {
+        for (int p = 0; p < 240; p++) {
+            for (int f = 0; f < 10; f++) {
+                client.put(BUCKET, partition(p) + "part-" + f, new byte[1]);
+            }
+        }
+        StreamFactory factory = fixture.factory(StreamConfig.builder().listPageSize(100).build());
+
+        List<String> keys = listKeys(factory, IntStream.range(0, 240).mapToObj(ListingTest::partition)
+                .toArray(String[]::new));
+
+        assertThat(keys).hasSize(2400);
+        assertThat(client.count("LIST")).isEqualTo(24);
+    }
+
+    @Test
     void charactersSortingBeforeTheSlashAndLongerNumbersAreNotTakenForAPartition() throws IOException {
         put("t/p=1!x/a", "t/p=1-x/a", "t/p=1.x/a", "t/p=1/a", "t/p=1/b", "t/p=10/a", "t/p=2/a", "t/p=2x/a");
         StreamFactory factory = fixture.factory(StreamConfig.builder().listPageSize(1).build());

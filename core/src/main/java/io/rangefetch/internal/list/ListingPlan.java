@@ -15,15 +15,14 @@ import java.util.List;
  * order: so the cursors' results, concatenated, are in key order with no duplicate.
  *
  * <p><b>Groups.</b> A cursor lists from just before its first target to its last, restarting with
- * {@code StartAfter} over gaps; a new cursor costs at least one LIST call, so groups are cut where a gap is likely:
- * <ol>
- *   <li>between neighbours that are not consecutive ({@code p=0099} and {@code p=2390}, but not {@code p=0099}
- *   and {@code p=0100}: numbers are compared as numbers, other characters by code point);</li>
- *   <li>a run of consecutive targets longer than two pages is cut where its names differ earliest
- *   ({@code p=0...} | {@code p=1...}), so each part is a prefix that ends where its listing ends;</li>
- *   <li>when that makes more groups than cursors, neighbouring groups are merged into equal shares.</li>
- * </ol>
- * The cuts decide only how many calls and how much parallelism a listing takes, never what it returns.
+ * {@code StartAfter} over gaps. A new cursor costs at least one LIST call, and a cut inside a run of keys costs
+ * one more (the cursor before the cut must read a page past its last target to know it ended: S3 has no
+ * "end before"), so groups are cut only where a gap is likely: between neighbours that are not consecutive
+ * ({@code p=0099} and {@code p=2390}, but not {@code p=0099} and {@code p=0100}: numbers are compared as numbers,
+ * other characters by code point). A run of consecutive targets stays one cursor however long, so listing every
+ * partition costs what paging through their common prefix costs. When the cuts make more groups than cursors,
+ * neighbouring groups are merged into equal shares. The cuts decide only how many calls and how much parallelism
+ * a listing takes, never what it returns.
  */
 final class ListingPlan {
     private static final Comparator<ListTarget> TARGET_ORDER = Comparator
@@ -53,7 +52,7 @@ final class ListingPlan {
     }
 
     /** Splits disjoint, sorted targets into at most {@code cursors} groups, as the class note says. */
-    static List<List<ListTarget>> groups(List<ListTarget> targets, int cursors, int pageSize) {
+    static List<List<ListTarget>> groups(List<ListTarget> targets, int cursors) {
         if (cursors < 1) {
             throw new IllegalArgumentException("cursors must be positive, got " + cursors);
         }
@@ -61,7 +60,7 @@ final class ListingPlan {
         int from = 0;
         for (int i = 1; i <= targets.size(); i++) {
             if (i == targets.size() || !consecutive(targets.get(i - 1).text(), targets.get(i).text())) {
-                splitLongRun(targets.subList(from, i), 2 * pageSize, runs);
+                runs.add(List.copyOf(targets.subList(from, i)));
                 from = i;
             }
         }
@@ -80,25 +79,6 @@ final class ListingPlan {
         }
         merged.add(current);
         return merged;
-    }
-
-    private static void splitLongRun(List<ListTarget> run, int longest, List<List<ListTarget>> into) {
-        if (run.size() <= longest) {
-            into.add(List.copyOf(run));
-            return;
-        }
-        int middle = run.size() / 2;
-        int cut = -1;
-        int shortest = Integer.MAX_VALUE;
-        for (int i = 1; i < run.size(); i++) {
-            int common = Utf8Order.commonPrefix(run.get(i - 1).text(), run.get(i).text()).length();
-            if (common < shortest || common == shortest && Math.abs(i - middle) < Math.abs(cut - middle)) {
-                shortest = common;
-                cut = i;
-            }
-        }
-        splitLongRun(run.subList(0, cut), longest, into);
-        splitLongRun(run.subList(cut, run.size()), longest, into);
     }
 
     /**

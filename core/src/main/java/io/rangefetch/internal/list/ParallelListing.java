@@ -99,7 +99,7 @@ public final class ParallelListing implements Closeable {
                 disjoint.forEach(target -> runs.add(new Run(ListingCursor.unsorted(bucket, target,
                         settings.pageSize()))));
             } else {
-                ListingPlan.groups(disjoint, settings.cursors(), settings.pageSize()).forEach(group ->
+                ListingPlan.groups(disjoint, settings.cursors()).forEach(group ->
                         runs.add(new Run(ListingCursor.sorted(bucket, group, settings.pageSize()))));
             }
         });
