@@ -68,8 +68,8 @@ public final class MarkdownReport {
                 .append("right after a GC just before it.\n");
         out.append("- ×").append(run.referenceReader()).append(": median time over ").append(run.referenceReader())
                 .append("'s on the same workload; on a workload ").append(run.referenceReader())
-                .append(" does not run, over the first reader listed that runs it (RangefetchS3FileIO on iceberg-scan, ")
-                .append("which needs an Iceberg FileIO).\n");
+                .append(" does not run, over the first reader listed that runs it (RangefetchS3FileIO on ")
+                .append("iceberg-scan, which needs an Iceberg FileIO).\n");
         if (run.networkModelled()) {
             out.append("- ×ideal: median time over a lower bound from the proxy's network model: ")
                     .append("round trips that must wait for an earlier answer × first-byte delay + MB needed / ")
