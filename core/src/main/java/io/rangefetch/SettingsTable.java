@@ -127,6 +127,18 @@ final class SettingsTable {
     static final Setting<Double> HEDGE_MAX_FRACTION = add(Setting.fraction(StreamConfig.HEDGE_MAX_FRACTION, "0.05",
             Checks.fractionBetween(0, 0.5, true),
             "Second sends are at most this fraction of the GETs sent."));
+    // S3 answers at most 1,000 keys a page; asking for fewer only adds calls.
+    static final Setting<Integer> LIST_PAGE_SIZE = add(Setting.count(StreamConfig.LIST_PAGE_SIZE, "1000",
+            between(1, 1000),
+            "How many keys a listing asks for in one ListObjectsV2 request (S3 answers at most 1,000)."));
+    static final Setting<Integer> LIST_CURSORS = add(Setting.count(StreamConfig.LIST_CURSORS, "16",
+            between(1, 4096),
+            "The most cursors one listing is split into, each over its own common prefix, skipping with "
+                    + "StartAfter."));
+    static final Setting<Integer> LIST_PARALLELISM = add(Setting.count(StreamConfig.LIST_PARALLELISM, "8",
+            between(1, 4096),
+            "The most ListObjectsV2 requests one listing has in flight (within fetch.max-concurrency and the "
+                    + "throttle governors)."));
     // S3 in-region: the first byte of a GET arrives after about 20 to 100 ms.
     static final Setting<Duration> FIRST_BYTE_LATENCY = add(Setting.duration(StreamConfig.FIRST_BYTE_LATENCY,
             "30ms", notNegative(),

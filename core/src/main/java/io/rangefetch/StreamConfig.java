@@ -61,6 +61,9 @@ public final class StreamConfig implements FormatSettings {
     public static final String HEDGE_PERCENTILE = "hedge.percentile";
     public static final String HEDGE_MIN_DELAY = "hedge.min-delay";
     public static final String HEDGE_MAX_FRACTION = "hedge.max-fraction";
+    public static final String LIST_PAGE_SIZE = "list.page-size";
+    public static final String LIST_CURSORS = "list.cursors";
+    public static final String LIST_PARALLELISM = "list.parallelism";
     public static final String FIRST_BYTE_LATENCY = "network.first-byte-latency";
     public static final String CONNECTION_BANDWIDTH = "network.connection-bandwidth";
     public static final String VECTORED_MIN_SEEK = "vectored.min-seek";
@@ -261,6 +264,21 @@ public final class StreamConfig implements FormatSettings {
     /** The value of {@value #HEDGE_MAX_FRACTION}. */
     public double hedgeMaxFraction() {
         return get(SettingsTable.HEDGE_MAX_FRACTION);
+    }
+
+    /** The value of {@value #LIST_PAGE_SIZE}. */
+    public int listPageSize() {
+        return get(SettingsTable.LIST_PAGE_SIZE);
+    }
+
+    /** The value of {@value #LIST_CURSORS}. */
+    public int listCursors() {
+        return get(SettingsTable.LIST_CURSORS);
+    }
+
+    /** The value of {@value #LIST_PARALLELISM}. */
+    public int listParallelism() {
+        return get(SettingsTable.LIST_PARALLELISM);
     }
 
     /** The value of {@value #FIRST_BYTE_LATENCY}. */
@@ -513,6 +531,18 @@ public final class StreamConfig implements FormatSettings {
 
         public Builder hedgeMaxFraction(double fraction) {
             return set(SettingsTable.HEDGE_MAX_FRACTION, fraction);
+        }
+
+        public Builder listPageSize(int keys) {
+            return set(SettingsTable.LIST_PAGE_SIZE, keys);
+        }
+
+        public Builder listCursors(int cursors) {
+            return set(SettingsTable.LIST_CURSORS, cursors);
+        }
+
+        public Builder listParallelism(int requests) {
+            return set(SettingsTable.LIST_PARALLELISM, requests);
         }
 
         /** The first-byte latency of a GET under the cost model; the default is fitted to S3 in-region. */

@@ -11,6 +11,8 @@ import io.rangefetch.client.SdkSyncObjectClient;
 import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.MetadataCache;
 import io.rangefetch.internal.fetch.FetchScheduler;
+import io.rangefetch.internal.list.ListingSettings;
+import io.rangefetch.internal.list.ParallelListing;
 import io.rangefetch.internal.plan.AccessHint;
 import io.rangefetch.internal.plan.RangeCoalescer;
 import io.rangefetch.internal.plan.ReadPlanner;
@@ -21,9 +23,15 @@ import io.rangefetch.internal.stats.StatisticsCounter;
 import io.rangefetch.format.FormatPolicy;
 import io.rangefetch.format.FormatSession;
 import io.rangefetch.format.OpenFetch;
+import java.nio.charset.CharsetEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -51,6 +59,8 @@ public final class StreamFactory implements AutoCloseable {
     private static final AtomicInteger FACTORY_IDS = new AtomicInteger();
     private static final Logger LOG = LoggerFactory.getLogger(StreamFactory.class);
     private static final long CLOSE_TIMEOUT_SECONDS = 10;
+    /** S3's longest key, in bytes of UTF-8. */
+    private static final int MAX_KEY_BYTES = 1024;
 
     private final StreamConfig config;
     private final ObjectClient client;
@@ -165,9 +175,69 @@ public final class StreamFactory implements AutoCloseable {
         return new SeekableS3InputStream(location, reader, streamStatistics, this::isClosed, session);
     }
 
-    /** Totals over every stream this factory opened. */
+    /**
+     * Lists the objects under many locations with few ListObjectsV2 calls. A location whose key ends in {@code /}
+     * names every object under it ({@code s3://b/t/p=1/}); any other names the object with that key and every
+     * object under it as a directory ({@code s3://b/t/p=1} names {@code t/p=1} and {@code t/p=1/...}, not
+     * {@code t/p=1-x/...}). Duplicates and nested locations are listed once; folder markers (keys ending in
+     * {@code /}) are left out; a location with nothing under it adds nothing.
+     *
+     * <p>The wanted keys are sorted and split into a few cursors, each listing its group's common prefix 1,000
+     * keys a page and restarting with {@code StartAfter} just before the next wanted location whenever the rest
+     * of a page lies past the current one (see README, "Listing many partitions"). Cursors run in parallel
+     * ({@code list.parallelism}) as fetches of this factory, under its {@code fetch.max-concurrency}, the
+     * bucket's throttle governor and the retry settings; S3 Express directory buckets ({@code --x-s3}) are listed
+     * one location at a time. What a listing finds goes into the factory's metadata: opening a listed object
+     * sends no HEAD, and a small one is read whole in its first GET, under {@code If-Match}.
+     *
+     * <p>The listing starts now and is read lazily; close it (try-with-resources) when done.
+     *
+     * @throws IllegalArgumentException if {@code locations} or one of them is null, or a key is longer than S3
+     *     allows (1,024 bytes of UTF-8) or not valid Unicode
+     * @throws IllegalStateException if the factory is closed
+     */
+    public ObjectListing list(Collection<S3Location> locations) {
+        if (locations == null) {
+            throw new IllegalArgumentException("locations is null");
+        }
+        if (closed) {
+            throw new IllegalStateException("Stream factory is closed; cannot list " + locations.size()
+                    + " locations");
+        }
+        Map<String, List<String>> keysByBucket = new HashMap<>();
+        for (S3Location location : locations) {
+            if (location == null) {
+                throw new IllegalArgumentException("A location to list is null: " + locations);
+            }
+            checkListableKey(location);
+            keysByBucket.computeIfAbsent(location.bucket(), bucket -> new ArrayList<>()).add(location.key());
+        }
+        ListingSettings settings = new ListingSettings(config.listPageSize(), config.listCursors(),
+                config.listParallelism(), config.readDeadline());
+        ParallelListing listing = ParallelListing.start(keysByBucket, settings, context.scheduler(),
+                (request, abort) -> context.list(request, abort, statistics),
+                (bucket, entry) -> context.metadata().put(bucket, entry.key(), null,
+                        new ObjectMetadata(entry.size(), entry.etag())));
+        return new ObjectListing(listing);
+    }
+
+    private static void checkListableKey(S3Location location) {
+        String key = location.key();
+        CharsetEncoder encoder = StandardCharsets.UTF_8.newEncoder();
+        if (!encoder.canEncode(key)) {
+            throw new IllegalArgumentException("Cannot list " + location + ": its key is not valid Unicode");
+        }
+        int bytes = key.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > MAX_KEY_BYTES) {
+            throw new IllegalArgumentException("Cannot list " + location + ": its key is " + bytes
+                    + " bytes of UTF-8, longer than S3 allows (" + MAX_KEY_BYTES + ")");
+        }
+    }
+
+    /** Totals over every stream this factory opened, and the LIST requests of its listings. */
     public StreamStatistics statistics() {
-        return SeekableS3InputStream.snapshot(statistics, context.governors().lowestLimit());
+        return SeekableS3InputStream.snapshot(statistics, context.governors().lowestLimit())
+                .withListRequests(statistics.listRequests());
     }
 
     public StreamConfig config() {

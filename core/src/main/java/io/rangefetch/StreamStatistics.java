@@ -18,6 +18,8 @@ package io.rangefetch;
  *     bucket's); -1 when no governor limits them (throttling off, or nothing sent yet)
  * @param hedgesSent GETs sent a second time because their answer was slow to begin (counted in getRequests too)
  * @param hedgesWon hedges whose answer came first
+ * @param listRequests ListObjectsV2 requests sent by {@link StreamFactory#list} (each retry counts); a stream
+ *     sends none, so its snapshot says 0
  */
 public record StreamStatistics(
         long getRequests,
@@ -33,4 +35,20 @@ public record StreamStatistics(
         long throttledResponses,
         int throttleLimit,
         long hedgesSent,
-        long hedgesWon) {}
+        long hedgesWon,
+        long listRequests) {
+
+    /** A snapshot with no listing requests: a stream's. */
+    public StreamStatistics(long getRequests, long headRequests, long bytesFetched, long bytesServed, long cacheHits,
+            long cacheMisses, long prefetchedBytes, long prefetchedBytesUnread, long retries, long resumes,
+            long throttledResponses, int throttleLimit, long hedgesSent, long hedgesWon) {
+        this(getRequests, headRequests, bytesFetched, bytesServed, cacheHits, cacheMisses, prefetchedBytes,
+                prefetchedBytesUnread, retries, resumes, throttledResponses, throttleLimit, hedgesSent, hedgesWon, 0);
+    }
+
+    StreamStatistics withListRequests(long count) {
+        return new StreamStatistics(getRequests, headRequests, bytesFetched, bytesServed, cacheHits, cacheMisses,
+                prefetchedBytes, prefetchedBytesUnread, retries, resumes, throttledResponses, throttleLimit,
+                hedgesSent, hedgesWon, count);
+    }
+}

@@ -136,10 +136,12 @@ public final class Bench implements Callable<Integer> {
         MarkdownReport report = new MarkdownReport(results.description(), results.rows());
         out.println(report.table());
         out.println(report.notes());
+        results.listingSection().ifPresent(out::println);
         results.json().write(json);
         System.err.println("JSON: " + json.toAbsolutePath());
         if (reportDirectory != null) {
-            Path page = BenchmarksPage.write(reportDirectory, results.description(), results.rows());
+            Path page = BenchmarksPage.write(reportDirectory, results.description(), results.rows(),
+                    results.listingSection());
             System.err.println("Report: " + page.toAbsolutePath());
         }
         return results.anyFailed() ? 1 : 0;

@@ -5,11 +5,19 @@ import static java.util.Objects.requireNonNull;
 import io.rangefetch.benchmarks.data.DataPreparer;
 import io.rangefetch.benchmarks.data.DataSet;
 import io.rangefetch.benchmarks.data.IcebergTablePreparer;
+import io.rangefetch.benchmarks.data.ListingLayout;
+import io.rangefetch.benchmarks.data.ListingPreparer;
 import io.rangefetch.benchmarks.data.StoredObject;
 import io.rangefetch.benchmarks.data.StoredTable;
 import io.rangefetch.benchmarks.env.BenchEnvironment;
+import io.rangefetch.benchmarks.listing.ListingResults;
+import io.rangefetch.benchmarks.listing.ListingRunner;
+import io.rangefetch.benchmarks.listing.ListingStrategy;
+import io.rangefetch.benchmarks.listing.ListingSummary;
+import io.rangefetch.benchmarks.listing.WantedSet;
 import io.rangefetch.benchmarks.readers.ReaderUnderTest;
 import io.rangefetch.benchmarks.report.JsonReport;
+import io.rangefetch.benchmarks.report.ListingReport;
 import io.rangefetch.benchmarks.report.MachineInfo;
 import io.rangefetch.benchmarks.report.RunDescription;
 import io.rangefetch.benchmarks.report.RunDescription.Item;
@@ -25,6 +33,7 @@ import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,6 +47,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * ({@link Bench}) and the demo ({@link Demo}) differ only in what they ask for and how they print it.
  */
 final class BenchmarkRun {
+
+    private static final long LISTING_SEED = 42;
 
     /**
      * What to measure.
@@ -59,15 +70,27 @@ final class BenchmarkRun {
         }
     }
 
-    /** What a run found. */
-    record Results(RunDescription description, List<SummaryRow> rows, List<RowResult> raw) {
+    /**
+     * What a run found.
+     *
+     * @param listing the listing workload's results, if it ran
+     * @param raw every row the runners measured, the listing's too
+     */
+    record Results(RunDescription description, List<SummaryRow> rows, Optional<ListingResults> listing,
+            List<RowResult> raw) {
 
         JsonReport json() {
-            return new JsonReport(description, rows, raw.stream().flatMap(row -> row.samples().stream()).toList());
+            return new JsonReport(description, rows, List.of(), listing.orElse(null),
+                    raw.stream().flatMap(row -> row.samples().stream()).toList());
+        }
+
+        /** The listing section of the report, if the listing workload ran. */
+        Optional<String> listingSection() {
+            return listing.map(results -> new ListingReport(description, results, rows).section());
         }
 
         boolean anyFailed() {
-            return rows.stream().anyMatch(SummaryRow::failed);
+            return rows.stream().anyMatch(SummaryRow::failed) || listing.map(ListingResults::anyFailed).orElse(false);
         }
     }
 
@@ -80,6 +103,10 @@ final class BenchmarkRun {
                 prepareTable(environment, plan.data(), plan.workloads()));
         List<RowResult> rows = new ScenarioRunner(environment.target(), environment.traffic(), plan.warmups(),
                 plan.runs()).run(plan.readers(), workloads);
+        List<RowResult> listed = new ArrayList<>();
+        Optional<ListingResults> listing = plan.workloads().contains(Workloads.LISTING)
+                ? Optional.of(measureListing(environment, plan, listed))
+                : Optional.empty();
         String reference = plan.readers().get(0).name();
         boolean modelled = environment.network().isPresent();
         RunDescription description = new RunDescription(plan.command(), started, MachineInfo.describe(),
@@ -87,7 +114,32 @@ final class BenchmarkRun {
                 plan.runs(), reference,
                 plan.readers().stream().map(reader -> new Item(reader.name(), reader.configuration())).toList(),
                 workloads.stream().map(workload -> describe(workload, modelled)).toList());
-        return new Results(description, Summary.of(rows, workloads, environment.network(), reference), rows);
+        return new Results(description, Summary.of(rows, workloads, environment.network(), reference), listing,
+                Stream.concat(rows.stream(), listed.stream()).toList());
+    }
+
+    /**
+     * The listing workload: its objects on the server, then every strategy on every wanted set; adds the rows it
+     * measured to {@code raw}.
+     */
+    static ListingResults measureListing(BenchEnvironment environment, Plan plan, List<RowResult> raw)
+            throws IOException {
+        ListingLayout layout = ListingLayout.benchmark(plan.scale());
+        List<StoredObject> stored;
+        try (S3Client s3 = environment.directClient()) {
+            stored = new ListingPreparer(s3, environment.bucket()).ensure(layout);
+        }
+        List<WantedSet> sets = WantedSet.standard(layout, LISTING_SEED);
+        List<ListingStrategy> strategies = ListingStrategy.all();
+        List<RowResult> rows = new ListingRunner(environment.target(), environment.traffic(), plan.warmups(),
+                plan.runs()).run(sets, strategies, stored);
+        raw.addAll(rows);
+        return new ListingResults(String.format("%,d partitions of %d objects of about %d bytes under %s (%,d "
+                        + "objects)", layout.partitions(), layout.filesPerPartition(),
+                        ListingLayout.content(layout.keys(0).get(0)).length, layout.root(), stored.size()),
+                sets.stream().map(set -> new Item(set.id(), set.description())).toList(),
+                strategies.stream().map(strategy -> new Item(strategy.name(), strategy.description())).toList(),
+                ListingSummary.of(rows, strategies.get(0).name(), strategies.get(1).name()));
     }
 
     /** The time now as reports give it: ISO 8601 with the offset, to the second. */

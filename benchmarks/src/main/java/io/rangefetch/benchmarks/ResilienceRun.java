@@ -87,7 +87,7 @@ final class ResilienceRun {
             Map<Scenario, ResilienceReport> reports) {
 
         JsonReport json() {
-            return new JsonReport(description, List.of(), rows,
+            return new JsonReport(description, List.of(), rows, null,
                     raw.stream().flatMap(row -> row.samples().stream()).toList());
         }
 

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rangefetch.benchmarks.data.DataSet;
 import io.rangefetch.benchmarks.env.BenchEnvironment;
 import io.rangefetch.benchmarks.env.ServerKind;
+import io.rangefetch.benchmarks.listing.ListingResults;
+import io.rangefetch.benchmarks.listing.ListingRow;
 import io.rangefetch.benchmarks.report.BenchmarksPage;
 import io.rangefetch.benchmarks.report.JsonReport;
 import io.rangefetch.benchmarks.report.MarkdownReport;
@@ -36,9 +38,20 @@ class BenchmarkRunIT {
             results = BenchmarkRun.execute(environment, plan);
         }
 
-        // iceberg-scan runs only on FileIO readers: neither of these is one
-        int rows = 2 * (Workloads.NAMES.size() - 1);
-        assertThat(results.rows()).hasSize(rows).noneMatch(row -> row.workload().equals(Workloads.ICEBERG_SCAN));
+        // iceberg-scan runs only on FileIO readers and list-then-read on Rangefetch's: neither of these is one;
+        // listing is measured apart
+        int rows = 2 * (Workloads.NAMES.size() - 3);
+        assertThat(results.rows()).hasSize(rows).extracting(SummaryRow::workload)
+                .doesNotContain(Workloads.ICEBERG_SCAN, Workloads.LIST_THEN_READ, Workloads.LISTING);
+        ListingResults listing = results.listing().orElseThrow();
+        assertThat(listing.rows()).as("3 wanted sets × 3 strategies").hasSize(9);
+        for (ListingRow row : listing.rows()) {
+            assertThat(row.status()).as(row.toString()).isEqualTo(ListingRow.OK);
+            assertThat(row.runs()).isEqualTo(2);
+            assertThat(row.objects()).as("verified against what was written").isPositive();
+            assertThat(row.lists()).as(row.toString()).isPositive();
+            assertThat(row.gets()).as(row.toString()).isZero();
+        }
         for (SummaryRow row : results.rows()) {
             if (row.reader().equals("honest")) {
                 assertThat(row.status()).as(row.toString()).isEqualTo(SummaryRow.OK);
@@ -62,11 +75,13 @@ class BenchmarkRunIT {
         results.json().write(json);
         JsonReport read = JsonReport.read(json);
         assertThat(read.rows()).isEqualTo(results.rows());
-        assertThat(read.samples()).hasSize(rows);
+        assertThat(read.samples()).hasSize(rows + 2 * listing.rows().size());
+        assertThat(read.listing()).isEqualTo(listing);
 
-        Path page = BenchmarksPage.write(dir, results.description(), results.rows());
+        Path page = BenchmarksPage.write(dir, results.description(), results.rows(), results.listingSection());
         assertThat(Files.readString(page))
-                .contains("bench --scale 0.01", "| sequential | honest |", "**FAILED** liar · sequential: wrong bytes");
+                .contains("bench --scale 0.01", "| sequential | honest |", "**FAILED** liar · sequential: wrong bytes",
+                        "## Listing many partitions", "| first-last | Rangefetch |");
         byte[] png = Files.readAllBytes(dir.resolve(BenchmarksPage.CHART));
         assertThat(new String(png, 1, 3, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("PNG");
         assertThat(new MarkdownReport(results.description(), results.rows()).table())

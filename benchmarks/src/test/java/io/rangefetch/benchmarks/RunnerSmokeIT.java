@@ -3,6 +3,8 @@ package io.rangefetch.benchmarks;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rangefetch.benchmarks.listing.ListingRow;
+import io.rangefetch.benchmarks.readers.ReaderUnderTest;
 import io.rangefetch.benchmarks.report.JsonReport;
 import io.rangefetch.benchmarks.report.SummaryRow;
 import io.rangefetch.benchmarks.run.RunSample;
@@ -10,6 +12,7 @@ import io.rangefetch.benchmarks.workload.Workloads;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,12 +31,13 @@ class RunnerSmokeIT {
                 "--warmups", "0", "--shaping", "off", "--json", json.toString()}, new PrintStream(stdout, true, UTF_8));
 
         JsonReport report = JsonReport.read(json);
-        // iceberg-scan runs only on the FileIO readers among the defaults: iceberg-rangefetch, iceberg, iceberg-aal
-        long fileIoReaders = ReaderCatalog.DEFAULTS.stream().filter(id -> id.startsWith("iceberg")).count();
-        assertThat(fileIoReaders).isEqualTo(3);
+        List<ReaderUnderTest> readers = ReaderCatalog.select(ReaderCatalog.DEFAULTS);
         assertThat(report.rows())
                 .extracting(SummaryRow::workload, SummaryRow::reader)
-                .hasSize((int) ((Workloads.NAMES.size() - 1) * ReaderCatalog.DEFAULTS.size() + fileIoReaders))
+                // iceberg-scan runs only on the FileIO readers, list-then-read only on Rangefetch's, listing apart
+                .hasSize((Workloads.NAMES.size() - 3) * readers.size()
+                        + (int) readers.stream().filter(ReaderUnderTest::isIcebergFileIO).count()
+                        + (int) readers.stream().filter(ReaderUnderTest::isRangefetch).count())
                 .doesNotHaveDuplicates();
         for (SummaryRow row : report.rows()) {
             assertThat(row.status()).as("%s · %s: %s", row.reader(), row.workload(), row.failure())
@@ -44,9 +48,21 @@ class RunnerSmokeIT {
             // was sent
             assertThat(row.transferredBytes()).as(row.toString()).isPositive();
         }
-        assertThat(report.samples()).hasSize(report.rows().size()).noneMatch(RunSample::warmup);
+        assertThat(report.rows()).filteredOn(row -> row.workload().equals(Workloads.LIST_THEN_READ)).singleElement()
+                .satisfies(row -> {
+                    assertThat(row.lists()).as("one listing of the directory").isEqualTo(1);
+                    assertThat(row.heads()).as("lengths and ETags from the listing").isZero();
+                });
+        assertThat(report.listing().rows()).hasSize(9).allSatisfy(row -> {
+            assertThat(row.status()).as("%s · %s: %s", row.strategy(), row.set(), row.failure())
+                    .isEqualTo(ListingRow.OK);
+            assertThat(row.objects()).as("verified against what was written").isPositive();
+            assertThat(row.lists()).isPositive();
+        });
+        assertThat(report.samples()).hasSize(report.rows().size() + report.listing().rows().size())
+                .noneMatch(RunSample::warmup);
         assertThat(exitCode).isZero();
         assertThat(stdout.toString(UTF_8)).contains("| workload | reader | median time |", "| projection | Rangefetch |",
-                "| iceberg-scan | Iceberg S3FileIO |");
+                "| iceberg-scan | Iceberg S3FileIO |", "## Listing many partitions", "| all | common prefix |");
     }
 }

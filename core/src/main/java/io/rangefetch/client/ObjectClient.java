@@ -26,6 +26,16 @@ public interface ObjectClient extends AutoCloseable {
     ObjectMetadata head(ObjectAddress object) throws IOException;
 
     /**
+     * Sends one ListObjectsV2 request and answers its page as the server sent it. A missing bucket is a
+     * {@link FileNotFoundException}; other failures name the bucket and prefix. Implementations that cannot list
+     * keep this default, which says so: the factory's {@code list} then fails with it.
+     */
+    default ListPage list(ListRequest request) throws IOException {
+        throw new UnsupportedOperationException(getClass().getName() + " does not implement ListObjectsV2 (list "
+                + request.describe() + ")");
+    }
+
+    /**
      * Releases what this client owns (the SDK-backed clients own nothing: the S3 client they wrap stays its
      * caller's). A {@code StreamFactory} never calls this: whoever created the client closes it, after the
      * factory.

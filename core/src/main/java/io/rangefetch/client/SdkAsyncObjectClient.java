@@ -38,6 +38,12 @@ public final class SdkAsyncObjectClient implements ObjectClient {
         return SdkRequests.metadata(object, await(s3.headObject(SdkRequests.headObject(object)), what));
     }
 
+    @Override
+    public ListPage list(ListRequest request) throws IOException {
+        String what = "LIST " + request.describe();
+        return SdkRequests.page(request, await(s3.listObjectsV2(SdkRequests.listObjects(request)), what));
+    }
+
     private static <T> T await(CompletableFuture<T> future, String what) throws IOException {
         try {
             return future.get();

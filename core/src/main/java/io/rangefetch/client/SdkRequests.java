@@ -4,6 +4,9 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.regex.Matcher;
@@ -13,6 +16,11 @@ import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.EncodingType;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -58,6 +66,38 @@ final class SdkRequests {
                 .sseCustomerKey(get.sseCustomerKey())
                 .sseCustomerKeyMD5(get.sseCustomerKeyMD5())
                 .build();
+    }
+
+    static ListObjectsV2Request listObjects(ListRequest request) {
+        return ListObjectsV2Request.builder()
+                .bucket(request.bucket())
+                .prefix(request.prefix().isEmpty() ? null : request.prefix())
+                .startAfter(request.startAfter())
+                .continuationToken(request.continuationToken())
+                .maxKeys(request.maxKeys())
+                .delimiter(request.delimiter())
+                // keys may hold characters XML cannot carry; the SDK decodes what comes back URL-encoded
+                .encodingType(EncodingType.URL)
+                .build();
+    }
+
+    static ListPage page(ListRequest request, ListObjectsV2Response response) throws IOException {
+        List<ListEntry> objects = new ArrayList<>(response.contents().size());
+        for (S3Object object : response.contents()) {
+            if (object.key() == null || object.size() == null || object.eTag() == null) {
+                throw new IOException("LIST " + request.describe() + " answered an entry without key, size or ETag: "
+                        + object);
+            }
+            Instant modified = object.lastModified() == null ? Instant.EPOCH : object.lastModified();
+            objects.add(new ListEntry(object.key(), object.size(), object.eTag(), modified));
+        }
+        List<String> prefixes = response.commonPrefixes().stream().map(CommonPrefix::prefix).toList();
+        boolean truncated = Boolean.TRUE.equals(response.isTruncated());
+        if (truncated && response.nextContinuationToken() == null) {
+            throw new IOException("LIST " + request.describe() + " answered a truncated page without a continuation "
+                    + "token");
+        }
+        return new ListPage(objects, prefixes, truncated, truncated ? response.nextContinuationToken() : null);
     }
 
     /** Reads range, total length and ETag off a GET answer; closes the body if they are missing. */

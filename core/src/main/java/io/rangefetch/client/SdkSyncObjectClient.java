@@ -35,4 +35,13 @@ public final class SdkSyncObjectClient implements ObjectClient {
             throw SdkRequests.translate(e, "HEAD " + object);
         }
     }
+
+    @Override
+    public ListPage list(ListRequest request) throws IOException {
+        try {
+            return SdkRequests.page(request, s3.listObjectsV2(SdkRequests.listObjects(request)));
+        } catch (SdkException e) {
+            throw SdkRequests.translate(e, "LIST " + request.describe());
+        }
+    }
 }

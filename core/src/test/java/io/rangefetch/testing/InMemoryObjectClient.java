@@ -3,6 +3,10 @@ package io.rangefetch.testing;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.client.ByteRange;
+import io.rangefetch.client.HttpStatusException;
+import io.rangefetch.client.ListEntry;
+import io.rangefetch.client.ListPage;
+import io.rangefetch.client.ListRequest;
 import io.rangefetch.client.ObjectAddress;
 import io.rangefetch.client.ObjectClient;
 import io.rangefetch.client.ObjectContent;
@@ -15,8 +19,12 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
+import java.nio.charset.StandardCharsets;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -27,12 +35,17 @@ import java.util.function.Predicate;
 /**
  * An in-memory {@link ObjectClient} that answers as S3 does: closed ranges clipped at the object's end, 416 for
  * a range that starts at or past it (and for any range of an empty object), suffix ranges, {@code If-Match}
- * with 412, quoted MD5 ETags, 404 for a missing key. It logs every request and can inject faults.
- * Thread-safe. For unit tests only.
+ * with 412, quoted MD5 ETags, 404 for a missing key; ListObjectsV2 in UTF-8 binary key order with prefix,
+ * delimiter and common prefixes, {@code StartAfter} (ignored when a continuation token is given), max-keys capped
+ * at 1,000 and {@code IsTruncated}. A bucket named like an S3 Express directory bucket ({@code --x-s3} at the end)
+ * lists as those do: unsorted, no {@code StartAfter} (400), only prefixes ending in {@code /}. It logs every
+ * request and can inject faults. Thread-safe. For unit tests only.
  */
 public final class InMemoryObjectClient implements ObjectClient {
     private final Map<String, Stored> objects = new ConcurrentHashMap<>();
     private final List<Request> log = new CopyOnWriteArrayList<>();
+    private final List<ListRequest> listLog = new CopyOnWriteArrayList<>();
+    private volatile boolean ignoreStartAfter;
     private final List<Fault> faults = new CopyOnWriteArrayList<>();
     private final List<BodyHold> holds = new CopyOnWriteArrayList<>();
     private final List<BodyFault> bodyFaults = new CopyOnWriteArrayList<>();
@@ -126,11 +139,11 @@ public final class InMemoryObjectClient implements ObjectClient {
         void apply(Request request) throws IOException;
     }
 
-    private record Stored(byte[] data, String etag) {}
+    private record Stored(byte[] data, String etag, Instant lastModified) {}
 
     /** Stores (or overwrites) an object; returns its ETag. */
     public String put(String bucket, String key, byte[] data) {
-        Stored stored = new Stored(data.clone(), etagOf(data));
+        Stored stored = new Stored(data.clone(), etagOf(data), Instant.now());
         objects.put(bucket + "/" + requireNonNull(key, "key is null"), stored);
         return stored.etag();
     }
@@ -173,6 +186,16 @@ public final class InMemoryObjectClient implements ObjectClient {
         return hold;
     }
 
+    /** Answers ListObjectsV2 as if {@code StartAfter} were not given, as some S3-compatible servers do. */
+    public void ignoreStartAfter(boolean ignore) {
+        this.ignoreStartAfter = ignore;
+    }
+
+    /** Every ListObjectsV2 request, in order. */
+    public List<ListRequest> listRequests() {
+        return new ArrayList<>(listLog);
+    }
+
     public List<Request> requests() {
         return new ArrayList<>(log);
     }
@@ -187,6 +210,7 @@ public final class InMemoryObjectClient implements ObjectClient {
 
     public void clearLog() {
         log.clear();
+        listLog.clear();
     }
 
     @Override
@@ -236,6 +260,94 @@ public final class InMemoryObjectClient implements ObjectClient {
         Stored stored = find(object, "HEAD " + object);
         return new ObjectMetadata(stored.data().length, stored.etag());
     }
+
+    @Override
+    public ListPage list(ListRequest list) throws IOException {
+        Request request = new Request("LIST", list.bucket(), list.prefix(), null, null);
+        log.add(request);
+        listLog.add(list);
+        for (Fault fault : faults) {
+            fault.apply(request);
+        }
+        boolean directoryBucket = list.bucket().endsWith("--x-s3");
+        if (directoryBucket && list.startAfter() != null && list.continuationToken() == null) {
+            throw new HttpStatusException("LIST " + list.describe() + ": 400 StartAfter is not supported by "
+                    + "directory buckets", 400, null);
+        }
+        if (directoryBucket && !list.prefix().isEmpty() && !list.prefix().endsWith("/")) {
+            throw new HttpStatusException("LIST " + list.describe() + ": 400 directory buckets list only prefixes "
+                    + "ending in /", 400, null);
+        }
+        String bucketPrefix = list.bucket() + "/";
+        List<String> keys = objects.keySet().stream()
+                .filter(name -> name.startsWith(bucketPrefix))
+                .map(name -> name.substring(bucketPrefix.length()))
+                .filter(key -> key.startsWith(list.prefix()))
+                .sorted(UTF8_ORDER)
+                .toList();
+        // after: the last key or common prefix already answered; rolledUp: whether it was a common prefix
+        String after = null;
+        boolean rolledUp = false;
+        if (list.continuationToken() != null) {
+            String token = new String(Base64.getUrlDecoder().decode(list.continuationToken()), StandardCharsets.UTF_8);
+            rolledUp = token.charAt(0) == 'P';
+            after = token.substring(1);
+        } else if (list.startAfter() != null && !ignoreStartAfter) {
+            after = list.startAfter();
+        }
+        int limit = Math.min(list.maxKeys(), ListRequest.MAX_PAGE_SIZE);
+        List<ListEntry> entries = new ArrayList<>();
+        List<String> prefixes = new ArrayList<>();
+        String last = null;
+        boolean lastRolledUp = false;
+        boolean truncated = false;
+        for (String key : keys) {
+            if (after != null && (UTF8_ORDER.compare(key, after) <= 0 || rolledUp && key.startsWith(after))) {
+                continue;
+            }
+            String commonPrefix = null;
+            if (list.delimiter() != null) {
+                int at = key.indexOf(list.delimiter(), list.prefix().length());
+                if (at >= 0) {
+                    commonPrefix = key.substring(0, at + list.delimiter().length());
+                }
+            }
+            if (commonPrefix != null && lastRolledUp && commonPrefix.equals(last)) {
+                continue; // one entry for every key under this common prefix
+            }
+            if (entries.size() + prefixes.size() == limit) {
+                truncated = true;
+                break;
+            }
+            if (commonPrefix != null) {
+                prefixes.add(commonPrefix);
+                last = commonPrefix;
+                lastRolledUp = true;
+            } else {
+                Stored stored = objects.get(bucketPrefix + key);
+                if (stored == null) {
+                    continue; // deleted meanwhile
+                }
+                entries.add(new ListEntry(key, stored.data().length, stored.etag(), stored.lastModified()));
+                last = key;
+                lastRolledUp = false;
+            }
+        }
+        if (directoryBucket) {
+            // directory buckets answer in no particular order: a fixed shuffle, so tests are repeatable
+            entries.sort(Comparator.comparingInt((ListEntry entry) -> Integer.reverse(entry.key().hashCode())));
+        }
+        String token = !truncated ? null : Base64.getUrlEncoder().encodeToString(
+                ((lastRolledUp ? "P" : "K") + last).getBytes(StandardCharsets.UTF_8));
+        return new ListPage(entries, prefixes, truncated, token);
+    }
+
+    /**
+     * UTF-8 binary order, by its definition: the keys' UTF-8 bytes compared as unsigned bytes (the library's own
+     * comparator works on code points; this fake is the independent check of it).
+     */
+    public static final Comparator<String> UTF8_ORDER = (left, right) -> java.util.Arrays.compareUnsigned(
+            left.getBytes(StandardCharsets.UTF_8), right.getBytes(StandardCharsets.UTF_8));
 
     private Stored find(ObjectAddress object, String what) throws FileNotFoundException {
         Stored stored = objects.get(object.bucket() + "/" + object.key());

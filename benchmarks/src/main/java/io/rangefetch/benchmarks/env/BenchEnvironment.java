@@ -171,7 +171,7 @@ public final class BenchEnvironment implements AutoCloseable {
         public Traffic read() {
             ProxyLedger ledger = proxy.ledger();
             return new Traffic(ledger.gets(), ledger.heads(), ledger.responseBodyBytes(),
-                    ledger.responses(SLOW_DOWN_STATUS), delayedFirstBytes() - delayedBefore);
+                    ledger.responses(SLOW_DOWN_STATUS), delayedFirstBytes() - delayedBefore, ledger.lists());
         }
 
         private long delayedFirstBytes() {

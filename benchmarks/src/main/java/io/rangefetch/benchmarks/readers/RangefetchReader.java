@@ -110,6 +110,11 @@ public final class RangefetchReader implements ReaderUnderTest {
     }
 
     @Override
+    public boolean isRangefetch() {
+        return true;
+    }
+
+    @Override
     public ReaderSession openSession(S3Target target) {
         requireNonNull(target, "target is null");
         StreamConfig config = config();
@@ -156,6 +161,11 @@ public final class RangefetchReader implements ReaderUnderTest {
             this.target = target;
             this.s3 = s3;
             this.factory = factory;
+        }
+
+        @Override
+        public RangefetchAccess rangefetch() {
+            return new RangefetchAccess(factory, target.bucket());
         }
 
         @Override

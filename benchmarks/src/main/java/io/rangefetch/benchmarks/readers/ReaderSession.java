@@ -47,6 +47,14 @@ public interface ReaderSession extends AutoCloseable {
         throw new UnsupportedOperationException(getClass().getName() + " is not an Iceberg FileIO");
     }
 
+    /**
+     * The session's Rangefetch factory, which workloads of Rangefetch's own features (listing) use; the session
+     * owns it. Only for readers that {@linkplain ReaderUnderTest#isRangefetch() are Rangefetch's factory}.
+     */
+    default RangefetchAccess rangefetch() {
+        throw new UnsupportedOperationException(getClass().getName() + " has no Rangefetch factory");
+    }
+
     @Override
     void close() throws IOException;
 }

@@ -23,6 +23,14 @@ public interface ReaderUnderTest {
         return false;
     }
 
+    /**
+     * Whether this reader's sessions answer {@link ReaderSession#rangefetch()}: the workloads of Rangefetch's own
+     * features (listing, then opening what was listed) run only on those.
+     */
+    default boolean isRangefetch() {
+        return false;
+    }
+
     /** Creates this reader's clients (and caches, pools) for one run against {@code target}. */
     ReaderSession openSession(S3Target target) throws IOException;
 }

@@ -8,24 +8,43 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code BENCHMARKS.md} and its chart: the latest results, the command that made them and the machine they
  * ran on. Each run replaces both files, so the comparison always describes one run; the resilience part at
- * the end of the page ({@link ResiliencePage}), written by scenario runs, is kept as it was.
+ * the end of the page ({@link ResiliencePage}), written by scenario runs, is kept as it was, and so is the listing
+ * section (between {@link #LISTING_START} and {@link #LISTING_END}, above the resilience part) unless the run
+ * measured listing and brings a new one.
  */
 public final class BenchmarksPage {
 
     public static final String PAGE = "BENCHMARKS.md";
     public static final String CHART = "benchmarks-time.png";
 
+    static final String LISTING_START = "<!-- listing: written by ./bench --workloads listing -->";
+    static final String LISTING_END = "<!-- /listing -->";
+
     private BenchmarksPage() {}
 
     /** Writes the page and the chart into {@code directory} (created if missing); returns the page. */
     public static Path write(Path directory, RunDescription run, List<SummaryRow> rows) throws IOException {
+        return write(directory, run, rows, Optional.empty());
+    }
+
+    /**
+     * Writes the page and the chart into {@code directory} (created if missing), with {@code listing} (a {@link
+     * ListingReport#section()}) as its listing section, or the page's earlier one if empty; returns the page.
+     */
+    public static Path write(Path directory, RunDescription run, List<SummaryRow> rows, Optional<String> listing)
+            throws IOException {
         requireNonNull(run, "run is null");
+        requireNonNull(listing, "listing is null");
         Files.createDirectories(requireNonNull(directory, "directory is null"));
-        ResultChart.writePng(directory.resolve(CHART), rows, "Median time per workload (lower is better)");
+        boolean charted = rows.stream().anyMatch(row -> !row.failed());
+        if (charted) { // a run of the listing workload alone has no reader to chart
+            ResultChart.writePng(directory.resolve(CHART), rows, "Median time per workload (lower is better)");
+        }
         MarkdownReport report = new MarkdownReport(run, rows);
         StringBuilder page = new StringBuilder();
         page.append("# Benchmarks\n\n");
@@ -34,7 +53,9 @@ public final class BenchmarksPage {
                 .append("run it again to replace this page.\n\n");
         page.append("Latest run: ").append(run.started()).append(", with\n\n```sh\n").append(run.command())
                 .append("\n```\n\n");
-        page.append("![Median time per workload and reader](").append(CHART).append(")\n\n");
+        if (charted) {
+            page.append("![Median time per workload and reader](").append(CHART).append(")\n\n");
+        }
         page.append(report.table()).append('\n');
         page.append("## How to read it\n\n").append(report.notes()).append('\n');
         page.append("## Machine\n\n| | |\n|---|---|\n");
@@ -45,11 +66,25 @@ public final class BenchmarksPage {
         page.append("| network | ").append(run.network()).append(" |\n");
         page.append("| data scale | ").append(run.scale()).append(" |\n");
         Path file = directory.resolve(PAGE);
-        String resilience = Files.exists(file) ? ResiliencePage.of(Files.readString(file, UTF_8)) : "";
+        String earlier = Files.exists(file) ? Files.readString(file, UTF_8) : "";
+        listing.or(() -> listingSection(earlier)).ifPresent(section -> page.append('\n').append(LISTING_START)
+                .append('\n').append(section.endsWith("\n") ? section : section + "\n").append(LISTING_END)
+                .append('\n'));
+        String resilience = ResiliencePage.of(earlier);
         if (!resilience.isEmpty()) {
             page.append('\n').append(resilience);
         }
         Files.writeString(file, page, UTF_8);
         return file;
+    }
+
+    /** The listing section of {@code page} (between the markers), if it has one. */
+    static Optional<String> listingSection(String page) {
+        int start = page.indexOf(LISTING_START);
+        int end = page.indexOf(LISTING_END);
+        if (start < 0 || end < start) {
+            return Optional.empty();
+        }
+        return Optional.of(page.substring(start + LISTING_START.length(), end).strip() + "\n");
     }
 }

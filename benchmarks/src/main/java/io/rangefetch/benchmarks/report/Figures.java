@@ -36,6 +36,11 @@ final class Figures {
         return ratio < 10 ? format("%.2f×", ratio) : format("%.0f×", ratio);
     }
 
+    /** A markdown table row of {@code cells}. */
+    static String row(String... cells) {
+        return "| " + String.join(" | ", cells) + " |\n";
+    }
+
     private static String format(String pattern, Object value) {
         return String.format(Locale.ROOT, pattern, value);
     }

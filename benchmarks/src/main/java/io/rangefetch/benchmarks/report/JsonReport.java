@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rangefetch.benchmarks.listing.ListingResults;
 import io.rangefetch.benchmarks.resilience.ResilienceRow;
 import io.rangefetch.benchmarks.run.RunSample;
 import java.io.IOException;
@@ -12,12 +13,12 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The results file: the run's description, the summary rows (the comparison's, or the resilience scenarios')
- * and every run (warm-ups included), so a reader of the file can recompute any figure. Records map to JSON
- * objects field by field.
+ * The results file: the run's description, the summary rows (the comparison's, or the resilience scenarios'),
+ * the listing workload's results (null if it did not run) and every run (warm-ups and listing runs included), so
+ * a reader of the file can recompute any figure. Records map to JSON objects field by field.
  */
 public record JsonReport(RunDescription run, List<SummaryRow> rows, List<ResilienceRow> resilience,
-        List<RunSample> samples) {
+        ListingResults listing, List<RunSample> samples) {
 
     public JsonReport {
         requireNonNull(run, "run is null");
@@ -29,7 +30,7 @@ public record JsonReport(RunDescription run, List<SummaryRow> rows, List<Resilie
 
     /** A comparison's results. */
     public JsonReport(RunDescription run, List<SummaryRow> rows, List<RunSample> samples) {
-        this(run, rows, List.of(), samples);
+        this(run, rows, List.of(), null, samples);
     }
 
     /** Writes the report to {@code file}, creating its directory if need be. */

@@ -28,10 +28,10 @@ public final class MarkdownReport {
         for (SummaryRow row : rows) {
             String workload = row.workload() + (row.vectoredFallback() ? FALLBACK_MARK : "");
             if (row.failed()) {
-                out.append(cells(workload, row.reader(), "**FAILED**", "-", "-", "-", "-", "-", "-", "-"));
+                out.append(Figures.row(workload, row.reader(), "**FAILED**", "-", "-", "-", "-", "-", "-", "-"));
                 continue;
             }
-            out.append(cells(workload, row.reader(), Figures.seconds(row.seconds()), Figures.count(row.gets()),
+            out.append(Figures.row(workload, row.reader(), Figures.seconds(row.seconds()), Figures.count(row.gets()),
                     Figures.count(row.heads()), Figures.megabytes(row.transferredBytes()),
                     Figures.megabytes(row.neededBytes()), Figures.megabytes(row.heapBytes()),
                     Figures.ratio(row.vsReference()), Figures.ratio(row.vsIdeal())));
@@ -47,8 +47,8 @@ public final class MarkdownReport {
         out.append("|---|---|---:|---:|---:|---:|---:|\n");
         for (SummaryRow row : rows) {
             out.append(row.failed()
-                    ? cells(row.workload(), row.reader(), "**FAILED**", "-", "-", "-", "-")
-                    : cells(row.workload(), row.reader(), Figures.seconds(row.seconds()), Figures.count(row.gets()),
+                    ? Figures.row(row.workload(), row.reader(), "**FAILED**", "-", "-", "-", "-")
+                    : Figures.row(row.workload(), row.reader(), Figures.seconds(row.seconds()), Figures.count(row.gets()),
                             Figures.megabytes(row.transferredBytes()), Figures.megabytes(row.neededBytes()),
                             Figures.ratio(row.vsReference())));
         }
@@ -101,9 +101,5 @@ public final class MarkdownReport {
             }
         }
         return out.toString();
-    }
-
-    private static String cells(String... cells) {
-        return "| " + String.join(" | ", cells) + " |\n";
     }
 }

@@ -53,7 +53,7 @@ public final class Summary {
         for (RowResult row : rows) {
             if (row.failed()) {
                 summary.add(new SummaryRow(row.workload(), row.reader(), SummaryRow.FAILED, row.failure().get(), 0,
-                        null, null, null, null, null, null, null, null, null, false));
+                        null, null, null, null, null, null, null, null, null, null, false));
                 continue;
             }
             List<RunSample> runs = row.measured();
@@ -67,6 +67,7 @@ public final class Summary {
             summary.add(new SummaryRow(row.workload(), row.reader(), SummaryRow.OK, null, runs.size(), seconds,
                     counted ? median(runs, run -> run.traffic().gets()) : null,
                     counted ? median(runs, run -> run.traffic().heads()) : null,
+                    counted ? median(runs, run -> run.traffic().lists()) : null,
                     counted ? median(runs, run -> run.traffic().bodyBytes()) : null,
                     needed,
                     median(runs, RunSample::heapGrowthBytes),

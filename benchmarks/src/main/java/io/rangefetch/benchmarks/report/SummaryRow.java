@@ -7,6 +7,7 @@ import static java.util.Objects.requireNonNull;
  * fields are null where a figure does not exist: every figure of a FAILED row, the traffic figures where no
  * proxy counted, the ratios where there is nothing to divide by.
  *
+ * @param lists ListObjectsV2 requests the proxy counted (apart from {@code gets}, which are object GETs)
  * @param transferredBytes response body bytes the proxy counted
  * @param neededBytes the bytes the workload itself needed
  * @param heapBytes the heap pools' summed peak during a run, less the heap in use just before it
@@ -16,7 +17,7 @@ import static java.util.Objects.requireNonNull;
  * @param vectoredFallback whether the reader's vectored read was the positioned-read fallback
  */
 public record SummaryRow(String workload, String reader, String status, String failure, int runs, Double seconds,
-        Long gets, Long heads, Long transferredBytes, Long neededBytes, Long heapBytes, Double vsReference,
+        Long gets, Long heads, Long lists, Long transferredBytes, Long neededBytes, Long heapBytes, Double vsReference,
         Double idealSeconds, Double vsIdeal, boolean vectoredFallback) {
 
     public static final String OK = "OK";

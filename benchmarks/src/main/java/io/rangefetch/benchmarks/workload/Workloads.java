@@ -31,11 +31,20 @@ public final class Workloads {
 
     /** Every workload, in report order. */
     public static final List<String> NAMES =
-            List.of("projection", "small-files", "sequential", "random", "orc-positioned", "orc-vectored",
-                    "iceberg-scan");
+            List.of("projection", "small-files", "list-then-read", "sequential", "random", "orc-positioned",
+                    "orc-vectored", "iceberg-scan", "listing");
 
     /** The workload that reads the data set's Iceberg table rather than objects. */
     public static final String ICEBERG_SCAN = "iceberg-scan";
+
+    /** Small-files' files found by a Rangefetch listing first: {@link ListThenReadWorkload}. */
+    public static final String LIST_THEN_READ = "list-then-read";
+
+    /**
+     * Listing many partitions with three strategies. Not a {@link Workload} of readers: the runner measures it
+     * apart ({@code io.rangefetch.benchmarks.listing}), over its own objects.
+     */
+    public static final String LISTING = "listing";
 
     /** The longest a workload waits for one answer before it calls the reader stuck. */
     static final Duration TIMEOUT = Duration.ofMinutes(5);
@@ -55,14 +64,17 @@ public final class Workloads {
         return NAMES.stream().filter(wanted::contains).toList();
     }
 
-    /** The objects the named workloads read (the Iceberg table is prepared apart: {@link #readsTable}). */
+    /**
+     * The objects the named workloads read (the Iceberg table and the listing's partitions are prepared apart:
+     * {@link #readsTable}, {@link #LISTING}).
+     */
     public static List<GeneratedObject> objects(DataSet data, Collection<String> names) {
         Set<GeneratedObject> objects = new LinkedHashSet<>();
         for (String name : select(names)) {
             switch (name) {
                 case "projection" -> objects.add(data.wide());
-                case "small-files" -> objects.addAll(data.smallFiles());
-                case ICEBERG_SCAN -> { }
+                case "small-files", LIST_THEN_READ -> objects.addAll(data.smallFiles());
+                case ICEBERG_SCAN, LISTING -> { }
                 default -> objects.add(data.text());
             }
         }
@@ -75,7 +87,8 @@ public final class Workloads {
     }
 
     /**
-     * The named workloads over the stored objects and table, in report order.
+     * The named workloads over the stored objects and table, in report order; {@link #LISTING} is left out (it is
+     * not a workload of readers).
      *
      * @param table the stored table; empty unless {@link #readsTable} said one is read
      */
@@ -85,9 +98,14 @@ public final class Workloads {
         requireNonNull(table, "table is null");
         List<Workload> workloads = new ArrayList<>();
         for (String name : select(names)) {
+            if (name.equals(LISTING)) {
+                continue;
+            }
             workloads.add(switch (name) {
                 case "projection" -> new ProjectionWorkload(data.wide(), find(stored, data.wide()));
                 case "small-files" -> new SmallFilesWorkload(data.smallFiles(),
+                        data.smallFiles().stream().map(spec -> find(stored, spec)).toList());
+                case LIST_THEN_READ -> new ListThenReadWorkload(data.smallFiles(),
                         data.smallFiles().stream().map(spec -> find(stored, spec)).toList());
                 case "sequential" -> new SequentialWorkload(data.text(), find(stored, data.text()));
                 case "random" -> new RandomReadsWorkload(data.text(), find(stored, data.text()), RANDOM_SEED);

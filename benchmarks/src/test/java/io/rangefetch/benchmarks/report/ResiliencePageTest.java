@@ -40,7 +40,7 @@ class ResiliencePageTest {
                 1, 0, 1, "Rangefetch", List.of(), List.of());
 
         BenchmarksPage.write(dir, run, List.of(new SummaryRow("scan", "Rangefetch", SummaryRow.OK, null, 1, 1.0, 1L,
-                0L, 1L, 1L, 1L, 1.0, null, null, false)));
+                0L, 0L, 1L, 1L, 1L, 1.0, null, null, false)));
 
         String text = Files.readString(dir.resolve(BenchmarksPage.PAGE), UTF_8);
         assertThat(text).startsWith("# Benchmarks").contains("| data scale |", "limited\n");

@@ -38,7 +38,7 @@ class ResultChartTest {
     }
 
     private static SummaryRow row(String workload, String reader, double seconds) {
-        return new SummaryRow(workload, reader, SummaryRow.OK, null, 3, seconds, 1L, 0L, 1L, 1L, 1L, 1.0, null,
+        return new SummaryRow(workload, reader, SummaryRow.OK, null, 3, seconds, 1L, 0L, 0L, 1L, 1L, 1L, 1.0, null,
                 null, false);
     }
 }

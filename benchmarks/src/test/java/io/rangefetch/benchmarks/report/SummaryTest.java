@@ -100,7 +100,7 @@ class SummaryTest {
     }
 
     private static RunSample sample(String reader, boolean warmup, long nanos, long gets) {
-        return new RunSample(reader, "scan", "clean", warmup, 1, nanos, new Traffic(gets, 0, 2_000_000, 0, 0),
+        return new RunSample(reader, "scan", "clean", warmup, 1, nanos, new Traffic(gets, 0, 2_000_000, 0, 0, 0),
                 1_600_000, 50_000_000, 10_000_000, false, List.of());
     }
 }

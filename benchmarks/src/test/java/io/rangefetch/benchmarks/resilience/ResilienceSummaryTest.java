@@ -97,7 +97,7 @@ class ResilienceSummaryTest {
 
     private static RunSample run(long millis, long gets, long slowDowns, List<Long> readNanos) {
         return new RunSample("Rangefetch", "random", "any", false, 1, millis * 1_000_000,
-                new Traffic(gets, 0, 1_000, slowDowns, 0), 1_000, 0, 0, false, readNanos);
+                new Traffic(gets, 0, 1_000, slowDowns, 0, 0), 1_000, 0, 0, false, readNanos);
     }
 
     private static List<Long> latencies(int fast, long slowMillis) {

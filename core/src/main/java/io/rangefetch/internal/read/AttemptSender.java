@@ -3,6 +3,8 @@ package io.rangefetch.internal.read;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.client.HttpStatusException;
+import io.rangefetch.client.ListPage;
+import io.rangefetch.client.ListRequest;
 import io.rangefetch.client.ObjectAddress;
 import io.rangefetch.client.ObjectClient;
 import io.rangefetch.client.ObjectContent;
@@ -27,7 +29,7 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
- * Sends one attempt of a GET or HEAD and waits for its answer to begin: no longer than the first-byte timeout,
+ * Sends one attempt of a GET, HEAD or LIST and waits for its answer to begin: no longer than the first-byte timeout,
  * and, for a GET slow to begin, sending it a second time ("hedging") so that whichever answer comes first wins.
  *
  * <p><b>Why another thread.</b> A blocking client call cannot be given up before its answer's head arrives: only
@@ -141,26 +143,38 @@ final class AttemptSender {
     /** A HEAD, within the first-byte timeout; never hedged. */
     ObjectMetadata head(ObjectAddress object, FetchAbort abort, StatisticsCounter statistics, Permit permit)
             throws IOException {
+        return unhedged("HEAD " + object, () -> client.head(object), abort, statistics, permit);
+    }
+
+    /** A ListObjectsV2 request, within the first-byte timeout; never hedged. */
+    ListPage list(ListRequest request, FetchAbort abort, StatisticsCounter statistics, Permit permit)
+            throws IOException {
+        return unhedged("LIST " + request.describe(), () -> client.list(request), abort, statistics, permit);
+    }
+
+    /** A request whose whole answer arrives with its head (nothing to cut later), within the first-byte timeout. */
+    private <T> T unhedged(String what, Request<T> request, FetchAbort abort, StatisticsCounter statistics,
+            Permit permit) throws IOException {
         if (exchanges == null) {
             try {
-                ObjectMetadata metadata = client.head(object);
+                T answer = request.send();
                 succeeded(permit);
-                return metadata;
+                return answer;
             } catch (IOException | RuntimeException e) {
                 give(permit, e, statistics);
                 throw e;
             }
         }
-        Send<ObjectMetadata> sent = send(() -> client.head(object), permit);
+        Send<T> sent = send(request, permit);
         long timeoutAt = firstByteTimeoutNanos > 0 ? nanoClock.getAsLong() + firstByteTimeoutNanos : Long.MAX_VALUE;
         try {
             while (!sent.future.isDone()) {
                 long left = timeoutAt - nanoClock.getAsLong();
                 if (left <= 0) {
-                    throw new SocketTimeoutException("HEAD " + object + " had no answer within "
+                    throw new SocketTimeoutException(what + " had no answer within "
                             + Duration.ofNanos(firstByteTimeoutNanos) + " (retry.first-byte-timeout)");
                 }
-                await(abort, left, "HEAD " + object, sent.future, sent.future);
+                await(abort, left, what, sent.future, sent.future);
             }
             if (sent.failed()) {
                 throw sent.failure();
@@ -168,7 +182,7 @@ final class AttemptSender {
             succeeded(sent.permit);
             return sent.future.join();
         } catch (IOException | RuntimeException e) {
-            sent.discard(metadata -> { }, statistics);
+            sent.discard(answer -> { }, statistics);
             throw e;
         }
     }

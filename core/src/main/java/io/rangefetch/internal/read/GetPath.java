@@ -7,6 +7,8 @@ import dev.failsafe.FailsafeException;
 import dev.failsafe.RetryPolicy;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.HttpStatusException;
+import io.rangefetch.client.ListPage;
+import io.rangefetch.client.ListRequest;
 import io.rangefetch.client.ObjectAddress;
 import io.rangefetch.client.ObjectContent;
 import io.rangefetch.client.ObjectMetadata;
@@ -57,7 +59,7 @@ final class GetPath {
     private final long maxRequestSize;
     private final RetrySettings retry;
     // One for every request: it decides from the failure alone (an abort is a FetchCancelledException by then).
-    private final RetryPolicy<ObjectMetadata> policy;
+    private final RetryPolicy<Object> policy;
     private final AttemptSender sender;
     private final BodyWatchdog watchdog;
     private final BucketGovernors governors;
@@ -76,7 +78,7 @@ final class GetPath {
         this.governors = requireNonNull(governors, "governors is null");
         this.governorWait = requireNonNull(governorWait, "governorWait is null");
         this.policy = retry.maxAttempts() <= 1 || retry.deadline().isZero() ? null
-                : RetryPolicy.<ObjectMetadata>builder()
+                : RetryPolicy.<Object>builder()
                         .handleIf(GetPath::isTransient)
                         // the attempts are counted in retrying(): a 503 has its own, larger allowance
                         .withMaxRetries(-1)
@@ -145,6 +147,19 @@ final class GetPath {
             Permit permit = admit(object.bucket(), abort, "HEAD " + object, null);
             statistics.headSent();
             return sender.head(object, abort, statistics, permit);
+        });
+    }
+
+    /**
+     * Sends one ListObjectsV2 request, retried as a GET is and holding a place under the bucket's governor like
+     * one (a 503 lowers its limit).
+     */
+    ListPage list(ListRequest request, FetchAbort abort, StatisticsCounter statistics) throws IOException {
+        String what = "LIST " + request.describe();
+        return retrying(what, abort, statistics, null, attempt -> {
+            Permit permit = admit(request.bucket(), abort, what, null);
+            statistics.listSent();
+            return sender.list(request, abort, statistics, permit);
         });
     }
 
@@ -219,15 +234,16 @@ final class GetPath {
     }
 
     @FunctionalInterface
-    private interface Attempt {
-        ObjectMetadata run(int number) throws IOException;
+    private interface Attempt<T> {
+        T run(int number) throws IOException;
     }
 
-    private ObjectMetadata retrying(String what, FetchAbort abort, StatisticsCounter statistics, Receiver log,
-            Attempt attempt) throws IOException {
+    @SuppressWarnings("unchecked") // the policy decides from failures only: it passes each attempt's answer on
+    private <T> T retrying(String what, FetchAbort abort, StatisticsCounter statistics, Receiver log,
+            Attempt<T> attempt) throws IOException {
         int[] attempts = new int[1];
         int[] failed = new int[2]; // [0] failures that may pass, 503s excepted; [1] 503s
-        Attempt checked = number -> {
+        Attempt<T> checked = number -> {
             attempts[0] = number;
             if (abort.isAborted()) {
                 // stopped before this attempt was sent (or between two): nothing to send, nobody to count
@@ -256,7 +272,7 @@ final class GetPath {
             return checked.run(1); // no retry may start: one attempt, as is (and no policy a zero deadline refuses)
         }
         try {
-            return Failsafe.with(policy).get(context -> checked.run(context.getAttemptCount() + 1));
+            return (T) Failsafe.with(policy).get(context -> checked.run(context.getAttemptCount() + 1));
         } catch (FailsafeException e) {
             Throwable cause = e.getCause();
             if (cause instanceof InterruptedException) {

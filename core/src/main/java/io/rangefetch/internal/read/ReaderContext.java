@@ -2,14 +2,19 @@ package io.rangefetch.internal.read;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.client.ListPage;
+import io.rangefetch.client.ListRequest;
 import io.rangefetch.client.ObjectClient;
 import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.MetadataCache;
 import io.rangefetch.internal.fetch.BucketGovernors;
+import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.internal.fetch.ThrottleSettings;
 import io.rangefetch.internal.plan.RangeCoalescer;
 import io.rangefetch.internal.plan.ReadPlanner;
+import io.rangefetch.internal.stats.StatisticsCounter;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
@@ -92,6 +97,14 @@ public final class ReaderContext {
     /** How long one read call may wait in all; zero for no limit. */
     Duration readDeadline() {
         return readDeadline;
+    }
+
+    /**
+     * Sends one ListObjectsV2 request as the factory sends every request: under the bucket's throttle governor,
+     * retried like a GET, within the first-byte timeout; counted in {@code statistics}.
+     */
+    public ListPage list(ListRequest request, FetchAbort abort, StatisticsCounter statistics) throws IOException {
+        return gets.list(request, abort, statistics);
     }
 
     GetPath gets() {

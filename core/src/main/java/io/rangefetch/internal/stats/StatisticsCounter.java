@@ -10,6 +10,7 @@ public final class StatisticsCounter {
     private final StatisticsCounter parent;
     private final LongAdder getRequests = new LongAdder();
     private final LongAdder headRequests = new LongAdder();
+    private final LongAdder listRequests = new LongAdder();
     private final LongAdder bytesFetched = new LongAdder();
     private final LongAdder bytesServed = new LongAdder();
     private final LongAdder cacheHits = new LongAdder();
@@ -53,6 +54,13 @@ public final class StatisticsCounter {
     public void headSent() {
         for (StatisticsCounter c = this; c != null; c = c.parent) {
             c.headRequests.increment();
+        }
+    }
+
+    /** A ListObjectsV2 request is sent (each retry counts). */
+    public void listSent() {
+        for (StatisticsCounter c = this; c != null; c = c.parent) {
+            c.listRequests.increment();
         }
     }
 
@@ -131,6 +139,10 @@ public final class StatisticsCounter {
 
     public long headRequests() {
         return headRequests.sum();
+    }
+
+    public long listRequests() {
+        return listRequests.sum();
     }
 
     public long bytesFetched() {

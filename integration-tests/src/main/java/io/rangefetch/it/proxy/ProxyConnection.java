@@ -133,9 +133,10 @@ final class ProxyConnection implements Runnable {
     BodyFraming requestBody = BodyFraming.ofRequest(request);
     boolean clientKeepsAlive = request.keepsAlive(version);
 
-    boolean get = method.equals("GET");
+    // a LIST is an HTTP GET too, but the faults queued for GETs are for object reads
+    boolean get = method.equals("GET") && !ProxiedRequest.isList(method, request.startLinePart(1));
     // S3 limits the rate of reads per prefix; a refused request takes no token and no queued fault
-    if ((get || method.equals("HEAD")) && !proxy.admitRequest()) {
+    if ((method.equals("GET") || method.equals("HEAD")) && !proxy.admitRequest()) {
       return answerItself(Fault.SLOW_DOWN_503, method, requestBody, clientKeepsAlive);
     }
     Fault fault = get ? proxy.takeFault() : null;

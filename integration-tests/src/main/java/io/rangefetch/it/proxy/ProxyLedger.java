@@ -8,7 +8,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a {@link ShapingProxy} saw: requests by method, in arrival order, how many were in flight at
+ * What a {@link ShapingProxy} saw: requests by method (a ListObjectsV2 request, an HTTP GET, counted as
+ * {@code LIST}, so that {@code GET} counts object reads only), in arrival order, how many were in flight at
  * once, responses by status, and the bytes it sent back.
  *
  * <p>A request is counted as soon as its head is read, and bytes are counted just before they are
@@ -29,7 +30,10 @@ public final class ProxyLedger {
 
   ProxyLedger() {}
 
-  /** Requests received with {@code method} (for example {@code "GET"}) since creation or {@link #reset()}. */
+  /**
+   * Requests received with {@code method} (for example {@code "GET"}, or {@code "LIST"} for ListObjectsV2) since
+   * creation or {@link #reset()}.
+   */
   public synchronized long requests(String method) {
     requireNonNull(method, "method is null");
     return byMethod.getOrDefault(method, 0L);
@@ -41,6 +45,11 @@ public final class ProxyLedger {
 
   public long heads() {
     return requests("HEAD");
+  }
+
+  /** ListObjectsV2 requests (not counted in {@link #gets()}). */
+  public long lists() {
+    return requests("LIST");
   }
 
   /**
@@ -121,7 +130,7 @@ public final class ProxyLedger {
   }
 
   synchronized Exchange arrived(String method, String target, String rangeHeader) {
-    byMethod.merge(method, 1L, Long::sum);
+    byMethod.merge(ProxiedRequest.isList(method, target) ? "LIST" : method, 1L, Long::sum);
     Exchange exchange = new Exchange(method, target, rangeHeader);
     exchanges.add(exchange);
     inFlight++;

@@ -1,0 +1,27 @@
+package io.rangefetch.benchmarks.listing;
+
+import static java.util.Objects.requireNonNull;
+
+import io.rangefetch.benchmarks.report.RunDescription.Item;
+import java.util.List;
+
+/**
+ * What the listing workload measured, for the report and the results file.
+ *
+ * @param layout one line on the objects listed
+ * @param sets the wanted sets, by id, with what each wants
+ * @param strategies the strategies, by name, with how each lists
+ */
+public record ListingResults(String layout, List<Item> sets, List<Item> strategies, List<ListingRow> rows) {
+
+    public ListingResults {
+        requireNonNull(layout, "layout is null");
+        sets = List.copyOf(sets);
+        strategies = List.copyOf(strategies);
+        rows = List.copyOf(rows);
+    }
+
+    public boolean anyFailed() {
+        return rows.stream().anyMatch(ListingRow::failed);
+    }
+}

@@ -1,0 +1,84 @@
+package io.rangefetch.benchmarks.report;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rangefetch.benchmarks.listing.ListingResults;
+import io.rangefetch.benchmarks.listing.ListingRow;
+import io.rangefetch.benchmarks.report.RunDescription.Item;
+import io.rangefetch.benchmarks.resilience.Scenario;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ListingReportTest {
+
+    private static final RunDescription RUN = new RunDescription("bench --workloads listing", "2026-11-23T00:00:00Z",
+            Map.of(), "server", "network", true, 1, 0, 3, "Rangefetch", List.of(), List.of());
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theSectionShowsCallsTimesAndVerdictsPerSetAndStrategyAndTheListThenReadRows() {
+        String section = new ListingReport(RUN, results("met: 3 LIST calls ≤ 3"), List.of(
+                summary("small-files", "Rangefetch", 40, 0), summary("list-then-read", "Rangefetch", 40, 1),
+                summary("small-files", "S3A classic", 40, 0))).section();
+
+        assertThat(section).startsWith("## Listing many partitions\n")
+                .contains("bench --workloads listing",
+                        "| first-last | Rangefetch | 3 | 0.100 s | 1.00× | 200 | verified | met: 3 LIST calls ≤ 3 |",
+                        "| first-last | per location (8 threads) | - | **FAILED** |",
+                        "- **FAILED** per location (8 threads) · first-last: wrong listing",
+                        "- first-last: the first 100",
+                        "| small-files | Rangefetch | 1.000 s | 0 | 40 | 0 |",
+                        "| list-then-read | Rangefetch | 1.000 s | 1 | 40 | 0 |")
+                .doesNotContain("S3A classic");
+    }
+
+    @Test
+    void withoutListThenReadRowsThereIsNoSuchTable() {
+        String section = new ListingReport(RUN, results("x"), List.of(summary("small-files", "Rangefetch", 40, 0)))
+                .section();
+
+        assertThat(section).doesNotContain("List, then read", "small-files |");
+    }
+
+    @Test
+    void aComparisonWithoutListingKeepsTheEarlierListingSectionAndOneWithListingReplacesIt() throws Exception {
+        Path page = dir.resolve(BenchmarksPage.PAGE);
+        BenchmarksPage.write(dir, RUN, List.of(), Optional.of("## Listing many partitions\n\nfirst\n"));
+        assertThat(Files.readString(page, UTF_8)).as("the listing alone: no reader to chart")
+                .doesNotContain(BenchmarksPage.CHART);
+        assertThat(dir.resolve(BenchmarksPage.CHART)).doesNotExist();
+        ResiliencePage.update(dir, Map.of(Scenario.THROTTLE_10, "ten\n"));
+
+        BenchmarksPage.write(dir, RUN, List.of(summary("small-files", "Rangefetch", 40, 0)));
+        String kept = Files.readString(page, UTF_8);
+        assertThat(kept).contains("first\n" + BenchmarksPage.LISTING_END, "ten\n");
+        assertThat(kept.indexOf(BenchmarksPage.LISTING_END)).isLessThan(kept.indexOf(ResiliencePage.MARKER));
+
+        BenchmarksPage.write(dir, RUN, List.of(), Optional.of("## Listing many partitions\n\nsecond\n"));
+        String replaced = Files.readString(page, UTF_8);
+        assertThat(replaced).contains("second\n", "ten\n").doesNotContain("first\n");
+        assertThat(replaced.split(BenchmarksPage.LISTING_START, -1)).hasSize(2);
+    }
+
+    private static ListingResults results(String verdict) {
+        return new ListingResults("2,400 partitions", List.of(new Item("first-last", "the first 100 and the last 100")),
+                List.of(new Item("Rangefetch", "StreamFactory.list")), List.of(
+                        new ListingRow("first-last", "Rangefetch", ListingRow.OK, null, 3, 0.1, 3L, 0L, 200L, 1.0,
+                                verdict),
+                        new ListingRow("first-last", "per location (8 threads)", ListingRow.FAILED, "wrong listing", 0,
+                                null, null, null, null, null, null)));
+    }
+
+    private static SummaryRow summary(String workload, String reader, long gets, long lists) {
+        return new SummaryRow(workload, reader, SummaryRow.OK, null, 3, 1.0, gets, 0L, lists, 1L, 1L, 1L, 1.0, null,
+                null, false);
+    }
+}

@@ -1,0 +1,97 @@
+package io.rangefetch;
+
+import static java.util.Objects.requireNonNull;
+
+import io.rangefetch.internal.list.ParallelListing;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+/**
+ * The objects under many locations, from {@link StreamFactory#list}: in key order (buckets in name order, then
+ * keys in UTF-8 binary order, as S3 lists them), each once, read lazily. Its LIST requests run in the background,
+ * a page or so ahead of the reader; {@link #close()} stops them and drops what they hold, so close a listing read
+ * only in part (try-with-resources). A listing ends, too, when its factory closes: its next read then fails.
+ *
+ * <p>Not for sharing between threads: one reader reads it (its background work is the factory's).
+ */
+public final class ObjectListing implements Closeable {
+    private final ParallelListing listing;
+
+    ObjectListing(ParallelListing listing) {
+        this.listing = requireNonNull(listing, "listing is null");
+    }
+
+    /**
+     * The next object, or empty at the end. Waits for the page that holds it, no longer than {@code read.deadline};
+     * fails with an {@link IOException} naming the bucket and prefix whose listing failed (a missing bucket:
+     * {@link java.io.FileNotFoundException}), or {@link java.io.InterruptedIOException} when interrupted.
+     */
+    public Optional<ListedObject> next() throws IOException {
+        ParallelListing.Listed listed = listing.next();
+        if (listed == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new ListedObject(new S3Location(listed.bucket(), listed.entry().key()),
+                listed.entry().size(), listed.entry().etag(), listed.entry().lastModified()));
+    }
+
+    /** Reads the rest of the listing. */
+    public List<ListedObject> toList() throws IOException {
+        List<ListedObject> all = new ArrayList<>();
+        for (Optional<ListedObject> next = next(); next.isPresent(); next = next()) {
+            all.add(next.get());
+        }
+        return all;
+    }
+
+    /**
+     * The rest of the listing as a lazy stream, for pipelines. As with {@code Files.lines}, a failure comes as an
+     * {@link UncheckedIOException} whose cause is the {@link IOException} {@link #next()} would throw; closing
+     * the stream closes this listing.
+     */
+    public Stream<ListedObject> stream() {
+        Iterator<ListedObject> iterator = new Iterator<>() {
+            private Optional<ListedObject> ahead;
+
+            @Override
+            public boolean hasNext() {
+                if (ahead == null) {
+                    try {
+                        ahead = ObjectListing.this.next();
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+                return ahead.isPresent();
+            }
+
+            @Override
+            public ListedObject next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException("The listing has ended");
+                }
+                ListedObject next = ahead.get();
+                ahead = null;
+                return next;
+            }
+        };
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(iterator,
+                Spliterator.ORDERED | Spliterator.DISTINCT | Spliterator.NONNULL), false).onClose(this::close);
+    }
+
+    /** Stops the listing's requests and drops the pages it holds. Idempotent; never throws. */
+    @Override
+    public void close() {
+        listing.close();
+    }
+}

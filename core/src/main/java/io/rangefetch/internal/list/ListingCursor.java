@@ -1,0 +1,153 @@
+package io.rangefetch.internal.list;
+
+import static java.util.Objects.requireNonNull;
+
+import io.rangefetch.client.ListEntry;
+import io.rangefetch.client.ListPage;
+import io.rangefetch.client.ListRequest;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One cursor of a listing: the requests that list one group of disjoint, sorted targets under their common
+ * prefix, and what of each page falls under them. A pure state machine: {@link #firstRequest()}, then
+ * {@link #accept} with each page answered, which gives the keys kept and the next request (known as soon as the
+ * page is, so the caller can send it while the keys are being read). No I/O, no threads; not thread-safe.
+ *
+ * <p><b>Sorted listings</b> (S3 and most servers). The cursor walks its targets in step with the keys: a key
+ * below the current target is skipped, one in it is kept (unless it is a folder marker, a key ending in
+ * {@code /}), one above it moves on to the next target. After a truncated page, a listing that would go on below
+ * the current target restarts instead with {@code StartAfter} just before it ({@link Utf8Order#justBefore}), so
+ * the keys between are never listed; one inside it goes on with the continuation token. A key above the last
+ * target ends the cursor. Every page is also filtered by the lower bound (the last key seen, or the
+ * {@code StartAfter} sent): a server that ignores {@code StartAfter} answers keys at or below it, which are
+ * dropped, and once it is caught doing so the cursor never restarts again but pages on with continuation tokens.
+ *
+ * <p><b>Unsorted listings</b> (S3 Express directory buckets: no {@code StartAfter}, keys in no order, prefixes
+ * only up to a {@code /}). The group is one target, listed from the directory that holds it to the end; the keys
+ * kept are given, sorted, with the last page.
+ */
+final class ListingCursor {
+    private final String bucket;
+    private final List<ListTarget> targets;
+    private final String prefix;
+    private final int pageSize;
+    private final boolean sorted;
+    // What the pages so far left: the current target, the lower bound, whether StartAfter is honoured.
+    private int current;
+    private String lowerBound;
+    private boolean startAfterIgnored;
+    private final List<ListEntry> unsortedKept = new ArrayList<>();
+
+    private ListingCursor(String bucket, List<ListTarget> targets, String prefix, int pageSize, boolean sorted) {
+        this.bucket = requireNonNull(bucket, "bucket is null");
+        this.targets = List.copyOf(targets);
+        if (this.targets.isEmpty()) {
+            throw new IllegalArgumentException("A cursor needs a target");
+        }
+        this.prefix = prefix;
+        this.pageSize = pageSize;
+        this.sorted = sorted;
+    }
+
+    /** A cursor over a group of disjoint targets in key order, on a server that lists in key order. */
+    static ListingCursor sorted(String bucket, List<ListTarget> group, int pageSize) {
+        String prefix = Utf8Order.commonPrefix(group.get(0).text(), group.get(group.size() - 1).text());
+        return new ListingCursor(bucket, group, prefix, pageSize, true);
+    }
+
+    /** A cursor over one target on a server that lists in no order and knows no {@code StartAfter}. */
+    static ListingCursor unsorted(String bucket, ListTarget target, int pageSize) {
+        String text = target.text();
+        return new ListingCursor(bucket, List.of(target), text.substring(0, text.lastIndexOf('/') + 1), pageSize,
+                false);
+    }
+
+    String bucket() {
+        return bucket;
+    }
+
+    String prefix() {
+        return prefix;
+    }
+
+    /** What one page gave: the keys kept, in key order, and the request to send next ({@code null}: done). */
+    record Step(List<ListEntry> kept, ListRequest next) {}
+
+    ListRequest firstRequest() {
+        ListRequest first = ListRequest.of(bucket, prefix, pageSize);
+        String start = targets.get(0).text();
+        if (!sorted || start.equals(prefix)) {
+            return first;
+        }
+        String before = Utf8Order.justBefore(start);
+        lowerBound = before;
+        return Utf8Order.compare(before, prefix) >= 0 ? first.withStartAfter(before) : first;
+    }
+
+    /** Takes the page answered to {@code request} (the last request this cursor gave). */
+    Step accept(ListRequest request, ListPage page) {
+        return sorted ? acceptSorted(request, page) : acceptUnsorted(request, page);
+    }
+
+    private Step acceptSorted(ListRequest request, ListPage page) {
+        List<ListEntry> kept = new ArrayList<>();
+        String last = null;
+        for (ListEntry entry : page.objects()) {
+            String key = entry.key();
+            if (request.startAfter() != null && Utf8Order.compare(key, request.startAfter()) <= 0) {
+                startAfterIgnored = true;
+            }
+            if (lowerBound != null && Utf8Order.compare(key, lowerBound) <= 0) {
+                continue;
+            }
+            lowerBound = key;
+            last = key;
+            while (current < targets.size() && targets.get(current).position(key) > 0) {
+                current++;
+            }
+            if (current == targets.size()) {
+                return new Step(kept, null); // past every target: nothing more of this cursor's can follow
+            }
+            if (targets.get(current).position(key) == 0 && !key.endsWith("/")) {
+                kept.add(entry);
+            }
+        }
+        if (!page.truncated()) {
+            return new Step(kept, null);
+        }
+        ListRequest continued = request.withContinuationToken(page.nextContinuationToken());
+        if (last == null || targets.get(current).position(last) == 0 || startAfterIgnored) {
+            return new Step(kept, continued);
+        }
+        String before = Utf8Order.justBefore(targets.get(current).text());
+        if (Utf8Order.compare(before, last) <= 0 || Utf8Order.compare(before, prefix) < 0) {
+            return new Step(kept, continued);
+        }
+        lowerBound = lowerBound == null || Utf8Order.compare(before, lowerBound) > 0 ? before : lowerBound;
+        return new Step(kept, request.withStartAfter(before));
+    }
+
+    private Step acceptUnsorted(ListRequest request, ListPage page) {
+        ListTarget target = targets.get(0);
+        for (ListEntry entry : page.objects()) {
+            if (target.position(entry.key()) == 0 && !entry.key().endsWith("/")) {
+                unsortedKept.add(entry);
+            }
+        }
+        if (page.truncated()) {
+            return new Step(List.of(), request.withContinuationToken(page.nextContinuationToken()));
+        }
+        List<ListEntry> all = new ArrayList<>(unsortedKept);
+        all.sort((left, right) -> Utf8Order.compare(left.key(), right.key()));
+        unsortedKept.clear();
+        // a server that lists one key twice across pages must not make the result say it twice
+        List<ListEntry> distinct = new ArrayList<>(all.size());
+        for (ListEntry entry : all) {
+            if (distinct.isEmpty() || !distinct.get(distinct.size() - 1).key().equals(entry.key())) {
+                distinct.add(entry);
+            }
+        }
+        return new Step(distinct, null);
+    }
+}

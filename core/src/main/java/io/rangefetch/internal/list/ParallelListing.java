@@ -1,0 +1,286 @@
+package io.rangefetch.internal.list;
+
+import static java.util.Objects.requireNonNull;
+
+import io.rangefetch.client.ListEntry;
+import io.rangefetch.client.ListPage;
+import io.rangefetch.client.ListRequest;
+import io.rangefetch.internal.fetch.FetchAbort;
+import io.rangefetch.internal.fetch.FetchPriority;
+import io.rangefetch.internal.fetch.FetchScheduler;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+
+/**
+ * A listing of many locations, read lazily in key order: the cursors of {@link ListingPlan}'s groups, run in
+ * parallel on the factory's {@link FetchScheduler} (each page a fetch, so listing shares the fetch concurrency
+ * limit with reads; the page sender holds the bucket's throttle governor place and retries).
+ *
+ * <p><b>Order.</b> The groups are disjoint and in key order (buckets in name order, then keys), so the result is
+ * the cursors' keys one cursor after the other. The reader consumes one cursor at a time; the next
+ * {@code parallelism - 1} cursors run ahead. <b>Memory.</b> Each cursor has at most one request in flight or one
+ * page waiting, besides the page being read: the next page of a cursor is sent when the reader takes the one
+ * before, so a cursor fetches one page ahead and never more.
+ *
+ * <p><b>Ending.</b> {@link #close()} cancels every queued or running page and drops the pages held; a failed page
+ * fails the next {@link #next()} (a reader waits no longer than {@code pageWait} for a page, when set); closing the
+ * factory abandons queued pages, which fails the listing the same way.
+ *
+ * <p>Thread-safe. One lock guards the cursors' state; it is never held while a page is sent or submitted, and
+ * a cursor's {@link ListingCursor} is only touched by the one thread its single request in flight runs on.
+ */
+public final class ParallelListing implements Closeable {
+    /** How often a waiting reader looks for pages an executor dropped (see {@link FetchScheduler}). */
+    private static final long DROP_CHECK_MILLIS = 500;
+
+    /** Sends one page's request: the factory's way, with its governor, retries and statistics. */
+    @FunctionalInterface
+    public interface PageSender {
+        ListPage send(ListRequest request, FetchAbort abort) throws IOException;
+    }
+
+    /** One object listed: its bucket and what the listing said of it. */
+    public record Listed(String bucket, ListEntry entry) {}
+
+    private final List<Run> runs;
+    private final int parallelism;
+    private final long pageWaitNanos;
+    private final FetchScheduler scheduler;
+    private final PageSender sender;
+    private final BiConsumer<String, ListEntry> learned;
+    private final Object lock = new Object();
+    // Guarded by lock.
+    private int consumed;
+    private Iterator<ListEntry> page = List.<ListEntry>of().iterator();
+    private String pageBucket;
+    private IOException failure;
+    private boolean closed;
+
+    private ParallelListing(List<Run> runs, ListingSettings settings, FetchScheduler scheduler, PageSender sender,
+            BiConsumer<String, ListEntry> learned) {
+        this.runs = runs;
+        this.parallelism = settings.parallelism();
+        this.pageWaitNanos = settings.pageWait().toNanos();
+        this.scheduler = scheduler;
+        this.sender = sender;
+        this.learned = learned;
+    }
+
+    /**
+     * Starts listing {@code keysByBucket} (each bucket's wanted keys: a key ending in {@code /} names what is under
+     * it, any other also names itself: see {@link ListingPlan}); {@code learned} hears of every object kept, on a
+     * fetch thread, before the reader can see it. A bucket named like an S3 Express directory bucket
+     * ({@code --x-s3}) is listed one location at a time, as those list unsorted and know no {@code StartAfter}.
+     */
+    public static ParallelListing start(Map<String, ? extends Collection<String>> keysByBucket,
+            ListingSettings settings, FetchScheduler scheduler, PageSender sender,
+            BiConsumer<String, ListEntry> learned) {
+        requireNonNull(settings, "settings is null");
+        SortedMap<String, Collection<String>> buckets = new TreeMap<>(Utf8Order.ORDER);
+        buckets.putAll(keysByBucket);
+        List<Run> runs = new ArrayList<>();
+        buckets.forEach((bucket, keys) -> {
+            List<ListTarget> targets = new ArrayList<>();
+            keys.forEach(key -> targets.addAll(ListingPlan.targetsOf(key)));
+            List<ListTarget> disjoint = ListingPlan.disjoint(targets);
+            if (isDirectoryBucket(bucket)) {
+                disjoint.forEach(target -> runs.add(new Run(ListingCursor.unsorted(bucket, target,
+                        settings.pageSize()))));
+            } else {
+                ListingPlan.groups(disjoint, settings.cursors()).forEach(group ->
+                        runs.add(new Run(ListingCursor.sorted(bucket, group, settings.pageSize()))));
+            }
+        });
+        ParallelListing listing = new ParallelListing(runs, settings, requireNonNull(scheduler, "scheduler is null"),
+                requireNonNull(sender, "sender is null"), requireNonNull(learned, "learned is null"));
+        listing.send(listing.due());
+        return listing;
+    }
+
+    /** S3 Express One Zone directory buckets end their names in {@code --x-s3}. */
+    static boolean isDirectoryBucket(String bucket) {
+        return bucket.endsWith("--x-s3");
+    }
+
+    /** How many cursors the listing runs (for tests). */
+    int cursorCount() {
+        return runs.size();
+    }
+
+    /**
+     * The next object in key order, or {@code null} at the end. Waits for the page that holds it: fails with the
+     * listing's failure (an {@link IOException} naming the bucket and prefix), {@link InterruptedIOException} on
+     * an interrupt (the flag stays set) or when {@code pageWait} passes.
+     */
+    public Listed next() throws IOException {
+        long deadline = pageWaitNanos == 0 ? Long.MAX_VALUE : System.nanoTime() + pageWaitNanos;
+        while (true) {
+            List<Pending> due;
+            synchronized (lock) {
+                if (closed) {
+                    throw new IOException("The listing is closed");
+                }
+                if (failure != null) {
+                    throw failure;
+                }
+                if (page.hasNext()) {
+                    return new Listed(pageBucket, page.next());
+                }
+                if (consumed == runs.size()) {
+                    return null;
+                }
+                Run run = runs.get(consumed);
+                if (!run.ready.isEmpty()) {
+                    page = run.ready.remove().iterator();
+                    pageBucket = run.cursor.bucket();
+                } else if (run.next == null && !run.sending) {
+                    consumed++;
+                } else {
+                    waitForPage(run, deadline);
+                }
+                due = due();
+            }
+            send(due);
+        }
+    }
+
+    private void waitForPage(Run run, long deadline) throws IOException {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+            throw new InterruptedIOException("No page of the listing of s3://" + run.cursor.bucket() + "/"
+                    + run.cursor.prefix() + " came within read.deadline");
+        }
+        try {
+            TimeUnit.NANOSECONDS.timedWait(lock, Math.min(left, TimeUnit.MILLISECONDS.toNanos(DROP_CHECK_MILLIS)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            InterruptedIOException interrupted = new InterruptedIOException("Interrupted while listing s3://"
+                    + run.cursor.bucket() + "/" + run.cursor.prefix());
+            interrupted.initCause(e);
+            throw interrupted;
+        }
+        scheduler.reclaimDropped();
+    }
+
+    /** Stops every cursor: queued and running pages are cancelled, held pages dropped. Idempotent. */
+    @Override
+    public void close() {
+        List<FetchScheduler.Ticket> tickets = new ArrayList<>();
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            for (Run run : runs) {
+                run.ready.clear();
+                run.next = null;
+                if (run.ticket != null) {
+                    tickets.add(run.ticket);
+                }
+            }
+            page = List.<ListEntry>of().iterator();
+            lock.notifyAll();
+        }
+        tickets.forEach(FetchScheduler.Ticket::cancel);
+    }
+
+    private record Pending(Run run, ListRequest request) {}
+
+    /** The requests to send now: cursors in the window with nothing in flight and nothing waiting. */
+    private List<Pending> due() {
+        List<Pending> due = new ArrayList<>();
+        if (closed || failure != null) {
+            return due;
+        }
+        for (int i = consumed; i < Math.min(runs.size(), consumed + parallelism); i++) {
+            Run run = runs.get(i);
+            if (!run.sending && run.next != null && run.ready.isEmpty()) {
+                run.sending = true;
+                due.add(new Pending(run, run.next));
+            }
+        }
+        return due;
+    }
+
+    private void send(List<Pending> due) {
+        for (Pending pending : due) {
+            FetchScheduler.Ticket ticket = scheduler.submit(FetchPriority.DEMAND,
+                    abort -> fetch(pending.run, pending.request, abort),
+                    reason -> failed(pending.run, reason));
+            boolean cancel;
+            synchronized (lock) {
+                cancel = closed;
+                pending.run.ticket = ticket;
+            }
+            if (cancel) {
+                ticket.cancel();
+            }
+        }
+    }
+
+    private void fetch(Run run, ListRequest request, FetchAbort abort) {
+        ListingCursor.Step step;
+        try {
+            ListPage answer = sender.send(request, abort);
+            step = run.cursor.accept(request, answer); // this is the cursor's one request in flight
+        } catch (IOException | RuntimeException e) {
+            failed(run, e);
+            return;
+        }
+        step.kept().forEach(entry -> learned.accept(run.cursor.bucket(), entry));
+        List<Pending> due;
+        synchronized (lock) {
+            run.sending = false;
+            run.ticket = null;
+            if (closed) {
+                return;
+            }
+            run.next = step.next();
+            if (!step.kept().isEmpty()) {
+                run.ready.add(step.kept());
+            }
+            lock.notifyAll();
+            due = due();
+        }
+        send(due);
+    }
+
+    private void failed(Run run, Throwable reason) {
+        synchronized (lock) {
+            run.sending = false;
+            run.next = null;
+            if (failure == null && !closed) {
+                String where = "s3://" + run.cursor.bucket() + "/" + run.cursor.prefix();
+                failure = reason instanceof IOException io ? io
+                        : new IOException("Listing " + where + " failed: " + reason, reason);
+            }
+            lock.notifyAll();
+        }
+    }
+
+    /** A cursor and where it stands. Guarded by the listing's lock, apart from the cursor (see the class note). */
+    private static final class Run {
+        final ListingCursor cursor;
+        final Queue<List<ListEntry>> ready = new ArrayDeque<>();
+        ListRequest next;
+        boolean sending;
+        FetchScheduler.Ticket ticket;
+
+        Run(ListingCursor cursor) {
+            this.cursor = cursor;
+            this.next = cursor.firstRequest();
+        }
+    }
+}

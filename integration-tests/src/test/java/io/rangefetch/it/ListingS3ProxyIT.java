@@ -1,0 +1,11 @@
+package io.rangefetch.it;
+
+import io.rangefetch.it.server.S3Server;
+import io.rangefetch.it.server.S3Servers;
+
+class ListingS3ProxyIT extends ListingSuite {
+    @Override
+    protected S3Server startServer() throws Exception {
+        return S3Servers.s3proxy();
+    }
+}
