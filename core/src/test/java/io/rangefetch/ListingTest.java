@@ -142,6 +142,29 @@ class ListingTest {
     }
 
     @Test
+    void aCursorTheReaderHasNotReachedPagesOnUpToTwoPagesAhead() throws IOException {
+        // two cursors (p=1.. and p=40..), each over 12 keys in pages of 3: four pages each
+        IntStream.range(1, 5).forEach(p -> IntStream.range(0, 3).forEach(f -> put(partition(p) + "f" + f)));
+        IntStream.range(40, 44).forEach(p -> IntStream.range(0, 3).forEach(f -> put(partition(p) + "f" + f)));
+        StreamFactory factory = fixture.factory(StreamConfig.builder().listPageSize(3).listCursors(2).build());
+        List<String> wanted = new ArrayList<>();
+        IntStream.range(1, 5).forEach(p -> wanted.add(partition(p)));
+        IntStream.range(40, 44).forEach(p -> wanted.add(partition(p)));
+
+        try (ObjectListing listing = factory.list(locations(wanted.toArray(String[]::new)))) {
+            assertThat(listing.next()).isPresent(); // the reader takes the first key of the first cursor's first page
+            fixture.awaitQuiet();
+            // the first cursor: the page being read and two more; the second, not reached: two pages, sent
+            // one after the other as they came, without the reader
+            assertThat(client.listRequests()).hasSize(5);
+            assertThat(client.listRequests().stream().filter(request -> request.prefix().startsWith("t/p=0004")))
+                    .hasSize(2);
+            assertThat(listing.toList()).hasSize(23);
+        }
+        assertThat(client.listRequests()).hasSize(8);
+    }
+
+    @Test
     void directoryBucketsAreListedOneLocationAtATimeWithoutStartAfter() throws IOException {
         String bucket = "data--usw2-az1--x-s3";
         for (String key : List.of("t/p=2/b", "t/p=1/z", "t/p=1/a", "t/p=10/a", "t/p=1-x/a")) {

@@ -30,9 +30,10 @@ import java.util.function.BiConsumer;
  *
  * <p><b>Order.</b> The groups are disjoint and in key order (buckets in name order, then keys), so the result is
  * the cursors' keys one cursor after the other. The reader consumes one cursor at a time; the next
- * {@code parallelism - 1} cursors run ahead. <b>Memory.</b> Each cursor has at most one request in flight or one
- * page waiting, besides the page being read: the next page of a cursor is sent when the reader takes the one
- * before, so a cursor fetches one page ahead and never more.
+ * {@code parallelism - 1} cursors run ahead. <b>Memory.</b> Each cursor has at most {@value #PAGES_AHEAD} pages
+ * waiting, or one fewer and a request in flight, besides the page being read: a cursor sends its next page as soon
+ * as the one before arrives, so a cursor the reader has not reached yet still pages on (a cursor that must restart
+ * once costs no round trip of the reader's), and stops {@value #PAGES_AHEAD} pages ahead.
  *
  * <p><b>Ending.</b> {@link #close()} cancels every queued or running page and drops the pages held; a failed page
  * fails the next {@link #next()} (a reader waits no longer than {@code pageWait} for a page, when set); closing the
@@ -44,6 +45,8 @@ import java.util.function.BiConsumer;
 public final class ParallelListing implements Closeable {
     /** How often a waiting reader looks for pages an executor dropped (see {@link FetchScheduler}). */
     private static final long DROP_CHECK_MILLIS = 500;
+    /** The most pages a cursor holds for the reader (a page is at most 1,000 keys). */
+    static final int PAGES_AHEAD = 2;
 
     /** Sends one page's request: the factory's way, with its governor, retries and statistics. */
     @FunctionalInterface
@@ -198,7 +201,7 @@ public final class ParallelListing implements Closeable {
 
     private record Pending(Run run, ListRequest request) {}
 
-    /** The requests to send now: cursors in the window with nothing in flight and nothing waiting. */
+    /** The requests to send now: cursors in the window with nothing in flight and room for one more page. */
     private List<Pending> due() {
         List<Pending> due = new ArrayList<>();
         if (closed || failure != null) {
@@ -206,7 +209,7 @@ public final class ParallelListing implements Closeable {
         }
         for (int i = consumed; i < Math.min(runs.size(), consumed + parallelism); i++) {
             Run run = runs.get(i);
-            if (!run.sending && run.next != null && run.ready.isEmpty()) {
+            if (!run.sending && run.next != null && run.ready.size() < PAGES_AHEAD) {
                 run.sending = true;
                 due.add(new Pending(run, run.next));
             }
