@@ -8,28 +8,29 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.contract.AbstractFSContract;
 
 /**
- * Hadoop's contract binding for S3A on the shared MinIO with Rangefetch's stream factory (hadoop-aws publishes
- * no tests jar, so its own binding is not available). The options (what S3A promises: a blob store, seek past
- * the end rejected, unbuffer supported...) are in {@code contract/s3a-rangefetch.xml}.
+ * Hadoop's contract binding for S3A with Rangefetch's stream factory on one of the run's servers ({@link
+ * ProxiedS3A}, through its proxy); hadoop-aws publishes no tests jar, so its own binding is not available. The
+ * options (what S3A promises: a blob store, seek past the end rejected, unbuffer supported...) are in {@code
+ * contract/s3a-rangefetch.xml}.
  */
 final class S3AContract extends AbstractFSContract {
-    private final MinioS3A minio;
+    private final ProxiedS3A s3a;
     private FileSystem fileSystem;
 
-    S3AContract(Configuration conf, MinioS3A minio) {
+    S3AContract(Configuration conf, ProxiedS3A s3a) {
         super(conf);
-        this.minio = minio;
+        this.s3a = s3a;
         addConfResource("contract/s3a-rangefetch.xml");
     }
 
     @Override
     public void init() throws IOException {
         super.init();
-        Configuration conf = minio.s3aConfiguration();
+        Configuration conf = s3a.s3aConfiguration();
         // the suites' own settings (the contract options, a vectored read's merge settings) come along
         getConf().forEach(entry -> conf.set(entry.getKey(), entry.getValue()));
-        MinioS3A.withRangefetch(conf);
-        fileSystem = FileSystem.newInstance(URI.create("s3a://" + MinioS3A.BUCKET + "/"), conf);
+        ProxiedS3A.withRangefetch(conf);
+        fileSystem = FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), conf);
     }
 
     @Override

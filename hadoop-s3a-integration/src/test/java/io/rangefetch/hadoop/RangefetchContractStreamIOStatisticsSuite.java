@@ -5,17 +5,15 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.contract.AbstractContractStreamIOStatisticsTest;
 import org.apache.hadoop.fs.contract.AbstractFSContract;
 import org.apache.hadoop.fs.statistics.StreamStatisticNames;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Hadoop's {@link AbstractContractStreamIOStatisticsTest} on S3A with Rangefetch's streams, on MinIO: the input
+ * Hadoop's {@link AbstractContractStreamIOStatisticsTest} on S3A with Rangefetch's streams: the input
  * statistics keys S3A's streams publish, plus Rangefetch's own. The output stream is S3A's own. No test excluded.
  */
-@ExtendWith(MinioS3A.Extension.class)
-class RangefetchContractStreamIOStatisticsIT extends AbstractContractStreamIOStatisticsTest {
+abstract class RangefetchContractStreamIOStatisticsSuite extends AbstractContractStreamIOStatisticsTest {
     @Override
     protected AbstractFSContract createContract(Configuration conf) {
-        return new S3AContract(conf, MinioS3A.shared());
+        return new S3AContract(conf, ProxiedS3A.of(getClass()));
     }
 
     @Override

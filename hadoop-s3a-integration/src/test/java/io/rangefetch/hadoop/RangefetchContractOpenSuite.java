@@ -4,20 +4,18 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.contract.AbstractContractOpenTest;
 import org.apache.hadoop.fs.contract.AbstractFSContract;
 import org.junit.jupiter.api.Disabled;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Hadoop's {@link AbstractContractOpenTest} on S3A with Rangefetch's streams, on MinIO.
+ * Hadoop's {@link AbstractContractOpenTest} on S3A with Rangefetch's streams.
  *
  * <p>Excluded (1): {@code testFsIsEncrypted}, which is about S3A's file status, not its streams: S3A reports
  * {@code isEncrypted() == true} for every object (S3 encrypts all data at rest), where the suite expects false
  * from a file system that was not configured to encrypt.
  */
-@ExtendWith(MinioS3A.Extension.class)
-class RangefetchContractOpenIT extends AbstractContractOpenTest {
+abstract class RangefetchContractOpenSuite extends AbstractContractOpenTest {
     @Override
     protected AbstractFSContract createContract(Configuration conf) {
-        return new S3AContract(conf, MinioS3A.shared());
+        return new S3AContract(conf, ProxiedS3A.of(getClass()));
     }
 
     @Override

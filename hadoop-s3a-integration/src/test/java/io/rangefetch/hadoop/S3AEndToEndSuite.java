@@ -38,19 +38,17 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * S3A with Rangefetch's stream factory on MinIO through the shaping proxy, selected exactly as the README's
+ * S3A with Rangefetch's stream factory on an S3 server through the shaping proxy, selected exactly as the README's
  * Hadoop section says (per bucket): parquet-java reading through {@code s3a://}, unbuffer and close, an object
- * overwritten mid-read, statistics, and a bad setting.
+ * overwritten mid-read, statistics, and a bad setting. Subclassed once per backend ({@link ProxiedS3A}).
  */
-@ExtendWith(MinioS3A.Extension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class S3AEndToEndIT {
+abstract class S3AEndToEndSuite {
     private static final int KIB = 1024;
     private static final int PARQUET_ROWS = 150_000;
     private static final MessageType SCHEMA = MessageTypeParser.parseMessageType(
@@ -58,16 +56,16 @@ class S3AEndToEndIT {
     // id and score: two column chunks with the name chunk between them in every row group
     private static final String PROJECTION = "message row { required int64 id; required double score; }";
 
-    private MinioS3A minio;
+    private ProxiedS3A s3a;
     private S3Client s3;
     private Path localParquet;
 
     @BeforeAll
     void setUp(@TempDir Path directory) throws IOException {
-        minio = MinioS3A.shared();
-        s3 = S3Clients.sync(minio.server());
+        s3a = ProxiedS3A.of(getClass());
+        s3 = S3Clients.sync(s3a.server());
         localParquet = writeParquet(directory.resolve("rows.parquet"));
-        s3.putObject(request -> request.bucket(MinioS3A.BUCKET).key("e2e/rows.parquet"),
+        s3.putObject(request -> request.bucket(ProxiedS3A.BUCKET).key("e2e/rows.parquet"),
                 RequestBody.fromFile(localParquet));
     }
 
@@ -80,8 +78,8 @@ class S3AEndToEndIT {
 
     /** The README's settings, per bucket: the keys a user copies. */
     private Configuration rangefetchPerBucket() {
-        Configuration conf = minio.s3aConfiguration();
-        String bucket = "fs.s3a.bucket." + MinioS3A.BUCKET + ".";
+        Configuration conf = s3a.s3aConfiguration();
+        String bucket = "fs.s3a.bucket." + ProxiedS3A.BUCKET + ".";
         conf.set(bucket + "input.stream.type", "custom");
         conf.set(bucket + "input.stream.custom.factory", "io.rangefetch.hadoop.RangefetchStreamFactory");
         conf.set(bucket + "rangefetch.cache.max-memory", "64MB");
@@ -93,7 +91,7 @@ class S3AEndToEndIT {
         List<String> expected = readProjected(new LocalInputFile(localParquet), new Configuration());
         assertThat(expected).hasSize(PARQUET_ROWS);
 
-        Configuration classic = minio.s3aConfiguration();
+        Configuration classic = s3a.s3aConfiguration();
         classic.set("fs.s3a.input.stream.type", "classic");
         Requests classicLedger = readThroughS3a(classic, expected);
         Requests rangefetchLedger = readThroughS3a(rangefetchPerBucket(), expected);
@@ -101,7 +99,7 @@ class S3AEndToEndIT {
         assertThat(rangefetchLedger.gets()).as("GETs, Rangefetch vs classic %s", classicLedger)
                 .isLessThan(classicLedger.gets());
         assertThat(rangefetchLedger.heads()).as("HEADs from Rangefetch's streams").isLessThanOrEqualTo(classicLedger.heads());
-        System.out.printf("projection through s3a://: classic %s, Rangefetch %s, file %d bytes%n", classicLedger,
+        System.out.printf("projection through s3a:// on %s: classic %s, Rangefetch %s, file %d bytes%n", s3a, classicLedger,
                 rangefetchLedger, Files.size(localParquet));
         // Classic reads the footer exactly, in two GETs (trailer, then footer); Rangefetch's one open fetch is
         // parquet.footer-precache-size of the tail (no footer seen yet in this factory), so the bytes past the
@@ -121,11 +119,11 @@ class S3AEndToEndIT {
     /** Reads the projection through s3a:// with vectored IO on; returns what the proxy counted. */
     private Requests readThroughS3a(Configuration conf, List<String> expected) throws IOException {
         conf.setBoolean("parquet.hadoop.vectored.io.enabled", true);
-        try (FileSystem fs = FileSystem.newInstance(URI.create("s3a://" + MinioS3A.BUCKET + "/"), conf)) {
+        try (FileSystem fs = FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), conf)) {
             FileStatus status = fs.getFileStatus(new org.apache.hadoop.fs.Path("/e2e/rows.parquet"));
-            minio.proxy().ledger().reset();
+            s3a.proxy().ledger().reset();
             assertThat(readProjected(HadoopInputFile.fromStatus(status, conf), conf)).isEqualTo(expected);
-            return Requests.of(minio.proxy().ledger());
+            return Requests.of(s3a.proxy().ledger());
         }
     }
 
@@ -133,7 +131,7 @@ class S3AEndToEndIT {
     void unbufferFreesTheStreamAndReadsOnCloseTwiceIsHarmlessAndAReadAfterCloseFails() throws IOException {
         byte[] object = patterned(3 * 1024 * KIB, 7);
         put("e2e/unbuffer.bin", object);
-        try (FileSystem fs = FileSystem.newInstance(URI.create("s3a://" + MinioS3A.BUCKET + "/"), rangefetchPerBucket())) {
+        try (FileSystem fs = FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), rangefetchPerBucket())) {
             FSDataInputStream in = fs.open(new org.apache.hadoop.fs.Path("/e2e/unbuffer.bin"));
             assertThat(in.getWrappedStream()).isInstanceOf(RangefetchInputStream.class);
             byte[] first = new byte[100_000];
@@ -165,7 +163,7 @@ class S3AEndToEndIT {
     void anObjectOverwrittenMidReadFailsWithRemoteFileChangedExceptionAndNeverMixedBytes() throws IOException {
         byte[] original = patterned(16 * 1024 * KIB, 11);
         put("e2e/overwritten.bin", original);
-        try (FileSystem fs = FileSystem.newInstance(URI.create("s3a://" + MinioS3A.BUCKET + "/"), rangefetchPerBucket());
+        try (FileSystem fs = FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), rangefetchPerBucket());
                 FSDataInputStream in = fs.open(new org.apache.hadoop.fs.Path("/e2e/overwritten.bin"))) {
             byte[] head = new byte[1000];
             in.readFully(head);
@@ -184,13 +182,13 @@ class S3AEndToEndIT {
     @Test
     void aBadSettingForTheBucketFailsInitializationNamingTheKey() {
         Configuration conf = rangefetchPerBucket();
-        conf.set("fs.s3a.bucket." + MinioS3A.BUCKET + ".rangefetch.cache.max-memory", "lots");
-        assertThatThrownBy(() -> FileSystem.newInstance(URI.create("s3a://" + MinioS3A.BUCKET + "/"), conf).close())
+        conf.set("fs.s3a.bucket." + ProxiedS3A.BUCKET + ".rangefetch.cache.max-memory", "lots");
+        assertThatThrownBy(() -> FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), conf).close())
                 .hasStackTraceContaining("fs.s3a.rangefetch.cache.max-memory=lots");
     }
 
     private void put(String key, byte[] bytes) {
-        s3.putObject(request -> request.bucket(MinioS3A.BUCKET).key(key), RequestBody.fromBytes(bytes));
+        s3.putObject(request -> request.bucket(ProxiedS3A.BUCKET).key(key), RequestBody.fromBytes(bytes));
     }
 
     /** What the proxy counted for one read, copied off its ledger before the next read resets it. */

@@ -1,0 +1,145 @@
+package io.rangefetch.hadoop;
+
+import static java.util.Objects.requireNonNull;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.rangefetch.it.proxy.NetworkModel;
+import io.rangefetch.it.proxy.ShapingProxy;
+import io.rangefetch.it.server.MinioServer;
+import io.rangefetch.it.server.S3ProxyServer;
+import io.rangefetch.it.server.S3Server;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * One S3 server (MinIO or S3Proxy) behind an unshaped {@link ShapingProxy}, and the S3A configuration that
+ * reaches it through the proxy. Each backend is started once a test run, shared by every IT class on it and
+ * stopped when the run ends (it lives in JUnit's root store, which closes the proxy, then the server).
+ *
+ * <p>A test class picks its backend with {@link OnMinio} or {@link OnS3Proxy} and finds the instance with
+ * {@link #of(Class)}: the suites are written once and subclassed per backend with nothing but that annotation.
+ * MinIO skips the calling class where there is no {@code minio} binary; S3Proxy runs in this JVM on 127.0.0.1.
+ */
+final class ProxiedS3A implements ExtensionContext.Store.CloseableResource, AutoCloseable {
+    static final String BUCKET = "rangefetch-hadoop-it";
+
+    /** The instance each test class's backend extension found or started, by test class. */
+    private static final Map<Class<?>, ProxiedS3A> BY_TEST_CLASS = new ConcurrentHashMap<>();
+
+    private final S3Server server;
+    private final ShapingProxy proxy;
+
+    private ProxiedS3A(S3Server server, ShapingProxy proxy) {
+        this.server = server;
+        this.proxy = proxy;
+    }
+
+    /** Runs the annotated test class on the run's MinIO: {@code @ExtendWith(ProxiedS3A.OnMinio.class)}. */
+    static final class OnMinio extends Backend {
+        @Override
+        S3Server startServer() throws Exception {
+            assumeTrue(MinioServer.binaryAvailable(),
+                    "no minio binary ($MINIO_BINARY, PATH or $(go env GOPATH)/bin/minio): build one with .ci/run");
+            return MinioServer.start();
+        }
+    }
+
+    /** Runs the annotated test class on the run's S3Proxy: {@code @ExtendWith(ProxiedS3A.OnS3Proxy.class)}. */
+    static final class OnS3Proxy extends Backend {
+        @Override
+        S3Server startServer() throws Exception {
+            return S3ProxyServer.start();
+        }
+    }
+
+    /** Starts (once a run, per backend) the shared instance before a test class and records it for the class. */
+    abstract static sealed class Backend implements BeforeAllCallback permits OnMinio, OnS3Proxy {
+        abstract S3Server startServer() throws Exception;
+
+        @Override
+        public void beforeAll(ExtensionContext context) {
+            ProxiedS3A started = context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL)
+                    .getOrComputeIfAbsent(getClass(), backend -> start(), ProxiedS3A.class);
+            BY_TEST_CLASS.put(context.getRequiredTestClass(), started);
+        }
+
+        private ProxiedS3A start() {
+            S3Server server;
+            try {
+                server = startServer();
+            } catch (RuntimeException e) {
+                throw e; // a skip (no minio binary) stays a skip
+            } catch (Exception e) {
+                throw new IllegalStateException(getClass().getSimpleName() + ": the S3 server did not start", e);
+            }
+            try {
+                server.createBucket(BUCKET);
+                return new ProxiedS3A(server, ShapingProxy.start(server.endpoint(), NetworkModel.unshaped()));
+            } catch (Exception e) {
+                server.close();
+                throw new IllegalStateException("no proxy in front of " + server, e);
+            }
+        }
+    }
+
+    /** The run's instance for {@code testClass}, which one of the backend extensions annotates. */
+    static ProxiedS3A of(Class<?> testClass) {
+        ProxiedS3A started = BY_TEST_CLASS.get(requireNonNull(testClass, "testClass is null"));
+        if (started == null) {
+            throw new IllegalStateException(testClass.getName()
+                    + ": annotate the test class with @ExtendWith(ProxiedS3A.OnMinio.class) or OnS3Proxy.class");
+        }
+        return started;
+    }
+
+    ShapingProxy proxy() {
+        return proxy;
+    }
+
+    S3Server server() {
+        return server;
+    }
+
+    /**
+     * S3A on this server through the proxy, with S3A's own stream type (none chosen): the README's settings are
+     * added by the tests that use them.
+     */
+    Configuration s3aConfiguration() {
+        Configuration conf = new Configuration();
+        conf.set("fs.s3a.endpoint", proxy.endpoint().toString());
+        conf.set("fs.s3a.endpoint.region", server.region());
+        conf.setBoolean("fs.s3a.path.style.access", true);
+        conf.setBoolean("fs.s3a.connection.ssl.enabled", false);
+        conf.setInt("fs.s3a.bucket.probe", 0);
+        conf.set("fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+        conf.set("fs.s3a.access.key", server.accessKey());
+        conf.set("fs.s3a.secret.key", server.secretKey());
+        // every test opens its own instance and closes it
+        conf.setBoolean("fs.s3a.impl.disable.cache", true);
+        return conf;
+    }
+
+    /** The README's two settings that switch every s3a:// read to Rangefetch. */
+    static Configuration withRangefetch(Configuration conf) {
+        conf.set("fs.s3a.input.stream.type", "custom");
+        conf.set("fs.s3a.input.stream.custom.factory", "io.rangefetch.hadoop.RangefetchStreamFactory");
+        return conf;
+    }
+
+    @Override
+    public void close() {
+        try {
+            proxy.close();
+        } finally {
+            server.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return server.name() + " through the proxy at " + proxy.endpoint();
+    }
+}

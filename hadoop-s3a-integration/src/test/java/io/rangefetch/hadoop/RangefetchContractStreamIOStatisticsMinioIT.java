@@ -1,0 +1,7 @@
+package io.rangefetch.hadoop;
+
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** {@link RangefetchContractStreamIOStatisticsSuite} on MinIO, through the shaping proxy. */
+@ExtendWith(ProxiedS3A.OnMinio.class)
+class RangefetchContractStreamIOStatisticsMinioIT extends RangefetchContractStreamIOStatisticsSuite {}

@@ -1,0 +1,7 @@
+package io.rangefetch.hadoop;
+
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** {@link RangefetchContractUnbufferSuite} on S3Proxy in this JVM, through the shaping proxy. */
+@ExtendWith(ProxiedS3A.OnS3Proxy.class)
+class RangefetchContractUnbufferS3ProxyIT extends RangefetchContractUnbufferSuite {}
