@@ -66,10 +66,7 @@ abstract class VectoredReadSuite extends ProxiedS3ServerTestBase {
 
     @Test
     void fiveRangesWithGapsBelowTheMinimumRequestCostOneGetSpanningThemAll() throws Exception {
-        List<FileRange> ranges = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            ranges.add(FileRange.of(3L * MIB + i * 60_000L, 10_000));
-        }
+        List<FileRange> ranges = fiveRangesOf10000Bytes(60_000);
         ProxyLedger ledger = readVectoredAndCheck(ranges);
 
         assertThat(ledger.gets()).as("%s", ledger).isEqualTo(1);
@@ -83,15 +80,21 @@ abstract class VectoredReadSuite extends ProxiedS3ServerTestBase {
      */
     @Test
     void fiveRangesWithWideGapsCostOneGetEach() throws Exception {
-        List<FileRange> ranges = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            ranges.add(FileRange.of(3L * MIB + i * 200_000L, 10_000));
-        }
+        List<FileRange> ranges = fiveRangesOf10000Bytes(200_000);
         ProxyLedger ledger = readVectoredAndCheck(ranges);
 
         assertThat(ledger.requests()).as("%s", ledger).extracting(ProxiedRequest::rangeHeader)
                 .containsExactlyInAnyOrderElementsOf(ranges.stream()
                         .map(range -> rangeHeader(range.offset(), range.length())).toList());
+    }
+
+    /** Five ranges of 10,000 bytes from 3 MiB on, one every {@code stride} bytes. */
+    private static List<FileRange> fiveRangesOf10000Bytes(long stride) {
+        List<FileRange> ranges = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            ranges.add(FileRange.of(3L * MIB + i * stride, 10_000));
+        }
+        return ranges;
     }
 
     @Test

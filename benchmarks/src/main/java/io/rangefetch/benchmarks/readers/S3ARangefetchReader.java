@@ -1,5 +1,6 @@
 package io.rangefetch.benchmarks.readers;
 
+import io.rangefetch.hadoop.RangefetchStreamFactory;
 import java.io.IOException;
 import java.util.Map;
 
@@ -12,8 +13,8 @@ import java.util.Map;
 public final class S3ARangefetchReader implements ReaderUnderTest {
 
     private static final String STREAM_TYPE = "custom";
-    private static final Map<String, String> FACTORY =
-            Map.of("fs.s3a.input.stream.custom.factory", "io.rangefetch.hadoop.RangefetchStreamFactory");
+    private static final String FACTORY_KEY = "fs.s3a.input.stream.custom.factory";
+    private static final Map<String, String> FACTORY = Map.of(FACTORY_KEY, RangefetchStreamFactory.class.getName());
 
     @Override
     public String name() {
@@ -22,8 +23,8 @@ public final class S3ARangefetchReader implements ReaderUnderTest {
 
     @Override
     public String configuration() {
-        return S3ASession.describe(STREAM_TYPE) + "; fs.s3a.input.stream.custom.factory="
-                + "io.rangefetch.hadoop.RangefetchStreamFactory, Rangefetch's default settings";
+        return S3ASession.describe(STREAM_TYPE) + "; " + FACTORY_KEY + "=" + RangefetchStreamFactory.class.getName()
+                + ", Rangefetch's default settings";
     }
 
     @Override
