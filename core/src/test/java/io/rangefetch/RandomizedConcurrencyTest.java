@@ -26,7 +26,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Randomized schedules of streaming, positioned, tail, length and vectored reads from several threads on shared
+ * Randomized schedules of streaming, positioned (some at one stride, which prefetches), tail, length and vectored
+ * reads from several threads on shared
  * streams, while the object is overwritten, response bodies are let through in an order the seed picks (every
  * body waits at a gate: see {@link GatedObjectClient}), the budget is tiny and fetch slots are few. Checked on
  * every schedule:
@@ -227,22 +228,13 @@ class RandomizedConcurrencyTest {
 
         /** One random operation on {@code stream}; records what it handed out. */
         private void operate(SplittableRandom own, SeekableS3InputStream stream, Seen seen) {
-            int kind = own.nextInt(5);
+            int kind = own.nextInt(6);
             long span = versions.get(0).length + 64L * KIB;
             long position = own.nextLong(span);
             int length = 16 + own.nextInt(96 * KIB);
             try {
                 switch (kind) {
-                    case 0 -> {
-                        byte[] buffer = new byte[length];
-                        try {
-                            stream.readFully(position, buffer, 0, length);
-                        } catch (EOFException e) {
-                            seen.shorterThan.add(position + length);
-                            return;
-                        }
-                        seen.add(versionOf(position, buffer, length));
-                    }
+                    case 0 -> readFullyAt(stream, seen, position, length);
                     case 1 -> {
                         byte[] buffer = new byte[length];
                         long at;
@@ -264,6 +256,7 @@ class RandomizedConcurrencyTest {
                         seen.add(versionOfTail(buffer, read, length));
                     }
                     case 3 -> seen.lengths.add(stream.length());
+                    case 4 -> strided(own, stream, seen, position, length);
                     default -> vectored(own, stream, seen, position, length);
                 }
             } catch (ObjectChangedException e) {
@@ -277,6 +270,32 @@ class RandomizedConcurrencyTest {
             } catch (RuntimeException e) {
                 failures.add("unchecked failure: " + e);
             }
+        }
+
+        /** Positioned reads one stride apart, enough of them that the stride pattern prefetches the next ones. */
+        private void strided(SplittableRandom own, SeekableS3InputStream stream, Seen seen, long position, int length)
+                throws IOException {
+            int size = 1 + length / 8;
+            long stride = size + own.nextInt(16 * KIB);
+            for (int i = 0; i < 3 + own.nextInt(4); i++) {
+                if (!readFullyAt(stream, seen, position + i * stride, size)) {
+                    return;
+                }
+            }
+        }
+
+        /** A positioned read; records what it handed out; {@code false} when it met the end of file. */
+        private boolean readFullyAt(SeekableS3InputStream stream, Seen seen, long position, int length)
+                throws IOException {
+            byte[] buffer = new byte[length];
+            try {
+                stream.readFully(position, buffer, 0, length);
+            } catch (EOFException e) {
+                seen.shorterThan.add(position + length);
+                return false;
+            }
+            seen.add(versionOf(position, buffer, length));
+            return true;
         }
 
         private void vectored(SplittableRandom own, SeekableS3InputStream stream, Seen seen, long position,

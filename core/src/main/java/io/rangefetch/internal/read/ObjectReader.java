@@ -11,6 +11,7 @@ import io.rangefetch.internal.plan.ReadPlan;
 import io.rangefetch.internal.plan.ReadPlanner;
 import io.rangefetch.internal.plan.ReadRequest;
 import io.rangefetch.internal.plan.SequentialState;
+import io.rangefetch.internal.plan.StridePattern;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import java.io.EOFException;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -29,7 +31,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * serialized by the stream (they share the {@link StreamingState}). Fetches run on the scheduler's threads; the
  * calling thread waits only for the bytes it asked for, and never holds a lock while it waits. Locks: the
  * object's planning lock (the cache's, striped by object) is held only while planning and claiming; under it the
- * cache takes its own eviction lock, never the other way round.
+ * cache takes its own eviction lock, never the other way round. The stride pattern's monitor is held only while it
+ * observes a read, under no other lock.
+ *
+ * <p><b>Positioned reads that stride.</b> Positioned reads fetch only what they need, but a run of them at one
+ * stride ({@link StridePattern}) has its predicted reads prefetched, submitted after the read's own GETs so that
+ * they never take a fetch slot before it.
  */
 public final class ObjectReader implements AutoCloseable {
     private static final int MAX_ATTEMPTS = 3;
@@ -39,6 +46,7 @@ public final class ObjectReader implements AutoCloseable {
     private final ObjectVersion version;
     private final StatisticsCounter statistics;
     private final PrefetchTracker prefetches = new PrefetchTracker();
+    private final StridePattern stridePattern;
     // Touched only by streaming reads, which the stream serializes.
     private final StreamingState streaming;
     // Set by shapeReads before the stream is handed out, as its format policy asks.
@@ -61,6 +69,7 @@ public final class ObjectReader implements AutoCloseable {
         this.version = new ObjectVersion(context, address, knownLength, knownEtag, etagPinnedByCaller, statistics);
         this.streaming = new StreamingState(context.cache());
         this.planner = context.planner();
+        this.stridePattern = new StridePattern(context.planner().settings());
     }
 
     /**
@@ -164,7 +173,10 @@ public final class ObjectReader implements AutoCloseable {
                 statistics.served(count, false);
                 return count;
             }
-            return readOn(pinned, position, buffer, offset, len, streaming, direct != null);
+            Runnable strideFetch = streaming ? NOTHING : strideFetch(pinned, position, len);
+            int read = readOn(pinned, position, buffer, offset, len, streaming, direct != null, strideFetch);
+            strideFetch.run();
+            return read;
         });
     }
 
@@ -188,10 +200,12 @@ public final class ObjectReader implements AutoCloseable {
                 from = direct.end(); // the request that learned the version wrote these bytes already
                 statistics.served(from - position, false);
             }
+            Runnable strideFetch = strideFetch(pinned, position, len);
             while (from < position + len) {
                 from += readOn(pinned, from, buffer, offset + (int) (from - position), (int) (position + len - from),
-                        false, direct != null);
+                        false, direct != null, strideFetch);
             }
+            strideFetch.run();
             return len;
         });
     }
@@ -213,7 +227,7 @@ public final class ObjectReader implements AutoCloseable {
             }
             for (long cursor = position; cursor < end; ) {
                 cursor += readOn(pinned, cursor, buffer, offset + (int) (cursor - position), (int) (end - cursor),
-                        false, direct != null);
+                        false, direct != null, NOTHING);
             }
             return wanted;
         });
@@ -299,10 +313,40 @@ public final class ObjectReader implements AutoCloseable {
      */
     public void prefetch(List<ByteRange> ranges) {
         PinnedVersion pinned = version.current();
-        if (pinned == null || pinned.isEmpty()) {
-            return;
+        if (pinned != null) {
+            prefetchOn(pinned, ranges);
         }
-        new VectoredRead(this, context, pinned, statistics, List.of(), ranges, false).start();
+    }
+
+    private void prefetchOn(PinnedVersion pinned, List<ByteRange> ranges) {
+        if (!pinned.isEmpty()) {
+            new VectoredRead(this, context, pinned, statistics, List.of(), ranges, false).start();
+        }
+    }
+
+    private static final Runnable NOTHING = () -> { };
+
+    /**
+     * Shows a positioned read to the stride pattern; returns what prefetches the reads it predicts, on the read's
+     * version, the first time it runs (nothing when it predicts none). A small object is read whole anyway.
+     */
+    private Runnable strideFetch(PinnedVersion pinned, long position, long len) {
+        if (planner.isSmall(pinned.length())) {
+            return NOTHING;
+        }
+        List<ByteRange> predicted;
+        synchronized (stridePattern) {
+            predicted = stridePattern.observe(position, len, pinned.length(), prefetchEnd, hint);
+        }
+        if (predicted.isEmpty()) {
+            return NOTHING;
+        }
+        AtomicBoolean started = new AtomicBoolean();
+        return () -> {
+            if (started.compareAndSet(false, true)) {
+                prefetchOn(pinned, predicted);
+            }
+        };
     }
 
     /** A vectored read's GET found the object changed: what its ranges fail with, and whether the stream moves. */
@@ -339,8 +383,9 @@ public final class ObjectReader implements AutoCloseable {
         prefetches.close();
     }
 
+    /** @param afterSubmit runs once the read's own GETs are submitted (before it waits for them) */
     private int readOn(PinnedVersion pinned, long position, byte[] buffer, int offset, int len, boolean streamingRead,
-            boolean missed) throws IOException {
+            boolean missed, Runnable afterSubmit) throws IOException {
         if (streamingRead) {
             int copied = streaming.readQuietly(pinned, position, buffer, offset, len, statistics);
             if (copied > 0) {
@@ -390,6 +435,7 @@ public final class ObjectReader implements AutoCloseable {
                 lock.unlock();
             }
             acquisition.submit();
+            afterSubmit.run();
             sources.sort(Comparator.comparingLong(source -> source.range().start()));
             int copied = copy(acquisition, pinned, sources, position, buffer, offset, read.end(), streamingRead,
                     plan.quietEnd());
