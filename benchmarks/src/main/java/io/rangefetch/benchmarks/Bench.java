@@ -61,8 +61,8 @@ public final class Bench implements Callable<Integer> {
             description = "Run these resilience scenarios instead of the comparison: each scenario's workloads "
                     + "clean and under the faults the proxy injects, Rangefetch with the answering feature on "
                     + "and off (known: ${COMPLETION-CANDIDATES}; throttle-10/-50: projection and sequential with "
-                    + "10%/50% of GETs answered 503 SlowDown, governor on/off; rate-limit: random (8 concurrent "
-                    + "readers) above --rate-limit, governor on/off; slow-first-byte: random with 2% of GETs held "
+                    + "10%%/50%% of GETs answered 503 SlowDown, governor on/off; rate-limit: random (8 concurrent "
+                    + "readers) above --rate-limit, governor on/off; slow-first-byte: random with 2%% of GETs held "
                     + "2 s before their first byte, hedging on/off).",
             completionCandidates = ScenarioIds.class)
     List<String> scenarios = List.of();
