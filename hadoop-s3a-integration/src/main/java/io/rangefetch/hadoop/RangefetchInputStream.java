@@ -49,7 +49,10 @@ import org.apache.hadoop.fs.statistics.IOStatistics;
  *
  * <p><b>Threads.</b> The streaming methods, {@code unbuffer} and {@code close} are serialized on this object, as
  * in S3A's own streams. Positioned and vectored reads take the lock only to find (or reopen) the Rangefetch
- * stream, then run without it, concurrently; an {@code unbuffer} while they run may fail them with "closed".
+ * stream, then run without it, concurrently. A positioned read that fails on a Rangefetch stream an
+ * {@code unbuffer} retired meanwhile runs again on the stream in use now (reopened if need be, pinned to the same
+ * ETag), so an unbuffer never fails it; its own failures (a changed object) fail it there too. A vectored read's
+ * ranges already handed to the retired stream may still fail with "closed".
  */
 final class RangefetchInputStream extends ObjectInputStream
         implements ByteBufferReadable, ByteBufferPositionedReadable, CanUnbuffer {
@@ -246,12 +249,29 @@ final class RangefetchInputStream extends ObjectInputStream
     private void readFully(SeekableS3InputStream stream, long position, byte[] buffer, int offset, int length)
             throws IOException {
         streamStatistics.readFullyOperationStarted(position, length);
-        try {
-            stream.readFully(position, buffer, offset, length);
-        } catch (IOException e) {
-            throw failed(e, "readFully", position);
+        SeekableS3InputStream reading = stream;
+        while (true) {
+            try {
+                reading.readFully(position, buffer, offset, length);
+                break;
+            } catch (IOException e) {
+                SeekableS3InputStream instead = replacing(reading);
+                if (instead == null) {
+                    throw failed(e, "readFully", position);
+                }
+                reading = instead; // the whole read again: every byte of it from one Rangefetch stream
+            }
         }
         bytesRead(length);
+    }
+
+    /**
+     * The Rangefetch stream to run a failed positioned read on again: the one in use now (reopened if need be),
+     * when an {@link #unbuffer()} retired {@code failedOn} meanwhile; {@code null} when the failure is the read's
+     * own (the stream it ran on is still the one in use) or this stream is closed.
+     */
+    private synchronized SeekableS3InputStream replacing(SeekableS3InputStream failedOn) throws IOException {
+        return closed || failedOn == current ? null : stream();
     }
 
     @Override

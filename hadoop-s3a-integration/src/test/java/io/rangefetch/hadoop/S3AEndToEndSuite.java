@@ -4,16 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rangefetch.StreamConfig;
+import io.rangefetch.it.proxy.Fault;
 import io.rangefetch.it.proxy.ProxyLedger;
 import io.rangefetch.it.server.S3Clients;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
@@ -156,6 +162,39 @@ abstract class S3AEndToEndSuite {
             // the closed stream's counts reached the file system's IOStatistics
             assertThat(((IOStatisticsSource) fs).getIOStatistics().counters().get("stream_read_bytes"))
                     .isEqualTo(200_000L);
+        }
+    }
+
+    @Test
+    void aPositionedReadInFlightWhileTheStreamIsUnbufferedReturnsItsBytes() throws Exception {
+        byte[] object = patterned(16 * 1024 * KIB, 13);
+        put("e2e/unbuffer-race.bin", object);
+        Duration faultDelay = s3a.proxy().faultFirstByteDelay();
+        ExecutorService reader = Executors.newSingleThreadExecutor();
+        try (FileSystem fs = FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), rangefetchPerBucket());
+                FSDataInputStream in = fs.open(new org.apache.hadoop.fs.Path("/e2e/unbuffer-race.bin"))) {
+            byte[] head = new byte[1000];
+            in.readFully(0, head); // the stream knows its version now
+            s3a.proxy().setFaultFirstByteDelay(Duration.ofMinutes(1));
+            s3a.proxy().failNext(Fault.FIRST_BYTE_DELAY);
+            long at = 10L * 1024 * KIB;
+            Future<byte[]> inFlight = reader.submit(() -> {
+                byte[] bytes = new byte[100_000];
+                in.readFully(at, bytes);
+                return bytes;
+            });
+            assertThat(s3a.proxy().awaitHeldHeads(1, Duration.ofSeconds(30))).as("the read's GET is held").isTrue();
+            in.unbuffer();
+            s3a.proxy().setFaultFirstByteDelay(Duration.ZERO);
+            assertThat(inFlight.get(60, TimeUnit.SECONDS)).isEqualTo(Arrays.copyOfRange(object, (int) at, (int) at + 100_000));
+            byte[] after = new byte[1000];
+            in.readFully(at + 200_000, after);
+            assertThat(after).isEqualTo(Arrays.copyOfRange(object, (int) at + 200_000, (int) at + 201_000));
+            assertThat(head).isEqualTo(Arrays.copyOfRange(object, 0, 1000));
+        } finally {
+            s3a.proxy().setFaultFirstByteDelay(faultDelay);
+            reader.shutdownNow();
+            assertThat(reader.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
         }
     }
 

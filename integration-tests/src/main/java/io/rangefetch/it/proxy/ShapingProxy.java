@@ -373,12 +373,12 @@ public final class ShapingProxy implements AutoCloseable {
   }
 
   /** Response heads {@link Fault#FIRST_BYTE_DELAY} holds back now. */
-  synchronized int heldHeads() {
+  public synchronized int heldHeads() {
     return heldHeads.size();
   }
 
   /** Waits until exactly {@code count} heads are held, or {@code timeout} passes; returns whether they are. */
-  boolean awaitHeldHeads(int count, Duration timeout) throws InterruptedException {
+  public boolean awaitHeldHeads(int count, Duration timeout) throws InterruptedException {
     return await(() -> heldHeads.size() == count, timeout);
   }
 
