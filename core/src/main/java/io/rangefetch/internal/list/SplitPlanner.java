@@ -76,8 +76,8 @@ final class SplitPlanner {
         return new SplitPlanner(targets, seen, pageSize).plan(most);
     }
 
-    /** A run of targets one cursor would list, with its simulated pages. */
-    private record Group(int from, int to, Pages pages) {}
+    /** A run of targets one cursor would list, its simulated pages, and its best free cut (-1: none). */
+    private record Group(int from, int to, Pages pages, int freeCut) {}
 
     private List<Integer> plan(int most) {
         Group whole = group(first, last);
@@ -88,7 +88,7 @@ final class SplitPlanner {
             Group chosen = null;
             int chosenCut = -1;
             for (Group group : groups) {
-                int free = freeCut(group);
+                int free = group.freeCut;
                 boolean payable = budget > 0 && group.pages.count() >= 2 && group.to > group.from;
                 if (free < 0 && !payable) {
                     continue;
@@ -115,18 +115,17 @@ final class SplitPlanner {
         return cuts;
     }
 
-    /** The free gap (a page or more) in {@code group} nearest its middle page, or -1. */
-    private int freeCut(Group group) {
-        double middle = middle(group);
+    /** The free gap (a page or more) in targets {@code from..to} nearest {@code middle}, or -1. */
+    private int freeCut(int from, int to, double middle) {
         int best = -1;
         double bestDistance = Double.MAX_VALUE;
-        for (int i = group.from; i < group.to; i++) {
-            double from = end(i);
-            double to = start(i + 1);
-            if (to - from < page) {
+        for (int i = from; i < to; i++) {
+            double gapStart = end(i);
+            double gapEnd = start(i + 1);
+            if (gapEnd - gapStart < page) {
                 continue;
             }
-            double distance = middle < from ? from - middle : Math.max(0, middle - to);
+            double distance = middle < gapStart ? gapStart - middle : Math.max(0, middle - gapEnd);
             if (distance < bestDistance) {
                 best = i;
                 bestDistance = distance;
@@ -135,15 +134,15 @@ final class SplitPlanner {
         return best;
     }
 
-    /** Where {@code group}'s middle page ends (or its middle, if it is one page). */
-    private double middle(Group group) {
-        long count = group.pages.count();
-        return count >= 2 ? group.pages.end(count / 2) : (start(group.from) + end(group.to)) / 2;
+    /** Where the middle page of targets {@code from..to} ends (or their middle, if they take one page). */
+    private double middle(int from, int to, Pages pages) {
+        long count = pages.count();
+        return count >= 2 ? pages.end(count / 2) : (start(from) + end(to)) / 2;
     }
 
     /** The cut for more parallelism in {@code group} (of two pages or more): at its middle page's end. */
     private int paidCut(Group group) {
-        double middle = middle(group);
+        double middle = middle(group.from, group.to, group.pages);
         int target = targetAt(middle, group.from, group.to);
         if (middle > end(target) && target < group.to) {
             return target; // the page ends in the gap after it: the single cursor restarts right there
@@ -166,7 +165,7 @@ final class SplitPlanner {
             position += page;
             pages.add(position, 1);
             if (position >= end(to)) {
-                return new Group(from, to, pages);
+                return new Group(from, to, pages, freeCut(from, to, middle(from, to, pages)));
             }
             int reached = targetAt(position, from, to);
             if (position > end(reached) && reached < to) {
