@@ -1,6 +1,7 @@
 package io.rangefetch.benchmarks;
 
 import io.rangefetch.benchmarks.data.DataSet;
+import io.rangefetch.benchmarks.data.ListingShape;
 import io.rangefetch.benchmarks.env.BenchEnvironment;
 import io.rangefetch.benchmarks.env.ServerOptions;
 import io.rangefetch.benchmarks.readers.ReaderUnderTest;
@@ -87,6 +88,12 @@ public final class Bench implements Callable<Integer> {
             description = "Fraction of the full data sizes, for quick checks, e.g. 0.01 (default: ${DEFAULT-VALUE}).")
     double scale;
 
+    @Option(names = "--listing-layout", paramLabel = "PARTITIONSxFILES", defaultValue = "2400x10",
+            description = "The listing workload's partitions and objects per partition at full scale (--scale "
+                    + "scales the partitions and the first and last 100 wanted): 2400x10 (default) or Qubole's "
+                    + "24000x1. Each layout is written once, under a root of its own.")
+    String listingLayout;
+
     @Option(names = "--data-dir", paramLabel = "DIR",
             description = "MinIO's data directory, kept between runs so data is generated once (default: "
                     + "~/.cache/rangefetch/bench-minio).")
@@ -128,7 +135,7 @@ public final class Bench implements Callable<Integer> {
         }
         BenchmarkRun.Plan plan = new BenchmarkRun.Plan(selected, DataSet.benchmark(scale),
                 workloads != null ? workloads : Workloads.NAMES, scale, warmups, runs,
-                Launcher.commandLine("bench", arguments));
+                Launcher.commandLine("bench", arguments), ListingShape.parse(listingLayout));
         BenchmarkRun.Results results;
         try (BenchEnvironment environment = startEnvironment()) {
             results = BenchmarkRun.execute(environment, plan);
@@ -136,12 +143,12 @@ public final class Bench implements Callable<Integer> {
         MarkdownReport report = new MarkdownReport(results.description(), results.rows());
         out.println(report.table());
         out.println(report.notes());
-        results.listingSection().ifPresent(out::println);
+        results.listingReport().ifPresent(listing -> out.println(listing.section()));
         results.json().write(json);
         System.err.println("JSON: " + json.toAbsolutePath());
         if (reportDirectory != null) {
             Path page = BenchmarksPage.write(reportDirectory, results.description(), results.rows(),
-                    results.listingSection());
+                    results.listingReport());
             System.err.println("Report: " + page.toAbsolutePath());
         }
         return results.anyFailed() ? 1 : 0;

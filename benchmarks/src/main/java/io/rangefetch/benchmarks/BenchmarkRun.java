@@ -7,6 +7,7 @@ import io.rangefetch.benchmarks.data.DataSet;
 import io.rangefetch.benchmarks.data.IcebergTablePreparer;
 import io.rangefetch.benchmarks.data.ListingLayout;
 import io.rangefetch.benchmarks.data.ListingPreparer;
+import io.rangefetch.benchmarks.data.ListingShape;
 import io.rangefetch.benchmarks.data.StoredObject;
 import io.rangefetch.benchmarks.data.StoredTable;
 import io.rangefetch.benchmarks.env.BenchEnvironment;
@@ -35,6 +36,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -55,9 +57,10 @@ final class BenchmarkRun {
      *
      * @param readers the readers, the first being the one the others are compared with
      * @param command the command line that started the run, for the report
+     * @param listing the listing workload's layout at full scale
      */
     record Plan(List<ReaderUnderTest> readers, DataSet data, List<String> workloads, double scale, int warmups,
-            int runs, String command) {
+            int runs, String command, ListingShape listing) {
 
         Plan {
             readers = List.copyOf(readers);
@@ -67,6 +70,13 @@ final class BenchmarkRun {
             requireNonNull(data, "data is null");
             workloads = Workloads.select(workloads);
             requireNonNull(command, "command is null");
+            requireNonNull(listing, "listing is null");
+        }
+
+        /** A plan whose listing workload, if any, lists the default layout. */
+        Plan(List<ReaderUnderTest> readers, DataSet data, List<String> workloads, double scale, int warmups,
+                int runs, String command) {
+            this(readers, data, workloads, scale, warmups, runs, command, ListingShape.BENCHMARK);
         }
     }
 
@@ -85,8 +95,8 @@ final class BenchmarkRun {
         }
 
         /** The listing section of the report, if the listing workload ran. */
-        Optional<String> listingSection() {
-            return listing.map(results -> new ListingReport(description, results, rows).section());
+        Optional<ListingReport> listingReport() {
+            return listing.map(results -> new ListingReport(description, results, rows));
         }
 
         boolean anyFailed() {
@@ -124,7 +134,7 @@ final class BenchmarkRun {
      */
     static ListingResults measureListing(BenchEnvironment environment, Plan plan, List<RowResult> raw)
             throws IOException {
-        ListingLayout layout = ListingLayout.benchmark(plan.scale());
+        ListingLayout layout = ListingLayout.benchmark(plan.listing(), plan.scale());
         List<StoredObject> stored;
         try (S3Client s3 = environment.directClient()) {
             stored = new ListingPreparer(s3, environment.bucket()).ensure(layout);
@@ -134,9 +144,10 @@ final class BenchmarkRun {
         List<RowResult> rows = new ListingRunner(environment.target(), environment.traffic(), plan.warmups(),
                 plan.runs()).run(sets, strategies, stored);
         raw.addAll(rows);
-        return new ListingResults(String.format("%,d partitions of %d objects of about %d bytes under %s (%,d "
-                        + "objects)", layout.partitions(), layout.filesPerPartition(),
-                        ListingLayout.content(layout.keys(0).get(0)).length, layout.root(), stored.size()),
+        return new ListingResults(layout.full().id(), String.format(Locale.ROOT, "%,d partitions of %d object(s) of "
+                        + "about %d bytes under %s (%,d objects; layout %s at scale %s)", layout.partitions(),
+                        layout.filesPerPartition(), ListingLayout.content(layout.keys(0).get(0)).length,
+                        layout.root(), stored.size(), layout.full().id(), plan.scale()),
                 sets.stream().map(set -> new Item(set.id(), set.description())).toList(),
                 strategies.stream().map(strategy -> new Item(strategy.name(), strategy.description())).toList(),
                 ListingSummary.of(rows, strategies.get(0).name(), strategies.get(1).name()));

@@ -17,6 +17,8 @@ class BenchCommandTest {
         assertThat(run("--scale", "2")).isEqualTo(2);
         assertThat(run("--runs", "many")).isEqualTo(2);
         assertThat(run("--scenarios", "earthquake")).isEqualTo(2);
+        assertThat(run("--listing-layout", "lots")).isEqualTo(2);
+        assertThat(run("--listing-layout", "24000x0")).isEqualTo(2);
         assertThat(run("--scenarios", "rate-limit", "--rate-limit", "0")).isEqualTo(2);
         assertThat(run("--scenarios", "rate-limit", "--workloads", "projection")).as("leaves nothing to run")
                 .isEqualTo(2);
@@ -33,7 +35,7 @@ class BenchCommandTest {
             System.setOut(original);
         }
         assertThat(out.toString(UTF_8)).contains("s3a-analytics", "orc-vectored", "--first-byte-delay", "--bucket",
-                "--scenarios", "slow-first-byte", "--rate-limit");
+                "--scenarios", "slow-first-byte", "--rate-limit", "--listing-layout", "24000x1");
     }
 
     private static int run(String... args) {

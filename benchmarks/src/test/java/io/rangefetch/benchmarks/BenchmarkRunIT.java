@@ -78,7 +78,7 @@ class BenchmarkRunIT {
         assertThat(read.samples()).hasSize(rows + 2 * listing.rows().size());
         assertThat(read.listing()).isEqualTo(listing);
 
-        Path page = BenchmarksPage.write(dir, results.description(), results.rows(), results.listingSection());
+        Path page = BenchmarksPage.write(dir, results.description(), results.rows(), results.listingReport());
         assertThat(Files.readString(page))
                 .contains("bench --scale 0.01", "| sequential | honest |", "**FAILED** liar · sequential: wrong bytes",
                         "## Listing many partitions", "| first-last | Rangefetch |");

@@ -29,8 +29,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * {@link StreamFactory#list} against a real S3 server through the shaping proxy, subclassed once per backend: the
  * result is the union of listing each location on its own (asked of the server with the SDK's paginator), with
  * keys that sort around {@code /}, a folder marker and a key of 1,024 bytes; StartAfter skips what lies between
- * wanted partitions, which the proxy's ledger counts as LIST calls (and not as GETs); a listed object then opens
- * with one GET and no HEAD. Over the sync and the async SDK clients.
+ * wanted partitions, which the proxy's ledger counts as LIST calls (and not as GETs); a scattered set split after
+ * its first page takes no more calls than paging through the common prefix; a listed object then opens with one GET
+ * and no HEAD. Over the sync and the async SDK clients.
  */
 @Timeout(value = 120, threadMode = ThreadMode.SEPARATE_THREAD)
 abstract class ListingSuite extends ProxiedS3ServerTestBase {
@@ -128,6 +129,29 @@ abstract class ListingSuite extends ProxiedS3ServerTestBase {
         withFactory(StreamConfig.builder().listPageSize(5 * FILES).build(), factory -> {
             assertThat(keys(factory, wanted)).hasSize(10 * FILES).containsExactlyElementsOf(eachAlone(wanted));
             assertThat(ledger.lists()).as("%s", ledger).isLessThanOrEqualTo(3);
+        });
+    }
+
+    @Test
+    void aScatteredSetSplitsAfterItsFirstPageWithinTheBetterBaseline() throws Exception {
+        // every third partition: the gaps are two partitions, less than a page, so one cursor starts and its
+        // first page shows the keys a partition holds; the cursors it adds stay within both baselines' calls
+        List<S3Location> wanted = new ArrayList<>();
+        for (int p = 1; p < PARTITIONS; p += 3) {
+            wanted.add(locations(partition(p)).get(0));
+        }
+        int page = 10;
+        long commonPrefixPages;
+        try (S3Client s3 = S3Clients.sync(server())) {
+            commonPrefixPages = s3.listObjectsV2Paginator(request -> request.bucket(bucket()).prefix(key("t/"))
+                    .maxKeys(page)).stream().count();
+        }
+        List<String> expected = eachAlone(wanted);
+        ProxyLedger ledger = countingLedger();
+        withFactory(StreamConfig.builder().listPageSize(page).build(), factory -> {
+            assertThat(keys(factory, wanted)).containsExactlyElementsOf(expected);
+            assertThat(ledger.lists()).as("%s", ledger).isLessThanOrEqualTo(commonPrefixPages)
+                    .isLessThan(wanted.size());
         });
     }
 

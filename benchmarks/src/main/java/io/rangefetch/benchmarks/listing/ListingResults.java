@@ -8,13 +8,16 @@ import java.util.List;
 /**
  * What the listing workload measured, for the report and the results file.
  *
+ * @param shape the layout at full scale as the runner's {@code --listing-layout} writes it, e.g. {@code 2400x10}
  * @param layout one line on the objects listed
  * @param sets the wanted sets, by id, with what each wants
  * @param strategies the strategies, by name, with how each lists
  */
-public record ListingResults(String layout, List<Item> sets, List<Item> strategies, List<ListingRow> rows) {
+public record ListingResults(String shape, String layout, List<Item> sets, List<Item> strategies,
+        List<ListingRow> rows) {
 
     public ListingResults {
+        requireNonNull(shape, "shape is null");
         requireNonNull(layout, "layout is null");
         sets = List.copyOf(sets);
         strategies = List.copyOf(strategies);

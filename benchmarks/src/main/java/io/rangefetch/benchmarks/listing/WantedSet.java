@@ -22,7 +22,7 @@ public record WantedSet(String id, String description, List<String> directories)
     public static final String RANDOM = "random";
     public static final String ALL = "all";
 
-    /** The first and last partitions taken in the full layout (2,400 partitions). */
+    /** The first and last partitions taken at full scale (of 2,400 or 24,000 partitions). */
     static final int FULL_EDGE = 100;
 
     public WantedSet {
@@ -36,12 +36,12 @@ public record WantedSet(String id, String description, List<String> directories)
 
     /**
      * The runner's sets over {@code layout}: the first 100 and the last 100 partitions, as many at random (drawn
-     * with {@code seed}), and all; 100 scaled with the layout's partitions (at least 2).
+     * with {@code seed}), and all; 100 scaled as the layout's partitions are from its full scale (at least 2).
      */
     public static List<WantedSet> standard(ListingLayout layout, long seed) {
         requireNonNull(layout, "layout is null");
         int partitions = layout.partitions();
-        int edge = Math.max(2, (int) Math.round(FULL_EDGE * (double) partitions / ListingLayout.FULL_PARTITIONS));
+        int edge = Math.max(2, (int) Math.round(FULL_EDGE * (double) partitions / layout.full().partitions()));
         if (2 * edge > partitions) {
             throw new IllegalArgumentException(partitions + " partitions are too few for sets of " + 2 * edge);
         }

@@ -3,19 +3,24 @@ package io.rangefetch.benchmarks.report;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.benchmarks.data.ListingShape;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code BENCHMARKS.md} and its chart: the latest results, the command that made them and the machine they
  * ran on. Each run replaces both files, so the comparison always describes one run; the resilience part at
- * the end of the page ({@link ResiliencePage}), written by scenario runs, is kept as it was, and so is the listing
- * section (between {@link #LISTING_START} and {@link #LISTING_END}, above the resilience part) unless the run
- * measured listing and brings a new one.
+ * the end of the page ({@link ResiliencePage}), written by scenario runs, is kept as it was, and so are the listing
+ * sections, one per listing layout (above the resilience part; the default layout's between {@link #LISTING_START}
+ * and {@link #LISTING_END}, another's between markers naming it), but the one of the layout the run measured.
  */
 public final class BenchmarksPage {
 
@@ -24,6 +29,8 @@ public final class BenchmarksPage {
 
     static final String LISTING_START = "<!-- listing: written by ./bench --workloads listing -->";
     static final String LISTING_END = "<!-- /listing -->";
+    private static final Pattern OTHER_LISTING = Pattern.compile(
+            "<!-- listing (\\S+): written by [^\\n]*? -->(.*?)<!-- /listing \\1 -->", Pattern.DOTALL);
 
     private BenchmarksPage() {}
 
@@ -33,11 +40,11 @@ public final class BenchmarksPage {
     }
 
     /**
-     * Writes the page and the chart into {@code directory} (created if missing), with {@code listing} (a {@link
-     * ListingReport#section()}) as its listing section, or the page's earlier one if empty; returns the page.
+     * Writes the page and the chart into {@code directory} (created if missing), with {@code listing} as the
+     * listing section of its layout and the page's earlier sections of other layouts; returns the page.
      */
-    public static Path write(Path directory, RunDescription run, List<SummaryRow> rows, Optional<String> listing)
-            throws IOException {
+    public static Path write(Path directory, RunDescription run, List<SummaryRow> rows,
+            Optional<ListingReport> listing) throws IOException {
         requireNonNull(run, "run is null");
         requireNonNull(listing, "listing is null");
         Files.createDirectories(requireNonNull(directory, "directory is null"));
@@ -67,9 +74,10 @@ public final class BenchmarksPage {
         page.append("| data scale | ").append(run.scale()).append(" |\n");
         Path file = directory.resolve(PAGE);
         String earlier = Files.exists(file) ? Files.readString(file, UTF_8) : "";
-        listing.or(() -> listingSection(earlier)).ifPresent(section -> page.append('\n').append(LISTING_START)
-                .append('\n').append(section.endsWith("\n") ? section : section + "\n").append(LISTING_END)
-                .append('\n'));
+        Map<String, String> sections = listingSections(earlier);
+        listing.ifPresent(measured -> sections.put(measured.shape(), measured.section()));
+        sections.forEach((shape, section) -> page.append('\n').append(listingStart(shape)).append('\n')
+                .append(section.endsWith("\n") ? section : section + "\n").append(listingEnd(shape)).append('\n'));
         String resilience = ResiliencePage.of(earlier);
         if (!resilience.isEmpty()) {
             page.append('\n').append(resilience);
@@ -78,13 +86,30 @@ public final class BenchmarksPage {
         return file;
     }
 
-    /** The listing section of {@code page} (between the markers), if it has one. */
-    static Optional<String> listingSection(String page) {
+    /** The listing sections of {@code page}, by layout: the default layout's first, then the others by name. */
+    static Map<String, String> listingSections(String page) {
+        String defaultShape = ListingShape.BENCHMARK.id();
+        Map<String, String> sections = new TreeMap<>(Comparator.comparing((String shape) -> !shape.equals(defaultShape))
+                .thenComparing(Comparator.naturalOrder()));
         int start = page.indexOf(LISTING_START);
         int end = page.indexOf(LISTING_END);
-        if (start < 0 || end < start) {
-            return Optional.empty();
+        if (start >= 0 && end > start) {
+            sections.put(defaultShape, page.substring(start + LISTING_START.length(), end).strip() + "\n");
         }
-        return Optional.of(page.substring(start + LISTING_START.length(), end).strip() + "\n");
+        Matcher other = OTHER_LISTING.matcher(page);
+        while (other.find()) {
+            sections.put(other.group(1), other.group(2).strip() + "\n");
+        }
+        return sections;
+    }
+
+    static String listingStart(String shape) {
+        return shape.equals(ListingShape.BENCHMARK.id()) ? LISTING_START
+                : "<!-- listing " + shape + ": written by ./bench --workloads listing --listing-layout " + shape
+                        + " -->";
+    }
+
+    static String listingEnd(String shape) {
+        return shape.equals(ListingShape.BENCHMARK.id()) ? LISTING_END : "<!-- /listing " + shape + " -->";
     }
 }

@@ -35,10 +35,15 @@ public final class ListingReport {
                 .toList();
     }
 
-    /** The section: a heading, what ran, the tables and their notes. */
+    /** The layout listed, at full scale, as the runner writes it ({@code 2400x10}): one section per layout. */
+    public String shape() {
+        return listing.shape();
+    }
+
+    /** The section: a heading naming the layout, what ran, the tables and their notes. */
     public String section() {
         StringBuilder out = new StringBuilder();
-        out.append("## Listing many partitions\n\n");
+        out.append("## Listing many partitions: ").append(listing.shape()).append("\n\n");
         out.append("Objects: ").append(listing.layout()).append(". Measured ").append(run.started())
                 .append(", with\n\n```sh\n").append(run.command()).append("\n```\n\n");
         out.append(table()).append('\n');

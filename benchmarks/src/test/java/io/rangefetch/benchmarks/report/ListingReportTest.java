@@ -29,7 +29,7 @@ class ListingReportTest {
                 summary("small-files", "Rangefetch", 40, 0), summary("list-then-read", "Rangefetch", 40, 1),
                 summary("small-files", "S3A classic", 40, 0))).section();
 
-        assertThat(section).startsWith("## Listing many partitions\n")
+        assertThat(section).startsWith("## Listing many partitions: 2400x10\n")
                 .contains("bench --workloads listing",
                         "| first-last | Rangefetch | 3 | 0.100 s | 1.00× | 200 | verified | met: 3 LIST calls ≤ 3 |",
                         "| first-last | per location (8 threads) | - | **FAILED** |",
@@ -49,27 +49,41 @@ class ListingReportTest {
     }
 
     @Test
-    void aComparisonWithoutListingKeepsTheEarlierListingSectionAndOneWithListingReplacesIt() throws Exception {
+    void aComparisonWithoutListingKeepsTheListingSectionsAndAListingReplacesOnlyItsLayouts() throws Exception {
         Path page = dir.resolve(BenchmarksPage.PAGE);
-        BenchmarksPage.write(dir, RUN, List.of(), Optional.of("## Listing many partitions\n\nfirst\n"));
+        BenchmarksPage.write(dir, RUN, List.of(), Optional.of(report("2400x10", "first")));
         assertThat(Files.readString(page, UTF_8)).as("the listing alone: no reader to chart")
                 .doesNotContain(BenchmarksPage.CHART);
         assertThat(dir.resolve(BenchmarksPage.CHART)).doesNotExist();
         ResiliencePage.update(dir, Map.of(Scenario.THROTTLE_10, "ten\n"));
+        BenchmarksPage.write(dir, RUN, List.of(), Optional.of(report("24000x1", "qubole")));
 
         BenchmarksPage.write(dir, RUN, List.of(summary("small-files", "Rangefetch", 40, 0)));
         String kept = Files.readString(page, UTF_8);
-        assertThat(kept).contains("first\n" + BenchmarksPage.LISTING_END, "ten\n");
-        assertThat(kept.indexOf(BenchmarksPage.LISTING_END)).isLessThan(kept.indexOf(ResiliencePage.MARKER));
+        assertThat(kept).contains("| first |", "| qubole |", "ten\n",
+                "<!-- listing 24000x1: written by ./bench --workloads listing --listing-layout 24000x1 -->");
+        assertThat(kept.indexOf("| first |")).as("the default layout first")
+                .isLessThan(kept.indexOf(BenchmarksPage.LISTING_END))
+                .isLessThan(kept.indexOf("| qubole |"));
+        assertThat(kept.indexOf("<!-- /listing 24000x1 -->")).isLessThan(kept.indexOf(ResiliencePage.MARKER));
 
-        BenchmarksPage.write(dir, RUN, List.of(), Optional.of("## Listing many partitions\n\nsecond\n"));
+        BenchmarksPage.write(dir, RUN, List.of(), Optional.of(report("2400x10", "second")));
         String replaced = Files.readString(page, UTF_8);
-        assertThat(replaced).contains("second\n", "ten\n").doesNotContain("first\n");
+        assertThat(replaced).contains("| second |", "| qubole |", "ten\n").doesNotContain("| first |");
         assertThat(replaced.split(BenchmarksPage.LISTING_START, -1)).hasSize(2);
+        assertThat(BenchmarksPage.listingSections(replaced)).containsOnlyKeys("2400x10", "24000x1");
+    }
+
+    /** A report of one Rangefetch row whose verdict says which one it is. */
+    private static ListingReport report(String shape, String verdict) {
+        return new ListingReport(RUN, new ListingResults(shape, shape, List.of(), List.of(), List.of(
+                new ListingRow("first-last", "Rangefetch", ListingRow.OK, null, 3, 0.1, 3L, 0L, 200L, 1.0, verdict))),
+                List.of());
     }
 
     private static ListingResults results(String verdict) {
-        return new ListingResults("2,400 partitions", List.of(new Item("first-last", "the first 100 and the last 100")),
+        return new ListingResults("2400x10", "2,400 partitions",
+                List.of(new Item("first-last", "the first 100 and the last 100")),
                 List.of(new Item("Rangefetch", "StreamFactory.list")), List.of(
                         new ListingRow("first-last", "Rangefetch", ListingRow.OK, null, 3, 0.1, 3L, 0L, 200L, 1.0,
                                 verdict),

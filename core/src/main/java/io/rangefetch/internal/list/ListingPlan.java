@@ -14,15 +14,18 @@ import java.util.List;
  * covers (duplicates, {@code t/p=1/x/} under {@code t/p=1/}) are dropped, which leaves disjoint intervals in key
  * order: so the cursors' results, concatenated, are in key order with no duplicate.
  *
- * <p><b>Groups.</b> A cursor lists from just before its first target to its last, restarting with
- * {@code StartAfter} over gaps. A new cursor costs at least one LIST call, and a cut inside a run of keys costs
- * one more (the cursor before the cut must read a page past its last target to know it ended: S3 has no
- * "end before"), so groups are cut only where a gap is likely: between neighbours that are not consecutive
- * ({@code p=0099} and {@code p=2390}, but not {@code p=0099} and {@code p=0100}: numbers are compared as numbers,
- * other characters by code point). A run of consecutive targets stays one cursor however long, so listing every
- * partition costs what paging through their common prefix costs. When the cuts make more groups than cursors,
- * neighbouring groups are merged into equal shares. The cuts decide only how many calls and how much parallelism
- * a listing takes, never what it returns.
+ * <p><b>Groups, before any I/O.</b> A cursor lists from just before its first target to its last, restarting
+ * with {@code StartAfter} over gaps. A cut between two groups costs one more call unless the gap it sits in holds
+ * a page of keys or more (the cursor before the cut must read a page past its last target to know it ended: S3
+ * has no "end before"; a single cursor would have restarted in such a gap anyway). Before the first page nothing
+ * is known of the keys, so the names decide ({@link #gapUnits}): neighbours whose names differ first in a number
+ * by at least a page size ({@code p=0099} and {@code p=2300} with 1,000-key pages) are cut, as each number
+ * between is likely a directory of a key or more; neighbours differing in a smaller number are not, and are left
+ * to the cursor's first page ({@link SplitPlanner}); neighbours whose difference is no number ({@code t/a/} and
+ * {@code t/k/}) are cut as long as every such cut fits in the cursors, else none is (the first pages decide,
+ * rather than shares cut blindly). A run of consecutive targets is never cut here, so listing every partition
+ * costs what paging through their common prefix costs. The cuts decide only how many calls and how much
+ * parallelism a listing takes, never what it returns.
  */
 final class ListingPlan {
     private static final Comparator<ListTarget> TARGET_ORDER = Comparator
@@ -51,45 +54,66 @@ final class ListingPlan {
         return kept;
     }
 
-    /** Splits disjoint, sorted targets into at most {@code cursors} groups, as the class note says. */
-    static List<List<ListTarget>> groups(List<ListTarget> targets, int cursors) {
-        if (cursors < 1) {
-            throw new IllegalArgumentException("cursors must be positive, got " + cursors);
+    /**
+     * Splits disjoint, sorted targets into at most {@code cursors} groups before any I/O, as the class note says;
+     * {@code pageSize} is the keys a listing asks for a page.
+     */
+    static List<List<ListTarget>> groups(List<ListTarget> targets, int cursors, int pageSize) {
+        if (cursors < 1 || pageSize < 1) {
+            throw new IllegalArgumentException("cursors and pageSize must be positive, got " + cursors + " and "
+                    + pageSize);
         }
-        List<List<ListTarget>> runs = new ArrayList<>();
-        int from = 0;
-        for (int i = 1; i <= targets.size(); i++) {
-            if (i == targets.size() || !consecutive(targets.get(i - 1).text(), targets.get(i).text())) {
-                runs.add(List.copyOf(targets.subList(from, i)));
-                from = i;
+        List<Integer> wide = new ArrayList<>(); // gaps after these targets likely hold a page or more
+        List<Integer> opaque = new ArrayList<>();
+        long[] units = new long[Math.max(0, targets.size() - 1)];
+        for (int i = 0; i + 1 < targets.size(); i++) {
+            units[i] = gapUnits(targets.get(i).text(), targets.get(i + 1).text());
+            if (units[i] >= Math.max(1, pageSize - 1)) {
+                wide.add(i);
+            } else if (units[i] == OPAQUE) {
+                opaque.add(i);
             }
         }
-        if (runs.size() <= cursors) {
-            return runs;
+        wide.sort(Comparator.comparingLong((Integer i) -> -units[i]).thenComparing(i -> i));
+        List<Integer> cuts = new ArrayList<>(wide.subList(0, Math.min(wide.size(), cursors - 1)));
+        if (cuts.size() + opaque.size() <= cursors - 1) {
+            cuts.addAll(opaque);
         }
-        List<List<ListTarget>> merged = new ArrayList<>();
-        int share = (targets.size() + cursors - 1) / cursors;
-        List<ListTarget> current = new ArrayList<>();
-        for (List<ListTarget> run : runs) {
-            if (!current.isEmpty() && current.size() + run.size() > share && merged.size() < cursors - 1) {
-                merged.add(current);
-                current = new ArrayList<>();
-            }
-            current.addAll(run);
-        }
-        merged.add(current);
-        return merged;
+        return cutAfter(targets, cuts);
     }
 
+    /** {@code targets} cut after each of the indexes {@code cuts} (any order, each below the last index). */
+    static List<List<ListTarget>> cutAfter(List<ListTarget> targets, Collection<Integer> cuts) {
+        List<Integer> sorted = new ArrayList<>(cuts);
+        sorted.sort(null);
+        List<List<ListTarget>> groups = new ArrayList<>();
+        int from = 0;
+        for (int cut : sorted) {
+            groups.add(List.copyOf(targets.subList(from, cut + 1)));
+            from = cut + 1;
+        }
+        if (from < targets.size()) {
+            groups.add(List.copyOf(targets.subList(from, targets.size())));
+        }
+        return groups;
+    }
+
+    /** What {@link #gapUnits} answers when the names differ in no number. */
+    static final long OPAQUE = -1;
+
     /**
-     * Whether nothing is likely to lie between two neighbouring targets: their names differ first in a number
-     * that goes up by one, or in a character followed by the next one ({@code t/p=1} and {@code t/p=1/}, whose
-     * interval lies right after it, count as consecutive too).
+     * How many numbers lie between two neighbouring targets' names, each likely a directory of its own: where the
+     * names first differ both hold digits, the difference of the two numbers there, less one ({@code p=0099/} and
+     * {@code p=0120/}: 20). Zero for neighbours between which nothing is likely to lie: numbers that go up by one
+     * (or down: unpadded numbers sort {@code p=19/} before {@code p=2/}), a character followed by the next one,
+     * and a name followed by one it starts ({@code t/p=1} and {@code t/p=1/}, whose interval lies right after
+     * it). {@link #OPAQUE} when the names differ otherwise ({@code t/a/} and {@code t/k/}, or numbers of more than
+     * 18 digits).
      */
-    static boolean consecutive(String lower, String upper) {
+    static long gapUnits(String lower, String upper) {
         int at = Utf8Order.commonPrefix(lower, upper).length();
         if (at >= lower.length() || at >= upper.length()) {
-            return true;
+            return 0;
         }
         if (isDigit(lower.charAt(at)) && isDigit(upper.charAt(at))) {
             int start = at;
@@ -99,11 +123,11 @@ final class ListingPlan {
             String low = digits(lower, start);
             String high = digits(upper, start);
             if (low.length() <= 18 && high.length() <= 18) {
-                return Long.parseLong(high) - Long.parseLong(low) <= 1;
+                return Math.max(0, Long.parseLong(high) - Long.parseLong(low) - 1);
             }
-            return false;
+            return OPAQUE;
         }
-        return upper.codePointAt(at) - lower.codePointAt(at) <= 1;
+        return upper.codePointAt(at) - lower.codePointAt(at) <= 1 ? 0 : OPAQUE;
     }
 
     private static boolean isDigit(char c) {

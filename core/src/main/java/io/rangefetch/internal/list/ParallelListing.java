@@ -30,17 +30,26 @@ import java.util.function.BiConsumer;
  *
  * <p><b>Order.</b> The groups are disjoint and in key order (buckets in name order, then keys), so the result is
  * the cursors' keys one cursor after the other. The reader consumes one cursor at a time; the next
- * {@code parallelism - 1} cursors run ahead. <b>Memory.</b> Each cursor has at most {@value #PAGES_AHEAD} pages
- * waiting, or one fewer and a request in flight, besides the page being read: a cursor sends its next page as soon
- * as the one before arrives, so a cursor the reader has not reached yet still pages on (a cursor that must restart
- * once costs no round trip of the reader's), and stops {@value #PAGES_AHEAD} pages ahead.
+ * {@code parallelism - 1} cursors run ahead.
+ *
+ * <p><b>Splits.</b> When a cursor's first page shows how dense its region is, the cursor may hand its later
+ * targets to new cursors ({@link ListingCursor#plannedCuts}, {@link SplitPlanner}). The cuts are planned on the
+ * thread of that page, outside the lock; the new cursors are inserted right after the one split, under the lock,
+ * before its next request is due, as many as keep the bucket within {@code list.cursors}. The cursor being split
+ * is still sending, so the reader has not passed it, and every run it has not read stays in key order.
+ *
+ * <p><b>Memory.</b> Each cursor has at most {@value #PAGES_AHEAD} pages waiting, or one fewer and a request in
+ * flight, besides the page being read: a cursor sends its next page as soon as the one before arrives, so a
+ * cursor the reader has not reached yet still pages on (a cursor that must restart once costs no round trip of
+ * the reader's), and stops {@value #PAGES_AHEAD} pages ahead.
  *
  * <p><b>Ending.</b> {@link #close()} cancels every queued or running page and drops the pages held; a failed page
  * fails the next {@link #next()} (a reader waits no longer than {@code pageWait} for a page, when set); closing the
  * factory abandons queued pages, which fails the listing the same way.
  *
- * <p>Thread-safe. One lock guards the cursors' state; it is never held while a page is sent or submitted, and
- * a cursor's {@link ListingCursor} is only touched by the one thread its single request in flight runs on.
+ * <p>Thread-safe. One lock guards the run list and the cursors' state; it is never held while a page is sent or
+ * submitted, and a cursor's {@link ListingCursor} is only touched by the one thread its single request in flight
+ * runs on (its split too, which that thread makes under the lock).
  */
 public final class ParallelListing implements Closeable {
     /** How often a waiting reader looks for pages an executor dropped (see {@link FetchScheduler}). */
@@ -57,14 +66,15 @@ public final class ParallelListing implements Closeable {
     /** One object listed: its bucket and what the listing said of it. */
     public record Listed(String bucket, ListEntry entry) {}
 
-    private final List<Run> runs;
     private final int parallelism;
+    private final int maxCursors;
     private final long pageWaitNanos;
     private final FetchScheduler scheduler;
     private final PageSender sender;
     private final BiConsumer<String, ListEntry> learned;
     private final Object lock = new Object();
-    // Guarded by lock.
+    // Guarded by lock. Runs are in key order; a split inserts new runs right after the one it splits.
+    private final List<Run> runs;
     private int consumed;
     private Iterator<ListEntry> page = List.<ListEntry>of().iterator();
     private String pageBucket;
@@ -75,6 +85,7 @@ public final class ParallelListing implements Closeable {
             BiConsumer<String, ListEntry> learned) {
         this.runs = runs;
         this.parallelism = settings.parallelism();
+        this.maxCursors = settings.cursors();
         this.pageWaitNanos = settings.pageWait().toNanos();
         this.scheduler = scheduler;
         this.sender = sender;
@@ -102,8 +113,9 @@ public final class ParallelListing implements Closeable {
                 disjoint.forEach(target -> runs.add(new Run(ListingCursor.unsorted(bucket, target,
                         settings.pageSize()))));
             } else {
-                ListingPlan.groups(disjoint, settings.cursors()).forEach(group ->
-                        runs.add(new Run(ListingCursor.sorted(bucket, group, settings.pageSize()))));
+                ListingPlan.groups(disjoint, settings.cursors(), settings.pageSize()).forEach(group ->
+                        runs.add(new Run(ListingCursor.sorted(bucket, group, settings.pageSize(),
+                                settings.cursors() > 1))));
             }
         });
         ParallelListing listing = new ParallelListing(runs, settings, requireNonNull(scheduler, "scheduler is null"),
@@ -117,9 +129,11 @@ public final class ParallelListing implements Closeable {
         return bucket.endsWith("--x-s3");
     }
 
-    /** How many cursors the listing runs (for tests). */
+    /** How many cursors the listing runs so far, splits included (for tests). */
     int cursorCount() {
-        return runs.size();
+        synchronized (lock) {
+            return runs.size();
+        }
     }
 
     /**
@@ -235,9 +249,11 @@ public final class ParallelListing implements Closeable {
 
     private void fetch(Run run, ListRequest request, FetchAbort abort) {
         ListingCursor.Step step;
+        List<Integer> cuts;
         try {
             ListPage answer = sender.send(request, abort);
             step = run.cursor.accept(request, answer); // this is the cursor's one request in flight
+            cuts = step.next() == null ? List.of() : run.cursor.plannedCuts(maxCursors - 1);
         } catch (IOException | RuntimeException e) {
             failed(run, e);
             return;
@@ -250,6 +266,7 @@ public final class ParallelListing implements Closeable {
             if (closed) {
                 return;
             }
+            split(run, cuts);
             run.next = step.next();
             if (!step.kept().isEmpty()) {
                 run.ready.add(step.kept());
@@ -258,6 +275,26 @@ public final class ParallelListing implements Closeable {
             due = due();
         }
         send(due);
+    }
+
+    /**
+     * Gives the targets after the first {@code cuts} that fit in {@code list.cursors} (counted per bucket, as the
+     * plan counts them) to new cursors, inserted right after {@code run}. Called with the lock held, on the thread
+     * of {@code run}'s request, the only one that touches its cursor; {@code run} is still sending, so the reader
+     * has not passed it and the insertion keeps every run it has not read in key order.
+     */
+    private void split(Run run, List<Integer> cuts) {
+        if (cuts.isEmpty()) {
+            return;
+        }
+        String bucket = run.cursor.bucket();
+        long inBucket = runs.stream().filter(other -> other.cursor.bucket().equals(bucket)).count();
+        int room = (int) Math.min(cuts.size(), maxCursors - inBucket);
+        if (room <= 0) {
+            return;
+        }
+        List<Run> split = run.cursor.splitAfter(cuts.subList(0, room)).stream().map(Run::new).toList();
+        runs.addAll(runs.indexOf(run) + 1, split);
     }
 
     private void failed(Run run, Throwable reason) {
