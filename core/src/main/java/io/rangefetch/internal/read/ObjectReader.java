@@ -173,10 +173,9 @@ public final class ObjectReader implements AutoCloseable {
                 statistics.served(count, false);
                 return count;
             }
-            Runnable strideFetch = streaming ? NOTHING : strideFetch(pinned, position, len);
-            int read = readOn(pinned, position, buffer, offset, len, streaming, direct != null, strideFetch);
-            strideFetch.run();
-            return read;
+            // a positioned readOn always submits, so its stride prefetch goes out there, after the read's own GETs
+            return readOn(pinned, position, buffer, offset, len, streaming, direct != null,
+                    streaming ? NOTHING : strideFetch(pinned, position, len));
         });
     }
 
@@ -205,7 +204,7 @@ public final class ObjectReader implements AutoCloseable {
                 from += readOn(pinned, from, buffer, offset + (int) (from - position), (int) (position + len - from),
                         false, direct != null, strideFetch);
             }
-            strideFetch.run();
+            strideFetch.run(); // the learning request may have written every byte: no readOn submitted
             return len;
         });
     }
