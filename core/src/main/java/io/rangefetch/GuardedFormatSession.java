@@ -71,6 +71,22 @@ final class GuardedFormatSession implements FormatSession {
         return call(session::prefetchEnd, Long.MAX_VALUE);
     }
 
+    // Called before planned streaming reads: no lambda, so no allocation per read. A bound at or before the
+    // position would stop nothing a read needs, and says the session is confused: no bound then.
+    @Override
+    public long structureEnd(long position) {
+        if (off.get()) {
+            return Long.MAX_VALUE;
+        }
+        try {
+            long end = session.structureEnd(position);
+            return end > position ? end : Long.MAX_VALUE;
+        } catch (RuntimeException | LinkageError e) {
+            turnOff(e);
+            return Long.MAX_VALUE;
+        }
+    }
+
     @Override
     public void opened() {
         run(session::opened);

@@ -163,7 +163,7 @@ public final class StreamFactory implements AutoCloseable {
         if (session != FormatSession.NONE) {
             ReadPolicy pattern = options.readPolicy() == ReadPolicy.SEQUENTIAL ? ReadPolicy.SEQUENTIAL
                     : FormatPolicies.readPolicyOf(session.accessPattern());
-            reader.shapeReads(hint(pattern), session.prefetchEnd(),
+            reader.shapeReads(hint(pattern), session.prefetchEnd(), session::structureEnd,
                     session.smallObjectSize().orElse(config.smallObjectSize()));
             OpenFetch fetch = session.openFetch();
             if (!fetch.isNone()) {

@@ -21,6 +21,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongUnaryOperator;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -157,8 +158,47 @@ class FormatSessionGuardTest {
                 .smallObjectSize()).hasValue(1000);
     }
 
+    @Test
+    void aStructureEndThatThrowsOrIsNotPastThePositionBoundsNothing() throws Exception {
+        assertThat(GuardedFormatSession.open(bounding(position -> position + 100), new KeyOnly(BUCKET, "b.rec"))
+                .structureEnd(1_000)).isEqualTo(1_100);
+        assertThat(GuardedFormatSession.open(bounding(position -> position), new KeyOnly(BUCKET, "b.rec"))
+                .structureEnd(1_000)).as("an end at the position").isEqualTo(Long.MAX_VALUE);
+        assertThat(GuardedFormatSession.open(bounding(position -> -1), new KeyOnly(BUCKET, "b.rec"))
+                .structureEnd(1_000)).as("an end before it").isEqualTo(Long.MAX_VALUE);
+        try (LogCapture log = LogCapture.start()) {
+            GuardedFormatSession guard = (GuardedFormatSession) GuardedFormatSession.open(bounding(position -> {
+                throw new IllegalStateException("broken structureEnd");
+            }), new KeyOnly(BUCKET, "bounded.rec"));
+            assertThat(guard.structureEnd(1_000)).isEqualTo(Long.MAX_VALUE);
+            assertThat(guard.isOff()).isTrue();
+            assertThat(guard.structureEnd(2_000)).isEqualTo(Long.MAX_VALUE);
+            assertThat(log.warnings(FAILED + "s3://bucket/bounded.rec")).isEqualTo(1);
+        }
+    }
+
     /** A policy whose sessions answer {@code smallObjectSize} with {@code size}. */
     private static FormatPolicy sizing(Supplier<OptionalLong> size) {
+        return opening(new FormatSession() {
+            @Override
+            public OptionalLong smallObjectSize() {
+                return size.get();
+            }
+        });
+    }
+
+    /** A policy whose sessions answer {@code structureEnd} with {@code end}. */
+    private static FormatPolicy bounding(LongUnaryOperator end) {
+        return opening(new FormatSession() {
+            @Override
+            public long structureEnd(long position) {
+                return end.applyAsLong(position);
+            }
+        });
+    }
+
+    /** A policy named {@code rec} that opens {@code session} on every stream. */
+    private static FormatPolicy opening(FormatSession session) {
         return new FormatPolicy() {
             @Override
             public String name() {
@@ -167,12 +207,7 @@ class FormatSessionGuardTest {
 
             @Override
             public FormatSession open(FormatStream stream) {
-                return new FormatSession() {
-                    @Override
-                    public OptionalLong smallObjectSize() {
-                        return size.get();
-                    }
-                };
+                return session;
             }
         };
     }

@@ -47,6 +47,18 @@ public interface FormatSession {
     }
 
     /**
+     * Where the part of the file that holds {@code position} ends (exclusive), as the format's layout says: a
+     * streaming read there ramps sequential prefetch no further. A reader that reads a small structure in many
+     * small reads (a page header byte by byte, then its page) reads in a row without scanning the file: without a
+     * bound, the ramp would read the columns after it that nobody asked for. {@code Long.MAX_VALUE}: no bound is
+     * known here (the layout is not known yet, or the position is in no structure the format knows). Called on
+     * the reader's thread before each streaming read that is planned: must be cheap and must not block.
+     */
+    default long structureEnd(long position) {
+        return Long.MAX_VALUE;
+    }
+
+    /**
      * The open fetch was sent and its answer learned the object's length ({@link FormatStream#knownLength()}),
      * or there was no open fetch and the length was known at open. Called once, on a fetch thread or the
      * opening thread; not called when the open fetch failed (the reader's own first read then reports why).

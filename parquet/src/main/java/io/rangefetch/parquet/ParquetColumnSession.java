@@ -13,6 +13,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -27,7 +28,9 @@ import java.util.stream.Stream;
  *       cache.max-memory / 4)} bytes allow.</li>
  * </ul>
  * A read of only a chunk's dictionary page (a reader filtering row groups by dictionary) prefetches only the
- * other predicted chunks' dictionary pages of that row group. When the file's footer is parsed and its schema is
+ * predicted chunks' dictionary pages, of that row group and the ones after it; a read of a page index, their page
+ * indexes. A streaming read's sequential prefetch never passes the end of the structure it is in (the dictionary
+ * page, the chunk, the page index: {@link #structureEnd}). When the file's footer is parsed and its schema is
  * known to the history, the predicted chunks of the first row group are prefetched at once, before the reader
  * asks. Nothing on the reader's thread waits for the footer: reads made before it is parsed are looked at once
  * it is (the first {@value #MAX_WAITING_READS} of them), on the thread that parsed it.
@@ -89,6 +92,19 @@ final class ParquetColumnSession implements FormatSession {
         }
     }
 
+    /**
+     * The end of the column chunk (or of its dictionary page, or of the page index) a streaming read at
+     * {@code position} is in: Spark's and parquet-java's readers read each page header byte by byte, then its
+     * dictionary page, for every row group before they read any data, and without this bound those reads in a
+     * row ramp a sequential prefetch over every column of the file. Chunks the reader goes on to read are this
+     * session's to prefetch, by column. Unbounded until the footer is parsed.
+     */
+    @Override
+    public long structureEnd(long position) {
+        ParquetFooter parsed = footer.getNow(null);
+        return parsed == null ? Long.MAX_VALUE : parsed.structureEnd(position);
+    }
+
     @Override
     public void afterRead(long position, long length) {
         if (length > 0) {
@@ -141,10 +157,15 @@ final class ParquetColumnSession implements FormatSession {
 
     /**
      * What to prefetch after reads of {@code ranges}, for a reader predicted to read {@code columns}: the page
-     * indexes of those columns in the row group, if the reads start page indexes and no chunk (a reader
-     * filtering pages); nothing if they start neither; the dictionary pages of those columns in the row group,
-     * if every chunk started was read for its dictionary page only; else their chunks of the latest row group
-     * started and of the ones after it, as far as {@code budget} bytes go.
+     * indexes of those columns in the row group and the ones after it, if the reads start page indexes and no
+     * chunk (a reader filtering pages); nothing if they start neither; the dictionary pages of those columns in
+     * the row group and the ones after it, if every chunk started was read for its dictionary page only; else
+     * their chunks of the latest row group started and of the ones after it. Always as far as {@code budget}
+     * bytes go, by whole row groups.
+     *
+     * <p>A reader that filters by dictionary or by page index (Spark's and parquet-java's, with a filter) reads
+     * those structures of every row group before it reads any data: one row group at a time, each a round trip,
+     * unless the later ones are already on their way.
      */
     static List<ByteRange> ahead(ParquetFooter parsed, List<ByteRange> ranges, Set<String> columns, long budget) {
         boolean dictionariesOnly = true;
@@ -163,11 +184,11 @@ final class ParquetColumnSession implements FormatSession {
                     indexed = Math.max(indexed, chunk.rowGroup());
                 }
             }
-            return indexed < 0 ? List.of() : chunksOf(parsed.rowGroups().get(indexed), columns)
-                    .flatMap(chunk -> chunk.pageIndexes().stream()).toList();
+            return indexed < 0 ? List.of() : ahead(parsed, indexed, budget,
+                    group -> chunksOf(group, columns).flatMap(chunk -> chunk.pageIndexes().stream()).toList());
         }
-        return dictionariesOnly ? dictionariesOf(parsed.rowGroups().get(rowGroup), columns)
-                : chunksAhead(parsed, rowGroup, columns, budget);
+        return ahead(parsed, rowGroup, budget, dictionariesOnly ? group -> dictionariesOf(group, columns)
+                : group -> chunksOf(group, columns).map(ParquetFooter.Chunk::bytes).toList());
     }
 
     /** The chunks of {@code columns} in one row group. */
@@ -180,13 +201,13 @@ final class ParquetColumnSession implements FormatSession {
         return chunksOf(rowGroup, columns).flatMap(chunk -> chunk.dictionary().stream()).toList();
     }
 
-    /** {@code columns}' chunks of {@code rowGroup} and of the row groups after it, within {@code budget}. */
-    private static List<ByteRange> chunksAhead(ParquetFooter parsed, int rowGroup, Set<String> columns, long budget) {
+    /** What {@code ofRowGroup} picks of {@code rowGroup} and of the row groups after it, within {@code budget}. */
+    private static List<ByteRange> ahead(ParquetFooter parsed, int rowGroup, long budget,
+            Function<List<ParquetFooter.Chunk>, List<ByteRange>> ofRowGroup) {
         List<ByteRange> ahead = new ArrayList<>();
         long bytes = 0;
         for (int next = rowGroup; next < parsed.rowGroups().size(); next++) {
-            List<ByteRange> chunks = chunksOf(parsed.rowGroups().get(next), columns).map(ParquetFooter.Chunk::bytes)
-                    .toList();
+            List<ByteRange> chunks = ofRowGroup.apply(parsed.rowGroups().get(next));
             long size = chunks.stream().mapToLong(ByteRange::length).sum();
             if (bytes + size > budget) {
                 break;

@@ -69,6 +69,40 @@ record ParquetFooter(List<List<Chunk>> rowGroups, List<Chunk> byStart, List<Page
         return startingIn(byStart, Chunk::bytes, range);
     }
 
+    /**
+     * Where the structure holding {@code position} ends: the dictionary page, when the position is in a chunk's
+     * dictionary page (a reader filtering row groups by dictionary reads only that); else the chunk; else the page
+     * index holding it; {@code Long.MAX_VALUE} elsewhere (the footer, or bytes no chunk claims).
+     */
+    long structureEnd(long position) {
+        Chunk chunk = containing(byStart, Chunk::bytes, position);
+        if (chunk != null) {
+            return chunk.dictionary().filter(dictionary -> dictionary.end() > position).map(ByteRange::end)
+                    .orElse(chunk.bytes().end());
+        }
+        PageIndex index = containing(pageIndexes, PageIndex::bytes, position);
+        return index != null ? index.bytes().end() : Long.MAX_VALUE;
+    }
+
+    /** The element of {@code sorted} (by where their bytes start) whose bytes hold {@code position}, or null. */
+    private static <T> T containing(List<T> sorted, Function<T, ByteRange> bytes, long position) {
+        int low = 0;
+        int high = sorted.size();
+        while (low < high) { // the first one starting after the position
+            int middle = (low + high) >>> 1;
+            if (bytes.apply(sorted.get(middle)).start() <= position) {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        if (low == 0) {
+            return null;
+        }
+        T last = sorted.get(low - 1); // the last one starting at or before it: in a valid file, the only candidate
+        return bytes.apply(last).end() > position ? last : null;
+    }
+
     /** The elements of {@code sorted} (by where their bytes start) whose bytes start in {@code range}. */
     private static <T> List<T> startingIn(List<T> sorted, Function<T, ByteRange> bytes,
             ByteRange range) {

@@ -38,9 +38,14 @@ class ParquetColumnSessionTest {
     }
 
     @Test
-    void aDictionaryOnlyReadPrefetchesOnlyThePredictedColumnsDictionaries() {
+    void aDictionaryOnlyReadPrefetchesOnlyThePredictedColumnsDictionariesOfItsRowGroupAndTheOnesAfter() {
         assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_000, 1_100)), Set.of("a", "b", "c"),
-                UNLIMITED)).as("c has no dictionary page").containsExactly(range(1_000, 1_100), range(2_000, 2_100));
+                UNLIMITED)).as("c has no dictionary page").containsExactly(range(1_000, 1_100), range(2_000, 2_100),
+                        range(4_000, 4_100), range(5_000, 5_100));
+        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(4_000, 4_100)), Set.of("a"), UNLIMITED))
+                .as("none of the row groups before it").containsExactly(range(4_000, 4_100));
+        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_000, 1_100)), Set.of("a", "b"), 399))
+                .as("by whole row groups within the budget").containsExactly(range(1_000, 1_100), range(2_000, 2_100));
         // reading past the dictionary page is reading the chunk
         assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_000, 1_101)), Set.of("a"), UNLIMITED))
                 .containsExactly(range(1_000, 2_000), range(4_000, 5_000));
@@ -60,19 +65,40 @@ class ParquetColumnSessionTest {
     }
 
     @Test
-    void aReadOfAPageIndexPrefetchesThePredictedColumnsPageIndexesOfThatRowGroup() {
+    void aReadOfAPageIndexPrefetchesThePredictedColumnsPageIndexesOfThatRowGroupAndTheOnesAfter() {
         ParquetFooter indexed = new ParquetFooter(List.of(
                 List.of(new ParquetFooter.Chunk(0, "a", range(1_000, 2_000), -1,
                                 List.of(range(9_000, 9_050), range(9_200, 9_230))),
                         new ParquetFooter.Chunk(0, "b", range(2_000, 3_000), -1,
                                 List.of(range(9_050, 9_100), range(9_230, 9_260))),
                         new ParquetFooter.Chunk(0, "c", range(3_000, 4_000), -1,
-                                List.of(range(9_100, 9_150), range(9_260, 9_290))))));
+                                List.of(range(9_100, 9_150), range(9_260, 9_290)))),
+                List.of(new ParquetFooter.Chunk(1, "a", range(4_000, 5_000), -1,
+                        List.of(range(9_400, 9_450), range(9_500, 9_530))))));
         assertThat(ParquetColumnSession.ahead(indexed, List.of(range(9_200, 9_230)), Set.of("a", "b"), UNLIMITED))
-                .containsExactly(range(9_000, 9_050), range(9_200, 9_230), range(9_050, 9_100), range(9_230, 9_260));
+                .containsExactly(range(9_000, 9_050), range(9_200, 9_230), range(9_050, 9_100), range(9_230, 9_260),
+                        range(9_400, 9_450), range(9_500, 9_530));
+        assertThat(ParquetColumnSession.ahead(indexed, List.of(range(9_400, 9_450)), Set.of("a", "b"), UNLIMITED))
+                .containsExactly(range(9_400, 9_450), range(9_500, 9_530));
         assertThat(ParquetColumnSession.startedChunks(indexed, List.of(range(9_050, 9_060))))
                 .extracting(ParquetFooter.Chunk::path).as("reading b's column index starts reading b")
                 .containsExactly("b");
+    }
+
+    @Test
+    void aStreamingReadsStructureEndsAtItsDictionaryPageItsChunkOrItsPageIndex() {
+        assertThat(FOOTER.structureEnd(1_000)).as("a's dictionary page").isEqualTo(1_100);
+        assertThat(FOOTER.structureEnd(1_099)).isEqualTo(1_100);
+        assertThat(FOOTER.structureEnd(1_100)).as("a's data pages").isEqualTo(2_000);
+        assertThat(FOOTER.structureEnd(3_500)).as("c has no dictionary page").isEqualTo(4_000);
+        assertThat(FOOTER.structureEnd(6_999)).isEqualTo(7_000);
+        assertThat(FOOTER.structureEnd(7_000)).as("the footer").isEqualTo(Long.MAX_VALUE);
+        assertThat(FOOTER.structureEnd(999)).as("before the first chunk").isEqualTo(Long.MAX_VALUE);
+        ParquetFooter indexed = new ParquetFooter(List.of(List.of(new ParquetFooter.Chunk(0, "a",
+                range(1_000, 2_000), -1, List.of(range(9_000, 9_050), range(9_200, 9_230))))));
+        assertThat(indexed.structureEnd(9_010)).as("a column index").isEqualTo(9_050);
+        assertThat(indexed.structureEnd(9_229)).as("an offset index").isEqualTo(9_230);
+        assertThat(indexed.structureEnd(9_100)).as("between the indexes").isEqualTo(Long.MAX_VALUE);
     }
 
     private static ParquetFooter.Chunk chunk(int rowGroup, String path, long start, long end, long dictionaryEnd) {

@@ -28,12 +28,7 @@ import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
 import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.hadoop.ParquetFileWriter;
-import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.example.ExampleParquetWriter;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.ColumnIOFactory;
-import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.schema.MessageType;
@@ -373,18 +368,7 @@ class S3ParquetInputFileTest {
     /** Writes the file with parquet-java, stores it in the bucket and returns its bytes. */
     private byte[] write(String key) throws IOException {
         Path path = directory.resolve(key);
-        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new LocalOutputFile(path))
-                .withConf(new PlainParquetConfiguration())
-                .withType(SCHEMA)
-                .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
-                .withCompressionCodec(CompressionCodecName.UNCOMPRESSED)
-                .withRowGroupRowCountLimit(ROWS / ROW_GROUPS)
-                .build()) {
-            SimpleGroupFactory groups = new SimpleGroupFactory(SCHEMA);
-            for (int row = 0; row < ROWS; row++) {
-                writer.write(record(groups, row));
-            }
-        }
+        ParquetTestFiles.write(path, SCHEMA, ROWS, ROWS / ROW_GROUPS, (groups, row) -> record(groups, row));
         byte[] bytes = Files.readAllBytes(path);
         fixture.client().put(StreamFixture.BUCKET, key, bytes);
         return bytes;

@@ -9,6 +9,7 @@ import io.rangefetch.benchmarks.run.Traffic;
 import io.rangefetch.benchmarks.run.TrafficCounter;
 import io.rangefetch.it.proxy.Fault;
 import io.rangefetch.it.proxy.NetworkModel;
+import io.rangefetch.it.proxy.ProxiedRequest;
 import io.rangefetch.it.proxy.ProxyLedger;
 import io.rangefetch.it.proxy.RandomFaults;
 import io.rangefetch.it.proxy.ShapingProxy;
@@ -19,6 +20,7 @@ import io.rangefetch.it.server.S3ProxyServer;
 import io.rangefetch.it.server.S3Server;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -111,6 +113,11 @@ public final class BenchEnvironment implements AutoCloseable {
     /** Counts what readers send through the proxy; counts nothing without one. */
     public TrafficCounter traffic() {
         return proxy.<TrafficCounter>map(LedgerCounter::new).orElseGet(TrafficCounter::none);
+    }
+
+    /** Every request the proxy received since the counter's last reset, in order; empty without a proxy. */
+    public List<ProxiedRequest> requestLog() {
+        return proxy.map(p -> p.ledger().requests()).orElse(List.of());
     }
 
     /** Injects faults through the proxy; without one, refuses any. */

@@ -21,6 +21,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongUnaryOperator;
 
 /**
  * Reads one object for one stream: pins the version each read reads ({@link ObjectVersion}), plans it, and
@@ -52,6 +53,9 @@ public final class ObjectReader implements AutoCloseable {
     // Set by shapeReads before the stream is handed out, as its format policy asks.
     private volatile AccessHint hint;
     private volatile long prefetchEnd = Long.MAX_VALUE;
+    private static final LongUnaryOperator NO_STRUCTURE = position -> Long.MAX_VALUE;
+    // Where the format's structure holding a position ends: a streaming read's prefetch stops there too.
+    private volatile LongUnaryOperator structureEnd = NO_STRUCTURE;
     // The factory's planner, or one reading fewer objects whole, as the stream's format policy decided.
     private volatile ReadPlanner planner;
 
@@ -74,12 +78,14 @@ public final class ObjectReader implements AutoCloseable {
 
     /**
      * How reads are planned, as the stream's format policy decided: the access pattern, the offset sequential
-     * prefetch stops at, and the largest object read whole (at most {@code read.small-object-size}). Called
-     * before the stream is handed out.
+     * prefetch stops at, where the structure a streaming read is in ends (its prefetch stops there too), and the
+     * largest object read whole (at most {@code read.small-object-size}). Called before the stream is handed out.
      */
-    public void shapeReads(AccessHint accessHint, long prefetchLimit, long smallObjectSize) {
+    public void shapeReads(AccessHint accessHint, long prefetchLimit, LongUnaryOperator structureLimit,
+            long smallObjectSize) {
         this.hint = requireNonNull(accessHint, "accessHint is null");
         this.prefetchEnd = prefetchLimit;
+        this.structureEnd = requireNonNull(structureLimit, "structureLimit is null");
         this.planner = context.planner().withSmallObjectSizeAtMost(smallObjectSize);
     }
 
@@ -391,7 +397,8 @@ public final class ObjectReader implements AutoCloseable {
                 return copied;
             }
         }
-        ReadRequest read = new ReadRequest(position, len, pinned.length(), streamingRead, hint, false, prefetchEnd);
+        long prefetchLimit = streamingRead ? Math.min(prefetchEnd, structureEnd.applyAsLong(position)) : prefetchEnd;
+        ReadRequest read = new ReadRequest(position, len, pinned.length(), streamingRead, hint, false, prefetchLimit);
         try (Acquisition acquisition = acquire(pinned)) {
             ReadPlan plan;
             List<Source> sources = new ArrayList<>();

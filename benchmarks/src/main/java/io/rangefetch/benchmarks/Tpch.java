@@ -1,0 +1,121 @@
+package io.rangefetch.benchmarks;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rangefetch.benchmarks.env.BenchEnvironment;
+import io.rangefetch.benchmarks.env.ServerOptions;
+import io.rangefetch.benchmarks.tpch.TpchCommand;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * TPC-H in Spark, the benchmark that decides: the 22 queries in Spark local mode through S3A's streams (classic,
+ * analytics, Rangefetch's factory) and Iceberg's FileIO setups ({@code S3FileIO}, with AAL, {@code
+ * RangefetchS3FileIO}), cold and warm, on the embedded server behind the shaping proxy; every result checked against
+ * DuckDB's on the same files. Exit code 0 when every query ran and equalled DuckDB's, 1 otherwise, 2 for bad
+ * options.
+ */
+@Command(name = "tpch", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Runs TPC-H in Spark through each S3A and Iceberg read path, cold and warm, and reports time, "
+                + "GETs, HEADs and bytes per query.")
+public final class Tpch implements Callable<Integer> {
+    static final String BUCKET = "rangefetch-tpch";
+    static final Path DEFAULT_CACHE = Path.of(System.getProperty("user.home"), ".cache", "rangefetch", "tpch");
+
+    @Option(names = "--paths", split = ",", paramLabel = "ID",
+            description = "Read paths, in report order (default: s3a-classic,s3a-analytics,s3a-rangefetch,iceberg,"
+                    + "iceberg-aal,iceberg-rangefetch).")
+    List<String> paths = List.of("s3a-classic", "s3a-analytics", "s3a-rangefetch", "iceberg", "iceberg-aal",
+            "iceberg-rangefetch");
+
+    @Option(names = "--modes", split = ",", paramLabel = "cold|warm",
+            description = "cold: a fresh file system or FileIO per query; warm: one for all queries (default: cold,warm).")
+    List<String> modes = List.of("cold", "warm");
+
+    @Option(names = "--queries", split = ",", paramLabel = "QUERY",
+            description = "Queries to run, e.g. 1,6,q14 (default: all 22).")
+    List<String> queries = List.of();
+
+    @Option(names = "--passes", defaultValue = "2",
+            description = "Passes over the queries per path and mode; the last is reported (default: ${DEFAULT-VALUE}).")
+    int passes;
+
+    @Option(names = "--scale-factor", defaultValue = "1", description = "TPC-H scale factor (default: ${DEFAULT-VALUE}).")
+    String scaleFactor;
+
+    @Option(names = "--parts", defaultValue = "8",
+            description = "Files per table, as tpchgen-cli --parts (default: ${DEFAULT-VALUE}).")
+    int parts;
+
+    @Option(names = "--spark-heap", defaultValue = "6g", description = "The Spark JVM's -Xmx (default: ${DEFAULT-VALUE}).")
+    String sparkHeap;
+
+    @Option(names = "--spark-conf", paramLabel = "KEY=VALUE",
+            description = "A Spark (or spark.hadoop.*) setting for every path, e.g. "
+                    + "spark.hadoop.fs.s3a.rangefetch.prefetch.max-size=8MB; may repeat.")
+    Map<String, String> sparkSettings = Map.of();
+
+    @Option(names = "--request-logs", description = "Also write every request of every query to WORK/requests/.")
+    boolean requestLogs;
+
+    @Option(names = "--cache-dir", paramLabel = "DIR",
+            description = "Where the generator, the data, the expected answers and MinIO's data are kept "
+                    + "(default: ~/.cache/rangefetch/tpch).")
+    Path cache = DEFAULT_CACHE;
+
+    @Option(names = "--work-dir", paramLabel = "DIR", defaultValue = "target/tpch",
+            description = "Where Spark's logs, results and request logs go (default: ${DEFAULT-VALUE}).")
+    Path work;
+
+    @Option(names = "--report", paramLabel = "FILE", description = "Also write the markdown report there.")
+    Path report;
+
+    @Option(names = "--json", paramLabel = "FILE", defaultValue = "rangefetch-tpch.json",
+            description = "Where to write every query's figures as JSON (default: ${DEFAULT-VALUE}).")
+    Path json;
+
+    @Option(names = "--repository", paramLabel = "DIR", defaultValue = ".", hidden = true,
+            description = "The checkout (its tpch folder holds the queries and the Spark build).")
+    Path repository;
+
+    @Mixin
+    ServerOptions where = new ServerOptions();
+
+    private final PrintStream out;
+
+    Tpch(PrintStream out) {
+        this.out = out;
+    }
+
+    public static void main(String[] args) {
+        System.exit(Launcher.execute(new Tpch(System.out), args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        TpchCommand command = new TpchCommand(paths, modes, queries, passes, scaleFactor, parts, sparkHeap,
+                sparkSettings, requestLogs, cache, work, repository);
+        command.validate();
+        command.prepareData();
+        TpchCommand.Outcome outcome;
+        try (BenchEnvironment environment = where.start(Optional.of(cache.resolve("minio")), BUCKET)) {
+            System.err.println("Server: " + environment.describeServer());
+            System.err.println("Network: " + environment.describeNetwork());
+            outcome = command.run(environment);
+        }
+        out.println(outcome.markdown());
+        if (report != null) {
+            java.nio.file.Files.writeString(report, outcome.markdown());
+        }
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), outcome.json());
+        System.err.println("JSON: " + json.toAbsolutePath());
+        return outcome.allCorrect() ? 0 : 1;
+    }
+}

@@ -1,0 +1,43 @@
+package io.rangefetch.benchmarks.tpch;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/** The ways Spark reads the TPC-H tables, by family: S3A's three streams, Iceberg's three FileIO setups. */
+enum ReadPath {
+    S3A_CLASSIC("s3a-classic", "S3A", "S3A classic stream"),
+    S3A_ANALYTICS("s3a-analytics", "S3A", "S3A analytics stream (AAL)"),
+    S3A_RANGEFETCH("s3a-rangefetch", "S3A", "S3A with RangefetchStreamFactory"),
+    ICEBERG("iceberg", "Iceberg", "Iceberg S3FileIO"),
+    ICEBERG_AAL("iceberg-aal", "Iceberg", "Iceberg S3FileIO + AAL"),
+    ICEBERG_RANGEFETCH("iceberg-rangefetch", "Iceberg", "RangefetchS3FileIO");
+
+    final String id;
+    final String family;
+    final String description;
+
+    ReadPath(String id, String family, String description) {
+        this.id = id;
+        this.family = family;
+        this.description = description;
+    }
+
+    boolean iceberg() {
+        return family.equals("Iceberg");
+    }
+
+    boolean rangefetch() {
+        return id.endsWith("rangefetch");
+    }
+
+    static ReadPath parse(String id) {
+        String wanted = id.trim().toLowerCase(Locale.ROOT);
+        return Arrays.stream(values()).filter(path -> path.id.equals(wanted)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown read path '" + id + "'; known: " + ids()));
+    }
+
+    static List<String> ids() {
+        return Arrays.stream(values()).map(path -> path.id).toList();
+    }
+}

@@ -1,0 +1,138 @@
+package io.rangefetch.parquet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rangefetch.OpenOptions;
+import io.rangefetch.S3Location;
+import io.rangefetch.StreamConfig;
+import io.rangefetch.StreamFactory;
+import io.rangefetch.client.ByteRange;
+import io.rangefetch.testing.InMemoryObjectClient.Request;
+import io.rangefetch.testing.StreamFixture;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
+import org.apache.parquet.filter2.compat.FilterCompat;
+import org.apache.parquet.filter2.predicate.FilterApi;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.io.ColumnIOFactory;
+import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.io.RecordReader;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * How Spark's vectorized Parquet reader reads a file, through parquet-java itself: with a filter on a
+ * dictionary-encoded column, parquet-java first reads that column's dictionary page in every row group (the page
+ * header byte by byte, then the page), and only then reads the projected chunks of the row groups it keeps, as
+ * vectored reads. Those first reads follow one another closely enough to look like a scan; the stream must still
+ * fetch no column the reader does not read.
+ */
+class DictionaryFilteredReadTest {
+    private static final MessageType SCHEMA = MessageTypeParser.parseMessageType(
+            "message row { required int64 id; required binary name (UTF8); required binary payload (UTF8); }");
+    private static final MessageType PROJECTION = MessageTypeParser.parseMessageType(
+            "message row { required int64 id; required binary name (UTF8); }");
+    private static final int ROWS = 80_000;
+    private static final int ROW_GROUPS = 8;
+    private static final long MIN_REQUEST = 64 * 1024;
+
+    @RegisterExtension
+    final StreamFixture fixture = new StreamFixture();
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void dictionaryReadsOfEveryRowGroupFetchNoColumnTheReaderDoesNotRead() throws IOException {
+        Path local = write("filtered.parquet");
+        List<ByteRange> unread = payloadChunks(local);
+        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(256L * StreamFixture.MIB)
+                .smallObjectSize(0).build());
+        ParquetReadOptions options = ParquetReadOptions.builder(new PlainParquetConfiguration())
+                .withRecordFilter(FilterCompat.get(FilterApi.eq(FilterApi.binaryColumn("name"),
+                        Binary.fromString("name-5"))))
+                .useDictionaryFilter(true)
+                .build();
+        long rows = 0;
+        long idSum = 0;
+        try (ParquetFileReader reader = ParquetFileReader.open(
+                new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, "filtered.parquet"),
+                        OpenOptions.builder().length(Files.size(local)).build()), options)) {
+            reader.setRequestedSchema(PROJECTION);
+            for (PageReadStore rowGroup = reader.readNextRowGroup(); rowGroup != null;
+                    rowGroup = reader.readNextRowGroup()) {
+                rows += rowGroup.getRowCount();
+                idSum += sumOfIds(rowGroup);
+            }
+        }
+        fixture.awaitQuiet();
+        assertThat(rows).as("every row group holds name-5: none is dropped").isEqualTo(ROWS);
+        assertThat(idSum).isEqualTo((long) ROWS * (ROWS - 1) / 2);
+        long unreadFetched = 0;
+        for (Request get : fixture.client().gets()) {
+            for (ByteRange chunk : unread) {
+                unreadFetched += overlap(get.byteRange(), chunk);
+            }
+        }
+        long unreadBytes = unread.stream().mapToLong(ByteRange::length).sum();
+        assertThat(unreadFetched)
+                .as("bytes fetched of the %,d bytes of payload chunks no read asked for, by %s", unreadBytes,
+                        fixture.client().gets())
+                .isLessThanOrEqualTo(ROW_GROUPS * MIN_REQUEST);
+    }
+
+    private static long sumOfIds(PageReadStore rowGroup) {
+        RecordReader<Group> records = new ColumnIOFactory().getColumnIO(PROJECTION)
+                .getRecordReader(rowGroup, new GroupRecordConverter(PROJECTION));
+        long sum = 0;
+        for (long i = 0; i < rowGroup.getRowCount(); i++) {
+            sum += records.read().getLong("id", 0);
+        }
+        return sum;
+    }
+
+    private static long overlap(ByteRange a, ByteRange b) {
+        return Math.max(0, Math.min(a.end(), b.end()) - Math.max(a.start(), b.start()));
+    }
+
+    /** Where the payload column's chunks lie: the column the reader neither filters on nor projects. */
+    private static List<ByteRange> payloadChunks(Path file) throws IOException {
+        List<ByteRange> chunks = new ArrayList<>();
+        try (ParquetFileReader peek = ParquetFileReader.open(new LocalInputFile(file),
+                ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
+            assertThat(peek.getRowGroups()).hasSize(ROW_GROUPS);
+            for (BlockMetaData rowGroup : peek.getRowGroups()) {
+                for (ColumnChunkMetaData column : rowGroup.getColumns()) {
+                    if (column.getPath().toDotString().equals("payload")) {
+                        chunks.add(ByteRange.ofLength(column.getStartingPos(), column.getTotalSize()));
+                    }
+                }
+            }
+        }
+        return chunks;
+    }
+
+    /** Writes the file (names from a dictionary of 97, payloads all different) and stores it in the bucket. */
+    private Path write(String key) throws IOException {
+        Path path = directory.resolve(key);
+        ParquetTestFiles.write(path, SCHEMA, ROWS, ROWS / ROW_GROUPS, (groups, row) -> groups.newGroup()
+                .append("id", (long) row).append("name", "name-" + row % 97)
+                .append("payload", "payload-" + row + "-" + "x".repeat(80)));
+        fixture.client().put(StreamFixture.BUCKET, key, Files.readAllBytes(path));
+        return path;
+    }
+}

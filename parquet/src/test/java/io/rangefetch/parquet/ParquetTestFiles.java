@@ -1,0 +1,36 @@
+package io.rangefetch.parquet;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.function.BiFunction;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.schema.MessageType;
+
+/** Parquet files written by parquet-java for the tests: uncompressed, row groups of a given row count. */
+final class ParquetTestFiles {
+    private ParquetTestFiles() {}
+
+    /** Writes {@code rows} rows of {@code schema}, row {@code i} made by {@code row(groups, i)}, to {@code path}. */
+    static void write(Path path, MessageType schema, int rows, int rowsPerGroup,
+            BiFunction<SimpleGroupFactory, Integer, Group> row) throws IOException {
+        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new LocalOutputFile(path))
+                .withConf(new PlainParquetConfiguration())
+                .withType(schema)
+                .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
+                .withCompressionCodec(CompressionCodecName.UNCOMPRESSED)
+                .withRowGroupRowCountLimit(rowsPerGroup)
+                .build()) {
+            SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+            for (int i = 0; i < rows; i++) {
+                writer.write(row.apply(groups, i));
+            }
+        }
+    }
+}
