@@ -4,9 +4,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.rangefetch.benchmarks.env.BenchEnvironment;
 import io.rangefetch.benchmarks.env.ServerOptions;
+import io.rangefetch.benchmarks.report.TpchPage;
 import io.rangefetch.benchmarks.tpch.TpchCommand;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -74,8 +77,9 @@ public final class Tpch implements Callable<Integer> {
             description = "Where Spark's logs, results and request logs go (default: ${DEFAULT-VALUE}).")
     Path work;
 
-    @Option(names = "--report", paramLabel = "FILE", description = "Also write the markdown report there.")
-    Path report;
+    @Option(names = "--report-dir", paramLabel = "DIR",
+            description = "Also write the results as the TPC-H part of DIR/BENCHMARKS.md (e.g. docs), keeping the rest.")
+    Path reportDirectory;
 
     @Option(names = "--json", paramLabel = "FILE", defaultValue = "rangefetch-tpch.json",
             description = "Where to write every query's figures as JSON (default: ${DEFAULT-VALUE}).")
@@ -88,14 +92,22 @@ public final class Tpch implements Callable<Integer> {
     @Mixin
     ServerOptions where = new ServerOptions();
 
+    private final String[] arguments;
     private final PrintStream out;
 
-    Tpch(PrintStream out) {
+    Tpch(String[] arguments, PrintStream out) {
+        // the ./tpch script names the checkout for the command; a user would not type it again
+        List<String> typed = new java.util.ArrayList<>(List.of(arguments));
+        int repositoryOption = typed.indexOf("--repository");
+        if (repositoryOption >= 0 && repositoryOption + 1 < typed.size()) {
+            typed.subList(repositoryOption, repositoryOption + 2).clear();
+        }
+        this.arguments = typed.toArray(String[]::new);
         this.out = out;
     }
 
     public static void main(String[] args) {
-        System.exit(Launcher.execute(new Tpch(System.out), args));
+        System.exit(Launcher.execute(new Tpch(args, System.out), args));
     }
 
     @Override
@@ -105,14 +117,23 @@ public final class Tpch implements Callable<Integer> {
         command.validate();
         command.prepareData();
         TpchCommand.Outcome outcome;
+        String started = Instant.now().truncatedTo(ChronoUnit.MINUTES).toString();
+        String setting;
         try (BenchEnvironment environment = where.start(Optional.of(cache.resolve("minio")), BUCKET)) {
             System.err.println("Server: " + environment.describeServer());
             System.err.println("Network: " + environment.describeNetwork());
+            setting = "Server: " + environment.describeServer() + "; network " + environment.describeNetwork() + ".";
             outcome = command.run(environment);
         }
         out.println(outcome.markdown());
-        if (report != null) {
-            java.nio.file.Files.writeString(report, outcome.markdown());
+        if (reportDirectory != null) {
+            String section = "## TPC-H in Spark\n\n"
+                    + "The benchmark that decides (see the README, \"TPC-H in Spark\"). Latest run: " + started
+                    + ", with\n\n```sh\n" + Launcher.commandLine("tpch", arguments) + "\n```\n\n" + setting
+                    + " Each figure is the last of the passes; time is Spark's for the query (planning and"
+                    + " collecting included), GETs, HEADs and bytes are what the proxy served during it.\n\n"
+                    + outcome.markdown().replace("\n### ", "\n### TPC-H: ").replaceFirst("^### ", "### TPC-H: ");
+            System.err.println("Report: " + TpchPage.update(reportDirectory, section).toAbsolutePath());
         }
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), outcome.json());
         System.err.println("JSON: " + json.toAbsolutePath());

@@ -9,6 +9,7 @@ import io.rangefetch.format.FormatSession;
 import io.rangefetch.format.FormatSettings;
 import io.rangefetch.format.FormatStream;
 import java.nio.ByteBuffer;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,9 +24,13 @@ import org.slf4j.LoggerFactory;
  * {@code parquet.large-footer-precache-size} for a file known to be over {@code parquet.large-file-size} (their
  * footers are larger); when the length is not known yet, it is the suffix GET that learns it (and the ETag): no
  * HEAD, no separate read of the 8-byte trailer. When the footer is longer than what was fetched, exactly the rest
- * is fetched, once. Footers of one table are alike, so once footers have been seen the tail is cut to the largest
- * of the last {@value FooterTails#REMEMBERED} (trailer included) plus a margin ({@link FooterTails}): a 5 KB
- * footer then costs a 7 KB tail, not 32 KiB. A footer that is not one (bad magic, bad length, Thrift that does not decode) turns column
+ * is fetched, once. Footers of one table are alike, so once a table's footers have been seen its next file's tail
+ * is the largest of the last {@value FooterTails#REMEMBERED} (trailer included) plus a margin ({@link FooterTails}):
+ * a 5 KB footer then costs a 7 KB tail, not 32 KiB. What a tail learned counts the page indexes right before the
+ * footer too (parquet-java writes them there; Spark's and Iceberg's readers with a filter read them next): one GET
+ * then serves both, for a few more KB. A learned tail may pass the configured precache, never
+ * {@code parquet.large-footer-precache-size}. A table is the key's folder less its partition folders ({@code a=b}),
+ * so the footers of one query's other tables never cut this table's tail. A footer that is not one (bad magic, bad length, Thrift that does not decode) turns column
  * awareness off for the file with one warning; reads still return the right bytes.
  *
  * <p>One instance per factory (the factory loads it with {@link java.util.ServiceLoader}): it holds the column
@@ -37,7 +42,10 @@ public final class ParquetFormatPolicy implements FormatPolicy {
     private static final Logger LOG = LoggerFactory.getLogger(ParquetFormatPolicy.class);
 
     private final ColumnHistory history = new ColumnHistory();
-    private final FooterTails footerTails = new FooterTails();
+    /** Tables whose footer tails are remembered, the least used forgotten first. */
+    static final int REMEMBERED_TABLES = 1_000;
+    private final Cache<String, FooterTails> footerTails =
+            Caffeine.newBuilder().maximumSize(REMEMBERED_TABLES).build();
     private final Cache<FileVersion, CompletableFuture<ParquetFooter>> footers =
             Caffeine.newBuilder().maximumSize(PARSED_FOOTERS).build();
 
@@ -64,7 +72,37 @@ public final class ParquetFormatPolicy implements FormatPolicy {
         FormatSettings settings = stream.settings();
         long configured = length > settings.parquetLargeFileSize() ? settings.parquetLargeFooterPrecacheSize()
                 : settings.parquetFooterPrecacheSize();
-        return Math.min(configured, footerTails.expected().orElse(Long.MAX_VALUE));
+        FooterTails learned = footerTails.getIfPresent(table(stream.key()));
+        OptionalLong expected = learned == null ? OptionalLong.empty() : learned.expected();
+        if (configured == 0 || expected.isEmpty()) {
+            return configured;
+        }
+        return Math.min(expected.getAsLong(), Math.max(configured, settings.parquetLargeFooterPrecacheSize()));
+    }
+
+    /** The table a key's file belongs to: its folder, less the partition folders ({@code name=value}) at its end. */
+    static String table(String key) {
+        String folder = key.substring(0, Math.max(0, key.lastIndexOf('/')));
+        while (folder.substring(folder.lastIndexOf('/') + 1).contains("=")) {
+            folder = folder.substring(0, Math.max(0, folder.lastIndexOf('/')));
+        }
+        return folder;
+    }
+
+    /**
+     * The tail a file's next reader needs, as its parsed footer shows: from where its page indexes start, when
+     * they lie right before the footer within {@code parquet.large-footer-precache-size}, else from the footer.
+     */
+    static long neededTail(ParquetFooter footer, long length, long footerStart, long limit) {
+        long start = footerStart;
+        if (!footer.pageIndexes().isEmpty()) {
+            long indexesStart = footer.pageIndexes().get(0).bytes().start();
+            long indexesEnd = footer.pageIndexes().stream().mapToLong(index -> index.bytes().end()).max().orElseThrow();
+            if (indexesEnd <= footerStart && length - indexesStart <= limit) {
+                start = indexesStart;
+            }
+        }
+        return length - start;
     }
 
     /**
@@ -106,10 +144,16 @@ public final class ParquetFormatPolicy implements FormatPolicy {
                     } catch (ParquetFooter.CorruptFooterException e) {
                         return CompletableFuture.completedFuture(corrupt(stream.uri(), e));
                     }
-                    footerTails.record(footerLength + ParquetFooter.TRAILER_BYTES);
                     long footerEnd = length - ParquetFooter.TRAILER_BYTES;
-                    return stream.read(new ByteRange(footerEnd - footerLength, footerEnd))
-                            .thenApplyAsync(footer -> parse(stream.uri(), footer, length), stream.executor());
+                    long footerStart = footerEnd - footerLength;
+                    return stream.read(new ByteRange(footerStart, footerEnd))
+                            .thenApplyAsync(footer -> parse(stream.uri(), footer, length), stream.executor())
+                            .thenApply(parsed -> {
+                                footerTails.get(table(stream.key()), ignored -> new FooterTails()).record(
+                                        parsed == null ? length - footerStart : neededTail(parsed, length,
+                                                footerStart, stream.settings().parquetLargeFooterPrecacheSize()));
+                                return parsed;
+                            });
                 });
     }
 

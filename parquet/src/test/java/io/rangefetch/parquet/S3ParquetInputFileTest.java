@@ -206,15 +206,56 @@ class S3ParquetInputFileTest {
         assertThat(client.gets().get(0).byteRange().length()).as("no footer seen yet: the configured precache")
                 .isEqualTo(StreamConfig.defaults().parquetFooterPrecacheSize());
         client.clearLog();
-        long tail = footerLength(first) + 8L;
+        // the footer and the page indexes parquet-java writes right before it
+        long tail = first.length - pageIndexesStart("footer-1.parquet");
+        assertThat(tail).isGreaterThan(footerLength(first) + 8L);
         assertThat(readProjected(new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET,
                 "footer-2.parquet"), OpenOptions.builder().length(second.length).build()), projection)).hasSize(ROWS);
         fixture.awaitQuiet();
-        assertThat(client.gets().get(0).byteRange()).as("the first file's footer, a quarter and 1 KiB more")
+        assertThat(client.gets().get(0).byteRange())
+                .as("the first file's footer and page indexes, a quarter and 1 KiB more")
                 .isEqualTo(new ByteRange(second.length - (tail + tail / 4 + 1024), second.length));
-        assertThat(footerLength(second) + 8L).isLessThanOrEqualTo(tail + tail / 4 + 1024);
+        assertThat(second.length - pageIndexesStart("footer-2.parquet")).isLessThanOrEqualTo(tail + tail / 4 + 1024);
         assertThat(client.gets()).as("the footer came in the open fetch")
                 .noneMatch(get -> get.byteRange().end() == second.length && get != client.gets().get(0));
+    }
+
+    @Test
+    void anotherTablesFootersDoNotCutATablesTail() throws Exception {
+        byte[] small = write("small.parquet");
+        fixture.client().put(StreamFixture.BUCKET, "other/p=1/small.parquet", small);
+        byte[] file = write("big.parquet");
+        fixture.client().put(StreamFixture.BUCKET, "big/p=2/q=3/big.parquet", file);
+        StreamFactory factory = fixture.factory(StreamConfig.builder().parquetWholeFileSize(0).build());
+        InMemoryObjectClient client = fixture.client();
+        MessageType projection = MessageTypeParser.parseMessageType("message row { required int64 id; }");
+        assertThat(readProjected(new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET,
+                "other/p=1/small.parquet"), OpenOptions.builder().length(small.length).build()), projection))
+                .hasSize(ROWS);
+        fixture.awaitQuiet();
+        client.clearLog();
+        assertThat(readProjected(new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET,
+                "big/p=2/q=3/big.parquet"), OpenOptions.builder().length(file.length).build()), projection))
+                .hasSize(ROWS);
+        fixture.awaitQuiet();
+        assertThat(client.gets().get(0).byteRange().length()).as("a table not seen yet: the configured precache")
+                .isEqualTo(StreamConfig.defaults().parquetFooterPrecacheSize());
+        assertThat(ParquetFormatPolicy.table("big/p=2/q=3/big.parquet")).isEqualTo("big");
+        assertThat(ParquetFormatPolicy.table("w/db/t/data/day=1/f.parquet")).isEqualTo("w/db/t/data");
+        assertThat(ParquetFormatPolicy.table("f.parquet")).isEmpty();
+    }
+
+    /** Where the file's first page index starts, from the local copy. */
+    private long pageIndexesStart(String key) throws IOException {
+        try (ParquetFileReader peek = ParquetFileReader.open(new org.apache.parquet.io.LocalInputFile(
+                directory.resolve(key)), readOptions())) {
+            return peek.getRowGroups().stream().flatMap(rowGroup -> rowGroup.getColumns().stream())
+                    .flatMap(chunk -> java.util.stream.Stream.of(chunk.getColumnIndexReference(),
+                            chunk.getOffsetIndexReference()))
+                    .filter(java.util.Objects::nonNull)
+                    .mapToLong(org.apache.parquet.internal.hadoop.metadata.IndexReference::getOffset).min()
+                    .orElseThrow();
+        }
     }
 
     private static int footerLength(byte[] file) {

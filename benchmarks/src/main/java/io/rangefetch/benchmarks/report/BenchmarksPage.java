@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
 /**
  * {@code BENCHMARKS.md} and its chart: the latest results, the command that made them and the machine they
  * ran on. Each run replaces both files, so the comparison always describes one run; the resilience part at
- * the end of the page ({@link ResiliencePage}), written by scenario runs, is kept as it was, and so are the listing
+ * the end of the page ({@link ResiliencePage}), written by scenario runs, is kept as it was, and so are the TPC-H part
+ * under the title ({@link TpchPage}) and the listing
  * sections, one per listing layout (above the resilience part; the default layout's between {@link #LISTING_START}
  * and {@link #LISTING_END}, another's between markers naming it), but the one of the layout the run measured.
  */
@@ -82,7 +83,7 @@ public final class BenchmarksPage {
         if (!resilience.isEmpty()) {
             page.append('\n').append(resilience);
         }
-        Files.writeString(file, page, UTF_8);
+        Files.writeString(file, TpchPage.withPart(page.toString(), TpchPage.of(earlier)), UTF_8);
         return file;
     }
 
