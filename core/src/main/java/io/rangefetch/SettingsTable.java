@@ -42,8 +42,8 @@ final class SettingsTable {
 
     static final Setting<Long> MIN_REQUEST_SIZE = add(Setting.size(StreamConfig.MIN_REQUEST_SIZE, "64KiB",
             atLeast(1),
-            "No GET is smaller, unless it reaches the object's end or fills the whole gap between two cached "
-                    + "ranges."));
+            "No GET is smaller, unless it reaches the object's end, fills the whole gap between two cached "
+                    + "ranges, or is a read's own in a stream that adapted its minimum down."));
     static final Setting<Long> MAX_REQUEST_SIZE = add(Setting.size(StreamConfig.MAX_REQUEST_SIZE, "8MiB",
             requestSize(2),
             "No GET is larger."));
@@ -52,8 +52,8 @@ final class SettingsTable {
             "An object of at most this many bytes is fetched whole on its first read."));
     static final Setting<Long> SMALL_OBJECT_PART_SIZE = add(Setting.size(StreamConfig.SMALL_OBJECT_PART_SIZE,
             "512KiB", atLeast(1),
-            "A small object read whole comes in parallel parts of at least this size, as many as "
-                    + "fetch.max-concurrency allows."));
+            "A small object read whole comes in parallel parts of at least this size, as many as the factory's "
+                    + "idle connections allow."));
     static final Setting<Integer> SEQUENTIAL_READS = add(Setting.count(StreamConfig.SEQUENTIAL_READS, "2",
             atLeast(1),
             "How many streaming reads in a row, each starting where the previous one ended, make a stream "

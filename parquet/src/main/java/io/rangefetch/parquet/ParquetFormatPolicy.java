@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.rangefetch.S3Location;
 import io.rangefetch.client.ByteRange;
+import io.rangefetch.client.TableKeys;
 import io.rangefetch.format.FormatPolicy;
 import io.rangefetch.format.FormatSession;
 import io.rangefetch.format.FormatSettings;
@@ -72,7 +73,7 @@ public final class ParquetFormatPolicy implements FormatPolicy {
         FormatSettings settings = stream.settings();
         long configured = length > settings.parquetLargeFileSize() ? settings.parquetLargeFooterPrecacheSize()
                 : settings.parquetFooterPrecacheSize();
-        FooterTails learned = footerTails.getIfPresent(table(stream.key()));
+        FooterTails learned = footerTails.getIfPresent(TableKeys.table(stream.key()));
         OptionalLong expected = learned == null ? OptionalLong.empty() : learned.expected();
         if (configured == 0 || expected.isEmpty()) {
             return configured;
@@ -80,14 +81,6 @@ public final class ParquetFormatPolicy implements FormatPolicy {
         return Math.min(expected.getAsLong(), Math.max(configured, settings.parquetLargeFooterPrecacheSize()));
     }
 
-    /** The table a key's file belongs to: its folder, less the partition folders ({@code name=value}) at its end. */
-    static String table(String key) {
-        String folder = key.substring(0, Math.max(0, key.lastIndexOf('/')));
-        while (folder.substring(folder.lastIndexOf('/') + 1).contains("=")) {
-            folder = folder.substring(0, Math.max(0, folder.lastIndexOf('/')));
-        }
-        return folder;
-    }
 
     /**
      * The tail a file's next reader needs, as its parsed footer shows: from where its page indexes start, when
@@ -149,7 +142,7 @@ public final class ParquetFormatPolicy implements FormatPolicy {
                     return stream.read(new ByteRange(footerStart, footerEnd))
                             .thenApplyAsync(footer -> parse(stream.uri(), footer, length), stream.executor())
                             .thenApply(parsed -> {
-                                footerTails.get(table(stream.key()), ignored -> new FooterTails()).record(
+                                footerTails.get(TableKeys.table(stream.key()), ignored -> new FooterTails()).record(
                                         parsed == null ? length - footerStart : neededTail(parsed, length,
                                                 footerStart, stream.settings().parquetLargeFooterPrecacheSize()));
                                 return parsed;

@@ -240,9 +240,6 @@ class S3ParquetInputFileTest {
         fixture.awaitQuiet();
         assertThat(client.gets().get(0).byteRange().length()).as("a table not seen yet: the configured precache")
                 .isEqualTo(StreamConfig.defaults().parquetFooterPrecacheSize());
-        assertThat(ParquetFormatPolicy.table("big/p=2/q=3/big.parquet")).isEqualTo("big");
-        assertThat(ParquetFormatPolicy.table("w/db/t/data/day=1/f.parquet")).isEqualTo("w/db/t/data");
-        assertThat(ParquetFormatPolicy.table("f.parquet")).isEmpty();
     }
 
     /** Where the file's first page index starts, from the local copy. */

@@ -7,11 +7,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The objects the workloads read: one wide Parquet file, a set of small Parquet files, one text object and an
- * Iceberg table.
+ * The objects the workloads read: one wide Parquet file, a set of small Parquet files, one text object, the same
+ * kind of text under three keys a format policy may claim ({@code .parquet}, {@code .orc}, none) and an Iceberg
+ * table.
  * Keys carry the data set's name and scale, so data sets of several scales live side by side in one bucket.
  */
-public record DataSet(ParquetSpec wide, List<ParquetSpec> smallFiles, TextSpec text, IcebergTableSpec table) {
+public record DataSet(ParquetSpec wide, List<ParquetSpec> smallFiles, TextSpec text, List<TextSpec> strided,
+        IcebergTableSpec table) {
 
     static final long MB = 1_000_000; // decimal, as the reports print sizes
 
@@ -19,13 +21,14 @@ public record DataSet(ParquetSpec wide, List<ParquetSpec> smallFiles, TextSpec t
         requireNonNull(wide, "wide is null");
         smallFiles = List.copyOf(requireNonNull(smallFiles, "smallFiles is null"));
         requireNonNull(text, "text is null");
+        strided = List.copyOf(requireNonNull(strided, "strided is null"));
         requireNonNull(table, "table is null");
     }
 
     /**
      * The scenario runner's data at {@code scale} (1 for the full sizes): a 128 MB file with 16 columns in 4
-     * row groups, 40 files of 2 MB, a 256 MB text object and an Iceberg table of 64 data files of 8 MB in 8
-     * partitions, 3 row groups each.
+     * row groups, 40 files of 2 MB, a 256 MB text object, three 16 MB text objects whose keys say Parquet, ORC and
+     * nothing, and an Iceberg table of 64 data files of 8 MB in 8 partitions, 3 row groups each.
      */
     public static DataSet benchmark(double scale) {
         if (!(scale > 0 && scale <= 1)) {
@@ -49,7 +52,10 @@ public record DataSet(ParquetSpec wide, List<ParquetSpec> smallFiles, TextSpec t
             small.add(ParquetSpec.ofSize(String.format("%s/small/part-%03d.parquet", prefix, i), fileBytes, 1,
                     100 + i));
         }
-        return new DataSet(wide, small, new TextSpec(prefix + "/lines.txt", textBytes, 7),
+        List<TextSpec> strided = List.of(new TextSpec(prefix + "/strided/lines.parquet", textBytes / 16, 11),
+                new TextSpec(prefix + "/strided/lines.orc", textBytes / 16, 12),
+                new TextSpec(prefix + "/strided/lines", textBytes / 16, 13));
+        return new DataSet(wide, small, new TextSpec(prefix + "/lines.txt", textBytes, 7), strided,
                 new IcebergTableSpec(prefix + "/iceberg-table", 64, tableFileBytes, 8, 3));
     }
 

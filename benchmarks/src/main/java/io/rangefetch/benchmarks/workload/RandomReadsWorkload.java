@@ -11,9 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Small positioned reads at random offsets from several threads, each with its own stream on the same
@@ -69,12 +67,7 @@ public final class RandomReadsWorkload implements Workload {
 
     @Override
     public Outcome run(ReaderSession session) throws IOException {
-        AtomicInteger threadNumber = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(THREADS, task -> {
-            Thread thread = new Thread(task, "bench-random-" + threadNumber.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
+        ExecutorService pool = Workloads.threads("bench-random-", THREADS);
         try {
             List<Future<long[]>> threads = new ArrayList<>();
             for (List<ExpectedRange> reads : readsByThread) {

@@ -21,9 +21,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.parquet.io.InputFile;
 
 /** The workloads by name, the objects each needs, and what they share. */
@@ -31,8 +33,8 @@ public final class Workloads {
 
     /** Every workload, in report order. */
     public static final List<String> NAMES =
-            List.of("projection", "small-files", "list-then-read", "sequential", "random", "orc-positioned",
-                    "orc-vectored", "iceberg-scan", "listing");
+            List.of("projection", "small-files", "small-files-parallel", "list-then-read", "sequential", "random",
+                    "orc-positioned", "orc-vectored", "strided-keys", "iceberg-scan", "listing");
 
     /** The workload that reads the data set's Iceberg table rather than objects. */
     public static final String ICEBERG_SCAN = "iceberg-scan";
@@ -73,7 +75,8 @@ public final class Workloads {
         for (String name : select(names)) {
             switch (name) {
                 case "projection" -> objects.add(data.wide());
-                case "small-files", LIST_THEN_READ -> objects.addAll(data.smallFiles());
+                case "small-files", "small-files-parallel", LIST_THEN_READ -> objects.addAll(data.smallFiles());
+                case "strided-keys" -> objects.addAll(data.strided());
                 case ICEBERG_SCAN, LISTING -> { }
                 default -> objects.add(data.text());
             }
@@ -104,7 +107,12 @@ public final class Workloads {
             workloads.add(switch (name) {
                 case "projection" -> new ProjectionWorkload(data.wide(), find(stored, data.wide()));
                 case "small-files" -> new SmallFilesWorkload(data.smallFiles(),
-                        data.smallFiles().stream().map(spec -> find(stored, spec)).toList());
+                        data.smallFiles().stream().map(spec -> find(stored, spec)).toList(), 1);
+                case "small-files-parallel" -> new SmallFilesWorkload(data.smallFiles(),
+                        data.smallFiles().stream().map(spec -> find(stored, spec)).toList(),
+                        SmallFilesWorkload.PARALLEL_TASKS);
+                case "strided-keys" -> new StridedKeysWorkload(data.strided(),
+                        data.strided().stream().map(spec -> find(stored, spec)).toList());
                 case LIST_THEN_READ -> new ListThenReadWorkload(data.smallFiles(),
                         data.smallFiles().stream().map(spec -> find(stored, spec)).toList());
                 case "sequential" -> new SequentialWorkload(data.text(), find(stored, data.text()));
@@ -153,6 +161,16 @@ public final class Workloads {
         } catch (TimeoutException e) {
             throw new IOException("a read did not finish within " + TIMEOUT, e);
         }
+    }
+
+    /** A workload's {@code count} daemon threads, named {@code prefix} and a number. */
+    static ExecutorService threads(String prefix, int count) {
+        AtomicInteger number = new AtomicInteger();
+        return Executors.newFixedThreadPool(count, task -> {
+            Thread thread = new Thread(task, prefix + number.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     /** Stops a workload's threads and waits for them, so none still reads once the session closes. */

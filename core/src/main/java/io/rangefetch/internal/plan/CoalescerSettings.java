@@ -30,6 +30,12 @@ public record CoalescerSettings(long minSeek, long maxMergedSize, long maxReques
                 Long.MAX_VALUE);
     }
 
+    /** The same settings with another {@code maxParallelParts}. */
+    public CoalescerSettings withMaxParallelParts(int parts) {
+        return new CoalescerSettings(minSeek, maxMergedSize, maxRequestSize, discardTolerance, minPartSize, parts,
+                minSplitGap);
+    }
+
     public CoalescerSettings {
         if (minPartSize < 1 || maxParallelParts < 1 || minSplitGap < 1) {
             throw new IllegalArgumentException("Need min part size >= 1, max parallel parts >= 1 and min split gap "

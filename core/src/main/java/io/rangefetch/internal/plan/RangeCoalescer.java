@@ -54,6 +54,12 @@ public final class RangeCoalescer {
         this.settings = requireNonNull(settings, "settings is null");
     }
 
+    /** This coalescer, cutting requests into at most {@code parts} parallel parts (see the settings). */
+    public RangeCoalescer withMaxParallelParts(int parts) {
+        return parts == settings.maxParallelParts() ? this
+                : new RangeCoalescer(settings.withMaxParallelParts(parts));
+    }
+
     public CoalescerSettings settings() {
         return settings;
     }

@@ -13,7 +13,10 @@ import java.util.List;
  * <ul>
  *   <li>No request is smaller than {@code minRequestSize}: the bytes just past a small read are nearly free
  *       and often read next. The exceptions are a request that reaches the object's end and one that fills a
- *       whole gap between cached ranges (fetching cached bytes again would only waste them).</li>
+ *       whole gap between cached ranges (fetching cached bytes again would only waste them). A stream whose reads
+ *       leave that padding unread plans its demand requests with a smaller minimum
+ *       ({@link #withDemandMinimum}, decided by {@link AdaptiveMinimum}); prefetches, small objects read whole
+ *       and the first request keep {@code minRequestSize}.</li>
  *   <li>No request is larger than {@code maxRequestSize}: larger ranges are cut into even parts fetched in
  *       parallel, since one connection's bandwidth, not the number of requests, then bounds the time.</li>
  *   <li>An object of at most {@code smallObjectSize} is fetched whole on its first miss, in parallel parts of
@@ -32,9 +35,28 @@ import java.util.List;
  */
 public final class ReadPlanner {
     private final PlannerSettings settings;
+    // What a demand request of a large object grows to: settings.minRequestSize() unless a stream adapted it.
+    private final long demandMinimum;
+    // The most parts a small object read whole is cut into: settings.prefetchParallelism() unless the factory is busy.
+    private final int smallObjectParts;
 
     public ReadPlanner(PlannerSettings settings) {
+        this(settings, settings.minRequestSize(), settings.prefetchParallelism());
+    }
+
+    private ReadPlanner(PlannerSettings settings, long demandMinimum, int smallObjectParts) {
         this.settings = settings;
+        this.demandMinimum = demandMinimum;
+        this.smallObjectParts = smallObjectParts;
+    }
+
+    /**
+     * This planner cutting a small object read whole into at most {@code parts} parts, as many as the factory's
+     * idle connections pay for ({@code FetchScheduler.partsAffordable}); never more than the settings allow.
+     */
+    public ReadPlanner withSmallObjectParts(int parts) {
+        int capped = Math.max(1, Math.min(parts, settings.prefetchParallelism()));
+        return capped == smallObjectParts ? this : new ReadPlanner(settings, demandMinimum, capped);
     }
 
     public PlannerSettings settings() {
@@ -47,7 +69,27 @@ public final class ReadPlanner {
      */
     public ReadPlanner withSmallObjectSizeAtMost(long size) {
         return size >= settings.smallObjectSize() ? this
-                : new ReadPlanner(settings.withSmallObjectSize(Math.max(0, size)));
+                : new ReadPlanner(settings.withSmallObjectSize(Math.max(0, size)), demandMinimum, smallObjectParts);
+    }
+
+    /**
+     * This planner with the demand requests of objects that are not small grown to {@code size} bytes instead of
+     * {@code minRequestSize} (see {@link AdaptiveMinimum}). Only a smaller minimum is accepted: every other size of
+     * the settings is at least {@code minRequestSize}, so they stay valid, and {@link #lookupWindow}, which
+     * reaches {@code minRequestSize} around a read, still shows the plan every cached range it could meet.
+     * Prefetch requests are shaped as before.
+     */
+    public ReadPlanner withDemandMinimum(long size) {
+        if (size < 1 || size > settings.minRequestSize()) {
+            throw new IllegalArgumentException("A demand minimum must be between 1 and the minimum request size "
+                    + settings.minRequestSize() + ", got " + size);
+        }
+        return size == demandMinimum ? this : new ReadPlanner(settings, size, smallObjectParts);
+    }
+
+    /** What demand requests of an object that is not small grow to. */
+    public long demandMinimum() {
+        return demandMinimum;
     }
 
     /** The part of the object whose cached ranges {@link #plan} must be shown for this read. */
@@ -76,8 +118,9 @@ public final class ReadPlanner {
             // A small object is fetched whole; otherwise only the gaps of this read, each grown to the minimum.
             long from = isSmall(objectLength) ? 0 : read.position();
             long to = isSmall(objectLength) ? objectLength : read.end();
+            long minimum = isSmall(objectLength) ? settings.minRequestSize() : demandMinimum;
             for (ByteRange gap : coverage.gaps(from, to)) {
-                ByteRange grown = grow(gap, coverage, objectLength);
+                ByteRange grown = grow(gap, coverage, objectLength, minimum);
                 demand.addAll(isSmall(objectLength) ? splitSmall(grown) : split(grown));
             }
         }
@@ -110,7 +153,7 @@ public final class ReadPlanner {
             window = Math.max(window, Math.min(settings.prefetchMaxSize(), 2 * (read.end() - streakStart)));
             long horizon = Math.min(prefetchLimit, read.end() + window);
             for (ByteRange gap : coverage.gaps(ahead, horizon)) {
-                ByteRange grown = grow(gap, coverage, prefetchLimit);
+                ByteRange grown = grow(gap, coverage, prefetchLimit, settings.minRequestSize());
                 coverage.add(grown);
                 prefetch.addAll(split(grown, prefetchPartSize(window)));
             }
@@ -211,9 +254,8 @@ public final class ReadPlanner {
         return objectLength <= settings.smallObjectSize();
     }
 
-    /** Grows a gap to the minimum request size: forward first, then backward, never over cached bytes. */
-    private ByteRange grow(ByteRange gap, Coverage coverage, long objectLength) {
-        long min = settings.minRequestSize();
+    /** Grows a gap to {@code min} bytes: forward first, then backward, never over cached bytes. */
+    private static ByteRange grow(ByteRange gap, Coverage coverage, long objectLength, long min) {
         if (gap.length() >= min) {
             return gap;
         }
@@ -227,12 +269,13 @@ public final class ReadPlanner {
 
     /**
      * Cuts a range of a small object into parallel parts: as many parts of at least the small-object part size
-     * as the fetch concurrency allows, and never one over the maximum request size. The object then arrives in
-     * about one first-byte latency plus a part's transfer, instead of plus the whole object's.
+     * as this planner's parts allow ({@link #withSmallObjectParts}: the fetch concurrency, fewer when the factory is
+     * busy), and never one over the maximum request size. The object then arrives in about one first-byte latency
+     * plus a part's transfer, instead of plus the whole object's.
      */
     public List<ByteRange> splitSmall(ByteRange range) {
         long max = settings.maxRequestSize();
-        long parallel = Math.min(settings.prefetchParallelism(), range.length() / settings.smallObjectPartSize());
+        long parallel = Math.min(smallObjectParts, range.length() / settings.smallObjectPartSize());
         return EvenParts.inParts(range, Math.max(Math.max(1, parallel), (range.length() + max - 1) / max));
     }
 

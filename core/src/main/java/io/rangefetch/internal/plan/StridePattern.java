@@ -39,6 +39,8 @@ public final class StridePattern {
     private boolean predicting;
     /** Where the first predicted read not yet handed out starts. */
     private long nextPredicted;
+    /** Bytes of predicted reads the reader left behind when it last broke the pattern, not yet taken. */
+    private long abandoned;
 
     public StridePattern(PlannerSettings settings) {
         this.settings = requireNonNull(settings, "settings is null");
@@ -58,6 +60,7 @@ public final class StridePattern {
         if (forward && step == stride) {
             strides = strides == Integer.MAX_VALUE ? strides : strides + 1;
         } else {
+            abandoned += pending();
             stride = forward ? step : 0;
             strides = forward ? 1 : 0;
             patternStart = forward ? lastPosition : position;
@@ -88,5 +91,25 @@ public final class StridePattern {
             nextPredicted += stride;
         }
         return predicted;
+    }
+
+    /**
+     * The bytes of predicted reads handed out that the reader has left behind by breaking the pattern since the
+     * last call; then forgets them. Counted as if each was as long as the reads the pattern was made of.
+     */
+    public long takeAbandoned() {
+        long taken = abandoned;
+        abandoned = 0;
+        return taken;
+    }
+
+    /** The bytes of predicted reads handed out past the last read, which a reader that stops now leaves behind. */
+    public long pending() {
+        if (!predicting || stride <= 0) {
+            return 0;
+        }
+        long firstUnread = lastPosition + stride;
+        long reads = nextPredicted > firstUnread ? (nextPredicted - firstUnread + stride - 1) / stride : 0;
+        return reads * lastLength;
     }
 }

@@ -7,11 +7,14 @@ import io.rangefetch.client.ObjectAddress;
 import io.rangefetch.client.PreconditionFailedException;
 import io.rangefetch.internal.cache.Block;
 import io.rangefetch.internal.plan.AccessHint;
+import io.rangefetch.internal.plan.AdaptiveMinimum;
 import io.rangefetch.internal.plan.ReadPlan;
 import io.rangefetch.internal.plan.ReadPlanner;
 import io.rangefetch.internal.plan.ReadRequest;
 import io.rangefetch.internal.plan.SequentialState;
 import io.rangefetch.internal.plan.StridePattern;
+import io.rangefetch.internal.plan.WasteBudget;
+import io.rangefetch.internal.plan.WasteMemory;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import java.io.EOFException;
 import java.io.IOException;
@@ -33,11 +36,23 @@ import java.util.function.LongUnaryOperator;
  * calling thread waits only for the bytes it asked for, and never holds a lock while it waits. Locks: the
  * object's planning lock (the cache's, striped by object) is held only while planning and claiming; under it the
  * cache takes its own eviction lock, never the other way round. The stride pattern's monitor is held only while it
- * observes a read, under no other lock.
+ * observes a read, and the adaptive minimum's only inside its own methods, each under no other lock.
  *
  * <p><b>Positioned reads that stride.</b> Positioned reads fetch only what they need, but a run of them at one
  * stride ({@link StridePattern}) has its predicted reads prefetched, submitted after the read's own GETs so that
  * they never take a fetch slot before it.
+ *
+ * <p><b>Demand requests adapt.</b> A read's own requests are grown to this stream's {@link AdaptiveMinimum}, which
+ * shrinks when the stream leaves the padding unread and grows back when it reads it. Only demand requests of
+ * planned reads: the first request, prefetches, vectored reads, format policies' fetches and small objects read
+ * whole keep {@code read.min-request-size}.
+ *
+ * <p><b>Predictions answer for their waste.</b> What the sequential ramp fetched ahead and the reader then jumped
+ * away from, and the stride's predicted reads a reader broke off from (or closed before), count against this
+ * stream's {@link WasteBudget}; past it, neither predicts until the reader has read enough. A stream starts with what
+ * the last stream of its file (or table) wasted past its bound, and its close reports its own ({@link
+ * WasteMemory}), with how much of a small object it read: a table whose small objects are read a little each stops
+ * having them read whole. A small object read whole is cut into as many parts as idle connections pay for.
  */
 public final class ObjectReader implements AutoCloseable {
     private static final int MAX_ATTEMPTS = 3;
@@ -48,8 +63,19 @@ public final class ObjectReader implements AutoCloseable {
     private final StatisticsCounter statistics;
     private final PrefetchTracker prefetches = new PrefetchTracker();
     private final StridePattern stridePattern;
+    // Told of every planned read (from many threads for positioned reads), never under the planning lock.
+    private final AdaptiveMinimum demandMinimum;
+    // What this stream's predictions (the sequential ramp, the stride) left behind, and whether they may go on.
+    private final WasteBudget waste;
+    // Whether reading this table's small objects whole has paid lately (the factory's WasteMemory, at open).
+    private final boolean wholeReadsPay;
+    // The largest object this stream's rules read whole, before the table's history: what its close reports on.
+    private volatile long wholeReadSize;
     // Touched only by streaming reads, which the stream serializes.
     private final StreamingState streaming;
+    // Where the sequential ramp's prefetches of this stream reach; written only by streaming reads.
+    private volatile long rampFetchedTo;
+    private final AtomicBoolean closed = new AtomicBoolean();
     // Set by shapeReads before the stream is handed out, as its format policy asks.
     private volatile AccessHint hint;
     private volatile long prefetchEnd = Long.MAX_VALUE;
@@ -72,8 +98,13 @@ public final class ObjectReader implements AutoCloseable {
         this.statistics = requireNonNull(statistics, "statistics is null");
         this.version = new ObjectVersion(context, address, knownLength, knownEtag, etagPinnedByCaller, statistics);
         this.streaming = new StreamingState(context.cache());
-        this.planner = context.planner();
+        this.waste = new WasteBudget(context.planner().settings().prefetchInitialSize(),
+                context.waste().carried(address.bucket(), address.key()));
+        this.wholeReadsPay = context.waste().readsWhole(address.bucket(), address.key());
+        this.wholeReadSize = context.planner().settings().smallObjectSize();
+        this.planner = wholeReadsPay ? context.planner() : context.planner().withSmallObjectSizeAtMost(0);
         this.stridePattern = new StridePattern(context.planner().settings());
+        this.demandMinimum = new AdaptiveMinimum(context.planner().settings().minRequestSize());
     }
 
     /**
@@ -86,7 +117,8 @@ public final class ObjectReader implements AutoCloseable {
         this.hint = requireNonNull(accessHint, "accessHint is null");
         this.prefetchEnd = prefetchLimit;
         this.structureEnd = requireNonNull(structureLimit, "structureLimit is null");
-        this.planner = context.planner().withSmallObjectSizeAtMost(smallObjectSize);
+        this.wholeReadSize = smallObjectSize;
+        this.planner = context.planner().withSmallObjectSizeAtMost(wholeReadsPay ? smallObjectSize : 0);
     }
 
     /** How this stream's reads are planned. */
@@ -339,10 +371,15 @@ public final class ObjectReader implements AutoCloseable {
         if (planner.isSmall(pinned.length())) {
             return NOTHING;
         }
+        // backed off, the pattern is still followed (so it predicts again once allowed), but predicts nothing
+        AccessHint strideHint = waste.allowsPrediction(statistics.bytesServed()) ? hint : AccessHint.RANDOM;
         List<ByteRange> predicted;
+        long leftBehind;
         synchronized (stridePattern) {
-            predicted = stridePattern.observe(position, len, pinned.length(), prefetchEnd, hint);
+            predicted = stridePattern.observe(position, len, pinned.length(), prefetchEnd, strideHint);
+            leftBehind = stridePattern.takeAbandoned();
         }
+        waste.wasted(leftBehind);
         if (predicted.isEmpty()) {
             return NOTHING;
         }
@@ -386,6 +423,40 @@ public final class ObjectReader implements AutoCloseable {
     public void close() {
         version.stopLearning();
         prefetches.close();
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        // what the predictions fetched ahead of where the reader stopped is theirs to answer for now
+        long rampAhead = Math.max(0, rampFetchedTo - streaming.sequential().nextExpected());
+        long strideAhead;
+        synchronized (stridePattern) {
+            strideAhead = stridePattern.pending() + stridePattern.takeAbandoned();
+        }
+        waste.wasted(rampAhead + strideAhead);
+        long read = statistics.bytesServed();
+        context.waste().closed(address.bucket(), address.key(), waste.excess(read));
+        long length = version.knownLength();
+        if (read > 0 && length > 0 && length <= wholeReadSize) {
+            context.waste().smallObjectClosed(address.bucket(), address.key(), length, read);
+        }
+    }
+
+    /**
+     * A streaming read at {@code position} that does not follow on from the last leaves the ramp's window behind:
+     * the bytes it skipped of it, or all of it ahead of the last read when it lands elsewhere. Their waste.
+     */
+    private void noteRampLeftBehind(long position) {
+        long expected = streaming.sequential().nextExpected();
+        long reach = rampFetchedTo;
+        if (position == expected || reach <= expected) {
+            return;
+        }
+        if (position > expected && position < reach) {
+            waste.wasted(position - expected);
+        } else {
+            waste.wasted(reach - expected);
+            rampFetchedTo = 0;
+        }
     }
 
     /** @param afterSubmit runs once the read's own GETs are submitted (before it waits for them) */
@@ -396,9 +467,33 @@ public final class ObjectReader implements AutoCloseable {
             if (copied > 0) {
                 return copied;
             }
+            noteRampLeftBehind(position);
         }
-        long prefetchLimit = streamingRead ? Math.min(prefetchEnd, structureEnd.applyAsLong(position)) : prefetchEnd;
+        // a ramp that wasted too much predicts nothing (a limit at the read) until the reader has read enough
+        long prefetchLimit = !streamingRead ? prefetchEnd
+                : waste.allowsPrediction(statistics.bytesServed())
+                        ? Math.min(prefetchEnd, structureEnd.applyAsLong(position)) : position;
         ReadRequest read = new ReadRequest(position, len, pinned.length(), streamingRead, hint, false, prefetchLimit);
+        ReadPlanner readPlanner = planner;
+        // a small object is read whole whatever the minimum: its reads tell nothing about padding
+        boolean adapts = !readPlanner.isSmall(pinned.length());
+        if (!adapts) {
+            // in as many parts as idle connections pay for
+            readPlanner = readPlanner.withSmallObjectParts(
+                    context.scheduler().partsAffordable(readPlanner.settings().prefetchParallelism()));
+        }
+        if (adapts) {
+            if (streamingRead) {
+                // Reads served quietly (StreamingState.readQuietly) were never planned, so never told; each of them
+                // started where the last ended, so the run they continued was read whole, from its start to here.
+                SequentialState run = streaming.sequential();
+                if (run.streakStart() >= 0 && run.nextExpected() > run.streakStart()) {
+                    demandMinimum.touched(run.streakStart(), run.nextExpected());
+                }
+            }
+            demandMinimum.touched(position, read.end());
+            readPlanner = readPlanner.withDemandMinimum(demandMinimum.minimum());
+        }
         try (Acquisition acquisition = acquire(pinned)) {
             ReadPlan plan;
             List<Source> sources = new ArrayList<>();
@@ -406,13 +501,13 @@ public final class ObjectReader implements AutoCloseable {
             ReentrantLock lock = context.cache().lockFor(acquisition.id());
             lock.lock();
             try {
-                ByteRange window = planner.lookupWindow(read);
+                ByteRange window = readPlanner.lookupWindow(read);
                 List<Block> known = takeOverlapping(acquisition, window, position, read.end(), sources);
                 if (streamingRead) {
                     read = read.starved(sources.stream().anyMatch(source -> source.range().contains(position)
                             && !source.block().isDone()));
                 }
-                plan = planner.plan(read, streamingRead ? streaming.sequential() : SequentialState.initial(),
+                plan = readPlanner.plan(read, streamingRead ? streaming.sequential() : SequentialState.initial(),
                         known.stream().map(Block::range).toList());
                 for (ByteRange range : plan.demand()) {
                     Block block = acquisition.claim(range, false);
@@ -433,6 +528,7 @@ public final class ObjectReader implements AutoCloseable {
                     if (acquisition.claim(range, true) == null) {
                         break;
                     }
+                    rampFetchedTo = Math.max(rampFetchedTo, range.end()); // only streaming reads plan a ramp
                 }
                 if (streamingRead) {
                     streaming.advance(plan.next());
@@ -442,6 +538,9 @@ public final class ObjectReader implements AutoCloseable {
             }
             acquisition.submit();
             afterSubmit.run();
+            if (adapts) {
+                demandMinimum.planned(position, read.end(), plan.demand(), pinned.length());
+            }
             sources.sort(Comparator.comparingLong(source -> source.range().start()));
             int copied = copy(acquisition, pinned, sources, position, buffer, offset, read.end(), streamingRead,
                     plan.quietEnd());

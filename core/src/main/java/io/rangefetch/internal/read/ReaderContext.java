@@ -13,6 +13,7 @@ import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.internal.fetch.ThrottleSettings;
 import io.rangefetch.internal.plan.RangeCoalescer;
 import io.rangefetch.internal.plan.ReadPlanner;
+import io.rangefetch.internal.plan.WasteMemory;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import java.io.IOException;
 import java.time.Duration;
@@ -28,6 +29,7 @@ public final class ReaderContext {
     private final ReadPlanner planner;
     private final RangeCoalescer coalescer;
     private final BucketGovernors governors;
+    private final WasteMemory waste = new WasteMemory();
     private final Duration readDeadline;
     private final GetPath gets;
 
@@ -63,6 +65,11 @@ public final class ReaderContext {
         this(client, cache, metadata, scheduler, planner, coalescer, new Resilience(retry, Duration.ZERO,
                 Duration.ZERO, Duration.ZERO, ThrottleSettings.off(), HedgeSettings.off()),
                 null, null);
+    }
+
+    /** What the predictions of the factory's closed streams wasted, by file and table. */
+    public WasteMemory waste() {
+        return waste;
     }
 
     public ObjectClient client() {

@@ -10,7 +10,9 @@ import io.rangefetch.internal.fetch.FetchPriority;
 import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.internal.plan.CallerRange;
 import io.rangefetch.internal.plan.CoalescedRequest;
+import io.rangefetch.internal.plan.RangeCoalescer;
 import io.rangefetch.internal.plan.RangeSegment;
+import io.rangefetch.internal.plan.ReadPlanner;
 import io.rangefetch.internal.plan.RequestPart;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import java.util.ArrayList;
@@ -215,8 +217,10 @@ final class VectoredRead {
         for (List<Piece> run : runs) {
             List<CallerRange> pieces = run.stream()
                     .map(piece -> new CallerRange(piece.bytes.start(), piece.bytes.length())).toList();
-            List<CoalescedRequest> requests = isPrefetch() ? context.coalescer().coalesceAhead(pieces)
-                    : context.coalescer().coalesce(pieces);
+            RangeCoalescer coalescer = context.coalescer().withMaxParallelParts(
+                    context.scheduler().partsAffordable(context.coalescer().settings().maxParallelParts()));
+            List<CoalescedRequest> requests = isPrefetch() ? coalescer.coalesceAhead(pieces)
+                    : coalescer.coalesce(pieces);
             for (CoalescedRequest request : requests) {
                 for (RequestPart part : request.parts()) {
                     if (isPrefetch()) {
@@ -235,11 +239,13 @@ final class VectoredRead {
      */
     private void planWholeObject(Acquisition acquisition, List<Block> present, List<Assembly> assemblies,
             long objectLength) {
+        ReadPlanner planner = reader.planner().withSmallObjectParts(
+                context.scheduler().partsAffordable(reader.planner().settings().prefetchParallelism()));
         long cursor = 0;
         for (int i = 0; i <= present.size(); i++) {
             long stretchEnd = i < present.size() ? present.get(i).range().start() : objectLength;
             if (stretchEnd > cursor) {
-                for (ByteRange part : reader.planner().splitSmall(new ByteRange(cursor, stretchEnd))) {
+                for (ByteRange part : planner.splitSmall(new ByteRange(cursor, stretchEnd))) {
                     claimWholePart(acquisition, part, assemblies);
                 }
             }

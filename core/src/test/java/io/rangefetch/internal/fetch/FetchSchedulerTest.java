@@ -105,6 +105,31 @@ class FetchSchedulerTest {
         assertThat(executor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
 
+    @Test
+    void partsAreAffordableOnlyWhileSlotsAreIdle() throws InterruptedException {
+        ExecutorService executor = Executors.newFixedThreadPool(4);
+        FetchScheduler scheduler = new FetchScheduler(8, executor, executor);
+        assertThat(scheduler.partsAffordable(16)).as("half the idle slots").isEqualTo(4);
+        assertThat(scheduler.partsAffordable(3)).as("never more than asked").isEqualTo(3);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch started = new CountDownLatch(4);
+        for (int i = 0; i < 6; i++) { // 4 run on the pool's 4 threads, 2 wait in the executor's queue
+            scheduler.submit(FetchPriority.DEMAND, abort -> {
+                started.countDown();
+                await(release);
+            }, e -> {});
+        }
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(scheduler.partsAffordable(16)).as("2 of 8 slots free: no split").isEqualTo(1);
+        for (int i = 0; i < 3; i++) { // past the scheduler's 8 slots: queued
+            scheduler.submit(FetchPriority.PREFETCH, abort -> await(release), e -> {});
+        }
+        assertThat(scheduler.partsAffordable(16)).as("never fewer than one").isEqualTo(1);
+        release.countDown();
+        scheduler.close();
+        assertThat(executor.isTerminated()).isTrue();
+    }
+
     private static void await(CountDownLatch latch) {
         try {
             latch.await(10, TimeUnit.SECONDS);

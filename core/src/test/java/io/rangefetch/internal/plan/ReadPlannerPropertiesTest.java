@@ -1,6 +1,7 @@
 package io.rangefetch.internal.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rangefetch.client.ByteRange;
 import java.util.ArrayList;
@@ -79,22 +80,67 @@ class ReadPlannerPropertiesTest {
     @Property(tries = 2000)
     void noRequestIsBelowTheMinimumUnlessItReachesTheEndOrFillsAGap(@ForAll("scenarios") Scenario scenario) {
         ReadPlan plan = scenario.plan();
+        long minimum = scenario.settings().minRequestSize();
+        assertBelowOnlyWhereBounded(scenario, plan, Stream.concat(plan.demand().stream(), plan.prefetch().stream()),
+                minimum);
+    }
+
+    @Property(tries = 2000)
+    void aSmallerDemandMinimumShapesOnlyTheDemandOfObjectsThatAreNotSmall(@ForAll("scenarios") Scenario scenario,
+            @ForAll double fraction) {
+        PlannerSettings settings = scenario.settings();
+        long demandMinimum = 1 + (long) (Math.abs(fraction) % 1.0 * settings.minRequestSize());
+        ReadPlanner configured = new ReadPlanner(settings);
+        ReadPlanner adapted = configured.withDemandMinimum(Math.min(demandMinimum, settings.minRequestSize()));
+        ReadPlan plan = adapted.plan(scenario.read(), scenario.state(), scenario.cached());
+
+        assertThat(adapted.lookupWindow(scenario.read())).isEqualTo(configured.lookupWindow(scenario.read()));
+        if (configured.isSmall(scenario.objectLength())) {
+            assertThat(plan).as("a small object is read whole as before")
+                    .isEqualTo(configured.plan(scenario.read(), scenario.state(), scenario.cached()));
+            return;
+        }
+        List<ByteRange> available = new ArrayList<>(scenario.cached());
+        available.addAll(plan.demand());
+        available.sort(null);
+        long cursor = scenario.position();
+        for (ByteRange range : available) {
+            if (range.start() <= cursor && range.end() > cursor) {
+                cursor = range.end();
+            }
+        }
+        assertThat(cursor).as("bytes of the read left unplanned").isGreaterThanOrEqualTo(scenario.read().end());
+        assertBelowOnlyWhereBounded(scenario, plan, plan.demand().stream(), adapted.demandMinimum());
+        assertBelowOnlyWhereBounded(scenario, plan, plan.prefetch().stream(), settings.minRequestSize());
+    }
+
+    @Property(tries = 200)
+    void aDemandMinimumAboveTheConfiguredOneIsRejected(@ForAll("settings") PlannerSettings settings) {
+        ReadPlanner planner = new ReadPlanner(settings);
+        assertThat(planner.withDemandMinimum(settings.minRequestSize())).isSameAs(planner);
+        assertThat(planner.withDemandMinimum(1).withSmallObjectSizeAtMost(settings.smallObjectSize() / 2)
+                .demandMinimum()).isEqualTo(1);
+        assertThatThrownBy(() -> planner.withDemandMinimum(settings.minRequestSize() + 1))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> planner.withDemandMinimum(0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** Each of {@code ranges} is at least {@code minimum} long, or reaches the object's end or fills a gap. */
+    private static void assertBelowOnlyWhereBounded(Scenario scenario, ReadPlan plan, Stream<ByteRange> ranges,
+            long minimum) {
         TreeSet<Long> starts = new TreeSet<>();
         TreeSet<Long> ends = new TreeSet<>();
         Stream.of(scenario.cached(), plan.demand(), plan.prefetch()).flatMap(List::stream).forEach(range -> {
             starts.add(range.start());
             ends.add(range.end());
         });
-        Stream.concat(plan.demand().stream(), plan.prefetch().stream())
-                .filter(range -> range.length() < scenario.settings().minRequestSize())
-                .forEach(range -> {
-                    boolean startBounded = range.start() == 0 || ends.contains(range.start());
-                    boolean endBounded = range.end() == scenario.objectLength() || starts.contains(range.end());
-                    assertThat(startBounded && endBounded)
-                            .as("%s is below the minimum %d without reaching the end or filling a gap", range,
-                                    scenario.settings().minRequestSize())
-                            .isTrue();
-                });
+        ranges.filter(range -> range.length() < minimum).forEach(range -> {
+            boolean startBounded = range.start() == 0 || ends.contains(range.start());
+            boolean endBounded = range.end() == scenario.objectLength() || starts.contains(range.end());
+            assertThat(startBounded && endBounded)
+                    .as("%s is below the minimum %d without reaching the end or filling a gap", range, minimum)
+                    .isTrue();
+        });
     }
 
     @Property(tries = 1000)

@@ -66,6 +66,23 @@ class StridePatternTest {
     }
 
     @Test
+    void theReadsAReaderLeavesBehindWhenItBreaksThePatternAreItsWaste() {
+        StridePattern pattern = new StridePattern(DEFAULTS);
+        observe(pattern, 0, 1000);
+        observe(pattern, 10_000, 1000);
+        List<ByteRange> predicted = observe(pattern, 20_000, 1000);
+        assertThat(predicted).isNotEmpty();
+        assertThat(pattern.pending()).isEqualTo(predicted.size() * 1000L);
+        observe(pattern, 30_000, 1000); // the first predicted read: one fewer left behind
+        assertThat(pattern.pending()).isEqualTo((predicted.size() - 1) * 1000L);
+        assertThat(pattern.takeAbandoned()).as("nothing left behind while the pattern holds").isZero();
+        observe(pattern, 5_000_000, 1000);
+        assertThat(pattern.takeAbandoned()).isEqualTo((predicted.size() - 1) * 1000L);
+        assertThat(pattern.takeAbandoned()).as("taken once").isZero();
+        assertThat(pattern.pending()).isZero();
+    }
+
+    @Test
     void aReadOffTheStrideForgetsThePatternAndARetryIsNotAStep() {
         StridePattern pattern = new StridePattern(DEFAULTS);
         observe(pattern, 0, 1000);
