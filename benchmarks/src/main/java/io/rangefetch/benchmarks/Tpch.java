@@ -47,7 +47,8 @@ public final class Tpch implements Callable<Integer> {
     List<String> queries = List.of();
 
     @Option(names = "--passes", defaultValue = "2",
-            description = "Passes over the queries per path and mode; the last is reported (default: ${DEFAULT-VALUE}).")
+            description = "Passes over the queries of the first mode per path; the last is reported, and a later mode, "
+                    + "its JVM warm, runs one (default: ${DEFAULT-VALUE}).")
     int passes;
 
     @Option(names = "--scale-factor", defaultValue = "1", description = "TPC-H scale factor (default: ${DEFAULT-VALUE}).")

@@ -97,10 +97,15 @@ final class ParquetColumnSession implements FormatSession {
      * {@code position} is in: Spark's and parquet-java's readers read each page header byte by byte, then its
      * dictionary page, for every row group before they read any data, and without this bound those reads in a
      * row ramp a sequential prefetch over every column of the file. Chunks the reader goes on to read are this
-     * session's to prefetch, by column. Unbounded until the footer is parsed.
+     * session's to prefetch, by column. Before the footer is parsed nothing ahead is worth a ramp (a Parquet reader
+     * reads the footer first, then the structures it names, and may well be at them before the parse is done);
+     * a file whose footer is not one is unbounded, read as any file.
      */
     @Override
     public long structureEnd(long position) {
+        if (!footer.isDone()) {
+            return position + 1;
+        }
         ParquetFooter parsed = footer.getNow(null);
         return parsed == null ? Long.MAX_VALUE : parsed.structureEnd(position);
     }

@@ -2,9 +2,17 @@ package io.rangefetch.parquet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rangefetch.StreamConfig;
 import io.rangefetch.client.ByteRange;
+import io.rangefetch.format.FormatSettings;
+import io.rangefetch.format.FormatStream;
+import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -99,6 +107,63 @@ class ParquetColumnSessionTest {
         assertThat(indexed.structureEnd(9_010)).as("a column index").isEqualTo(9_050);
         assertThat(indexed.structureEnd(9_229)).as("an offset index").isEqualTo(9_230);
         assertThat(indexed.structureEnd(9_100)).as("between the indexes").isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void untilTheFooterIsParsedAStreamingReadRampsNoFurtherThanItself() {
+        CompletableFuture<ByteBuffer> never = new CompletableFuture<>();
+        ParquetColumnSession session = new ParquetColumnSession(new Unparsed(never), new ParquetFormatPolicy());
+        session.opened();
+        assertThat(session.structureEnd(5_000)).as("the reader may be at a dictionary page already").isEqualTo(5_001);
+        session.close();
+        assertThat(session.structureEnd(5_000)).as("no footer will come: read as any file")
+                .isEqualTo(Long.MAX_VALUE);
+    }
+
+    /** A stream of a 10,000-byte Parquet file whose bytes never arrive, so its footer is never parsed. */
+    private record Unparsed(CompletableFuture<ByteBuffer> bytes) implements FormatStream {
+        @Override
+        public String bucket() {
+            return "bucket";
+        }
+
+        @Override
+        public String key() {
+            return "t/unparsed.parquet";
+        }
+
+        @Override
+        public OptionalLong splitEnd() {
+            return OptionalLong.empty();
+        }
+
+        @Override
+        public FormatSettings settings() {
+            return StreamConfig.defaults();
+        }
+
+        @Override
+        public OptionalLong knownLength() {
+            return OptionalLong.of(10_000);
+        }
+
+        @Override
+        public Optional<String> etag() {
+            return Optional.of("\"e\"");
+        }
+
+        @Override
+        public CompletableFuture<ByteBuffer> read(ByteRange range) {
+            return bytes;
+        }
+
+        @Override
+        public void prefetch(List<ByteRange> ranges) {}
+
+        @Override
+        public Executor executor() {
+            return Runnable::run;
+        }
     }
 
     private static ParquetFooter.Chunk chunk(int rowGroup, String path, long start, long end, long dictionaryEnd) {
