@@ -236,14 +236,15 @@ public final class FetchScheduler implements AutoCloseable {
 
     /**
      * How many parallel parts a request planned now may be cut into, at most {@code cap}: parts pay only while
-     * connections are idle, so half the slots no fetch holds or waits for, and 1 (no split) when fewer than four
-     * are free. A lone stream still cuts a small object or a merged range into parts; when many streams of the
-     * factory read at once, each sends one GET per object or range, which costs everyone less (requests, CPU,
-     * connections) than parts that would only queue behind one another.
+     * connections are idle, so half the slots left free once every fetch running or waiting is counted twice (the
+     * slot it holds, and one its stream's next request will want), and 1 (no split) when that leaves fewer than
+     * four. A lone stream still cuts a small object or a merged range into parts (8 of the default 16 slots); when
+     * many streams of the factory read at once, each sends one GET per object or range, which costs everyone less
+     * (requests, CPU, connections) than parts that would only queue behind one another.
      */
     public synchronized int partsAffordable(int cap) {
-        int idle = maxConcurrency - running.size() - queue.size();
-        return Math.max(1, Math.min(cap, idle / 2));
+        int busy = running.size() + queue.size();
+        return Math.max(1, Math.min(cap, (maxConcurrency - 2 * busy) / 2));
     }
 
     /** How many fetches hold a slot now (handed to the executor, or running). */

@@ -109,18 +109,25 @@ class FetchSchedulerTest {
     void partsAreAffordableOnlyWhileSlotsAreIdle() throws InterruptedException {
         ExecutorService executor = Executors.newFixedThreadPool(4);
         FetchScheduler scheduler = new FetchScheduler(8, executor, executor);
-        assertThat(scheduler.partsAffordable(16)).as("half the idle slots").isEqualTo(4);
+        assertThat(scheduler.partsAffordable(16)).as("half the slots").isEqualTo(4);
         assertThat(scheduler.partsAffordable(3)).as("never more than asked").isEqualTo(3);
         CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch started = new CountDownLatch(4);
-        for (int i = 0; i < 6; i++) { // 4 run on the pool's 4 threads, 2 wait in the executor's queue
+        CountDownLatch first = new CountDownLatch(1);
+        scheduler.submit(FetchPriority.DEMAND, abort -> {
+            first.countDown();
+            await(release);
+        }, e -> {});
+        assertThat(first.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(scheduler.partsAffordable(16)).as("one fetch counts twice: (8 - 2) / 2").isEqualTo(3);
+        CountDownLatch started = new CountDownLatch(3);
+        for (int i = 0; i < 5; i++) { // 3 more run on the pool's 4 threads, 2 wait in the executor's queue
             scheduler.submit(FetchPriority.DEMAND, abort -> {
                 started.countDown();
                 await(release);
             }, e -> {});
         }
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(scheduler.partsAffordable(16)).as("2 of 8 slots free: no split").isEqualTo(1);
+        assertThat(scheduler.partsAffordable(16)).as("6 of 8 slots held: no split").isEqualTo(1);
         for (int i = 0; i < 3; i++) { // past the scheduler's 8 slots: queued
             scheduler.submit(FetchPriority.PREFETCH, abort -> await(release), e -> {});
         }
