@@ -83,40 +83,33 @@ public final class WasteMemory {
         }
     }
 
-    /** A table's last files read whole: each file's length and the most one of its streams read of it. */
-    private record WholeReads(List<String> keys, List<long[]> lengthAndRead) {
-        static final WholeReads NONE = new WholeReads(List.of(), List.of());
+    /** A table's last files of small objects: each file's length and the most one of its streams read of it. */
+    private record WholeReads(List<FileRead> files) {
+        static final WholeReads NONE = new WholeReads(List.of());
 
         WholeReads closed(String key, long length, long read) {
-            List<String> nextKeys = new ArrayList<>(keys);
-            List<long[]> next = new ArrayList<>(lengthAndRead);
-            int known = nextKeys.indexOf(key);
+            List<FileRead> next = new ArrayList<>(files.size() + 1);
             long most = read;
-            if (known >= 0) {
-                most = Math.max(most, next.get(known)[1]);
-                nextKeys.remove(known);
-                next.remove(known);
+            for (FileRead file : files) {
+                if (file.key().equals(key)) {
+                    most = Math.max(most, file.read());
+                } else {
+                    next.add(file);
+                }
             }
-            nextKeys.add(key);
-            next.add(new long[] {length, most});
-            if (nextKeys.size() > FILES_PER_TABLE) {
-                nextKeys.remove(0);
-                next.remove(0);
-            }
-            return new WholeReads(List.copyOf(nextKeys), List.copyOf(next));
+            next.add(new FileRead(key, length, most));
+            return new WholeReads(List.copyOf(next.subList(Math.max(0, next.size() - FILES_PER_TABLE), next.size())));
         }
 
         boolean paid() {
-            if (lengthAndRead.size() < FILES_JUDGED) {
+            if (files.size() < FILES_JUDGED) {
                 return true; // a few files are not yet a table's habit
             }
-            double length = 0;
-            double read = 0;
-            for (long[] file : lengthAndRead) {
-                length += file[0];
-                read += file[1];
-            }
+            double length = files.stream().mapToLong(FileRead::length).sum();
+            double read = files.stream().mapToLong(FileRead::read).sum();
             return read * (1 + WasteBudget.RATIO) >= length;
         }
     }
+
+    private record FileRead(String key, long length, long read) {}
 }
