@@ -156,23 +156,28 @@ public final class StreamFactory implements AutoCloseable {
         StatisticsCounter streamStatistics = statistics.child();
         ObjectReader reader = new ObjectReader(context, address, length, etag, options.etag().isPresent(),
                 hint(options.readPolicy()), streamStatistics);
-        FormatSession session = formats.choose(location.key(), options.readPolicy())
-                .map(policy -> GuardedFormatSession.open(policy,
-                        new StreamFormatView(location, options, config, reader, executor)))
-                .orElse(FormatSession.NONE);
-        if (session != FormatSession.NONE) {
-            ReadPolicy pattern = options.readPolicy() == ReadPolicy.SEQUENTIAL ? ReadPolicy.SEQUENTIAL
-                    : FormatPolicies.readPolicyOf(session.accessPattern());
-            reader.shapeReads(hint(pattern), session.prefetchEnd(), session::structureEnd,
-                    session.smallObjectSize().orElse(config.smallObjectSize()));
-            OpenFetch fetch = session.openFetch();
-            if (!fetch.isNone()) {
-                reader.startOpenFetch(fetch.tail(), fetch.start(), fetch.length(), session::opened);
-            } else if (reader.knownLength() >= 0) {
-                session.opened();
+        try {
+            FormatSession session = formats.choose(location.key(), options.readPolicy())
+                    .map(policy -> GuardedFormatSession.open(policy,
+                            new StreamFormatView(location, options, config, reader, executor)))
+                    .orElse(FormatSession.NONE);
+            if (session != FormatSession.NONE) {
+                ReadPolicy pattern = options.readPolicy() == ReadPolicy.SEQUENTIAL ? ReadPolicy.SEQUENTIAL
+                        : FormatPolicies.readPolicyOf(session.accessPattern());
+                reader.shapeReads(hint(pattern), session.prefetchEnd(), session::structureEnd,
+                        session.smallObjectSize().orElse(config.smallObjectSize()));
+                OpenFetch fetch = session.openFetch();
+                if (!fetch.isNone()) {
+                    reader.startOpenFetch(fetch.tail(), fetch.start(), fetch.length(), session::opened);
+                } else if (reader.knownLength() >= 0) {
+                    session.opened();
+                }
             }
+            return new SeekableS3InputStream(location, reader, streamStatistics, this::isClosed, session);
+        } catch (RuntimeException | Error e) {
+            reader.close(); // nobody will: it counts as an open stream until closed
+            throw e;
         }
-        return new SeekableS3InputStream(location, reader, streamStatistics, this::isClosed, session);
     }
 
     /**

@@ -191,4 +191,38 @@ class PredictionWasteTest {
         assertThat(client.gets()).filteredOn(get -> get.key().equals("small.bin"))
                 .as("two of eight slots were free: one GET, of %s", client.gets()).hasSize(1);
     }
+
+    @Test
+    void streamsOpenAtOnceShareTheIdleConnectionsSoEachSmallObjectIsOneGet() throws Exception {
+        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(256L * MIB)
+                .fetchMaxConcurrency(8).build());
+        byte[] small = fixture.put("shared/small.bin", 2 * MIB);
+        fixture.put("shared/a.bin", 2 * MIB);
+        fixture.put("shared/b.bin", 2 * MIB);
+        byte[] buffer = new byte[100];
+        // three other streams are open, reading nothing now (their tasks decode what they read)
+        SeekableS3InputStream a = open(factory, "shared/a.bin");
+        SeekableS3InputStream b = open(factory, "shared/b.bin");
+        SeekableS3InputStream c = open(factory, "shared/a.bin");
+        try (SeekableS3InputStream stream = open(factory, "shared/small.bin")) {
+            stream.readFully(0, buffer, 0, buffer.length);
+            assertThat(buffer).isEqualTo(Arrays.copyOf(small, 100));
+        } finally {
+            a.close();
+            b.close();
+            c.close();
+            c.close(); // closing twice frees its share once
+        }
+        fixture.awaitQuiet();
+        assertThat(client.gets()).as("four streams share eight idle slots: one GET").hasSize(1);
+        client.clearLog();
+
+        byte[] alone = fixture.put("shared/alone.bin", 2 * MIB);
+        try (SeekableS3InputStream stream = open(factory, "shared/alone.bin")) {
+            stream.readFully(MIB, buffer, 0, buffer.length);
+            assertThat(buffer).isEqualTo(Arrays.copyOfRange(alone, MIB, MIB + 100));
+        }
+        fixture.awaitQuiet();
+        assertThat(client.gets()).as("the others closed: a lone stream cuts it in parts again").hasSize(4);
+    }
 }

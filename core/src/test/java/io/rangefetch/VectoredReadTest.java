@@ -329,6 +329,42 @@ class VectoredReadTest {
     }
 
     @Test
+    void aRangeAroundASmallCachedBlockIsOneGetAndAroundALargeOneTwo() throws Exception {
+        byte[] data = fixture.put("around", 32 * MIB);
+        // one connection: no request is split to use an idle one
+        StreamFactory factory = fixture.factory(StreamConfig.builder().fetchMaxConcurrency(1).build());
+        try (SeekableS3InputStream stream = open(factory, "around")) {
+            byte[] small = new byte[1000];
+            stream.readFully(5L * MIB, small, 0, small.length); // one minimum request: 64 KiB
+            byte[] large = new byte[300 * KIB];
+            stream.readFully(20L * MIB, large, 0, large.length);
+            fixture.awaitQuiet();
+            assertThat(client.gets()).hasSize(2);
+            client.clearLog();
+            // a column chunk whose dictionary page was read first: read through its cached block
+            FileRange aroundSmall = FileRange.of(4L * MIB, 2 * MIB);
+            stream.readVectored(List.of(aroundSmall), ByteBuffer::allocate);
+            assertHolds(aroundSmall, data);
+            fixture.awaitQuiet();
+            assertThat(client.gets()).extracting(Request::byteRange).as("the 64 KiB block read again")
+                    .containsExactly(new ByteRange(4L * MIB, 6L * MIB));
+            client.clearLog();
+            FileRange aroundLarge = FileRange.of(19L * MIB, 2 * MIB);
+            stream.readVectored(List.of(aroundLarge), ByteBuffer::allocate);
+            assertHolds(aroundLarge, data);
+            fixture.awaitQuiet();
+            assertThat(client.gets()).as("300 KiB is worth a GET more").hasSize(2);
+            client.clearLog();
+            // what the GET around the small block brought is cached (the block's own bytes were dropped)
+            byte[] again = new byte[2 * MIB];
+            stream.readFully(4L * MIB, again, 0, again.length);
+            assertThat(again).isEqualTo(Arrays.copyOfRange(data, 4 * MIB, 6 * MIB));
+            fixture.awaitQuiet();
+            assertThat(client.gets()).isEmpty();
+        }
+    }
+
+    @Test
     void gapBytesAreCachedWithinTheToleranceAndDroppedAboveIt() throws Exception {
         byte[] data = fixture.put("gaps", 32 * MIB);
         // one connection: no gap is split to use an idle one, so both gaps are read through

@@ -27,9 +27,9 @@ import java.util.stream.Stream;
  *   <li>the same columns of the row groups that follow, as far ahead as {@code min(prefetch.max-size,
  *       cache.max-memory / 4)} bytes allow.</li>
  * </ul>
- * A read of only a chunk's dictionary page (a reader filtering row groups by dictionary) prefetches only the
- * predicted chunks' dictionary pages, of that row group and the ones after it; a read of a page index, their page
- * indexes. A streaming read's sequential prefetch never passes the end of the structure it is in (the dictionary
+ * A read of only a chunk's dictionary page (a reader filtering row groups by dictionary) prefetches only that
+ * column's dictionary pages, of that row group and the ones after it; a read of a page index, the predicted
+ * chunks' page indexes. A streaming read's sequential prefetch never passes the end of the structure it is in (the dictionary
  * page, the chunk, the page index: {@link #structureEnd}). When the file's footer is parsed and its schema is
  * known to the history, the predicted chunks of the first row group are prefetched at once, before the reader
  * asks. Nothing on the reader's thread waits for the footer: reads made before it is parsed are looked at once
@@ -163,7 +163,7 @@ final class ParquetColumnSession implements FormatSession {
     /**
      * What to prefetch after reads of {@code ranges}, for a reader predicted to read {@code columns}: the page
      * indexes of those columns in the row group and the ones after it, if the reads start page indexes and no
-     * chunk (a reader filtering pages); nothing if they start neither; the dictionary pages of those columns in
+     * chunk (a reader filtering pages); nothing if they start neither; the dictionary pages of the chunks started in
      * the row group and the ones after it, if every chunk started was read for its dictionary page only; else
      * their chunks of the latest row group started and of the ones after it. Always as far as {@code budget}
      * bytes go, by whole row groups.
@@ -175,11 +175,13 @@ final class ParquetColumnSession implements FormatSession {
     static List<ByteRange> ahead(ParquetFooter parsed, List<ByteRange> ranges, Set<String> columns, long budget) {
         boolean dictionariesOnly = true;
         int rowGroup = -1;
+        Set<String> filtering = new LinkedHashSet<>();
         for (ByteRange range : ranges) {
             for (ParquetFooter.Chunk chunk : parsed.chunksStartingIn(range)) {
                 rowGroup = Math.max(rowGroup, chunk.rowGroup());
                 dictionariesOnly &= chunk.dictionary().isPresent() && range.start() == chunk.bytes().start()
                         && range.end() <= chunk.dictionaryEnd();
+                filtering.add(chunk.path());
             }
         }
         if (rowGroup < 0) {
@@ -192,7 +194,10 @@ final class ParquetColumnSession implements FormatSession {
             return indexed < 0 ? List.of() : ahead(parsed, indexed, budget,
                     group -> chunksOf(group, columns).flatMap(chunk -> chunk.pageIndexes().stream()).toList());
         }
-        return ahead(parsed, rowGroup, budget, dictionariesOnly ? group -> dictionariesOf(group, columns)
+        // A dictionary filter reads the dictionaries of the filter's columns only; the other columns' come with
+        // their chunks, so prefetching them apart would cut each of those chunks into two GETs (or three, when
+        // their dictionaries sit apart) and move the data pages between them twice.
+        return ahead(parsed, rowGroup, budget, dictionariesOnly ? group -> dictionariesOf(group, filtering)
                 : group -> chunksOf(group, columns).map(ParquetFooter.Chunk::bytes).toList());
     }
 

@@ -62,11 +62,7 @@ class DictionaryFilteredReadTest {
         List<ByteRange> unread = payloadChunks(local);
         StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(256L * StreamFixture.MIB)
                 .smallObjectSize(0).build());
-        ParquetReadOptions options = ParquetReadOptions.builder(new PlainParquetConfiguration())
-                .withRecordFilter(FilterCompat.get(FilterApi.eq(FilterApi.binaryColumn("name"),
-                        Binary.fromString("name-5"))))
-                .useDictionaryFilter(true)
-                .build();
+        ParquetReadOptions options = nameFilter();
         long rows = 0;
         long idSum = 0;
         try (ParquetFileReader reader = ParquetFileReader.open(
@@ -95,6 +91,75 @@ class DictionaryFilteredReadTest {
                 .isLessThanOrEqualTo(ROW_GROUPS * MIN_REQUEST);
     }
 
+    @Test
+    void theNextFileOfTheTableFetchesEveryByteOnceInAboutOneRequestPerRowGroup() throws IOException {
+        // the reader projects id, name and category, filters on name; category has a dictionary too
+        MessageType schema = MessageTypeParser.parseMessageType("message row { required int64 id;"
+                + " required binary name (UTF8); required binary category (UTF8); required binary payload (UTF8); }");
+        MessageType projection = MessageTypeParser.parseMessageType("message row { required int64 id;"
+                + " required binary name (UTF8); required binary category (UTF8); }");
+        List<Path> files = new ArrayList<>();
+        for (String key : List.of("table/part-0.parquet", "table/part-1.parquet")) {
+            Path path = directory.resolve(key.replace('/', '-'));
+            ParquetTestFiles.write(path, schema, ROWS, ROWS / ROW_GROUPS, (groups, row) -> groups.newGroup()
+                    .append("id", (long) row).append("name", "name-" + row % 97)
+                    .append("category", "category-" + row % 13)
+                    .append("payload", "payload-" + row + "-" + "x".repeat(80)));
+            fixture.client().put(StreamFixture.BUCKET, key, Files.readAllBytes(path));
+            files.add(path);
+        }
+        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(256L * StreamFixture.MIB)
+                .smallObjectSize(0).build());
+        ParquetReadOptions options = nameFilter();
+        for (int i = 0; i < files.size(); i++) {
+            String key = "table/part-" + i + ".parquet";
+            long rows = 0;
+            try (ParquetFileReader reader = ParquetFileReader.open(
+                    new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, key),
+                            OpenOptions.builder().length(Files.size(files.get(i))).build()), options)) {
+                reader.setRequestedSchema(projection);
+                for (PageReadStore rowGroup = reader.readNextRowGroup(); rowGroup != null;
+                        rowGroup = reader.readNextRowGroup()) {
+                    rows += rowGroup.getRowCount();
+                }
+            }
+            assertThat(rows).isEqualTo(ROWS);
+        }
+        fixture.awaitQuiet();
+        List<Request> second = fixture.client().gets().stream()
+                .filter(get -> get.key().equals("table/part-1.parquet")).toList();
+        List<ByteRange> filterDictionaries = dictionaryPages(files.get(1), "name");
+        long movedTwice = 0;
+        for (int a = 0; a < second.size(); a++) {
+            for (int b = a + 1; b < second.size(); b++) {
+                ByteRange x = second.get(a).byteRange();
+                ByteRange y = second.get(b).byteRange();
+                long start = Math.max(x.start(), y.start());
+                long end = Math.min(x.end(), y.end());
+                if (end > start) {
+                    ByteRange both = new ByteRange(start, end);
+                    movedTwice += both.length()
+                            - filterDictionaries.stream().mapToLong(page -> overlap(both, page)).sum();
+                }
+            }
+        }
+        // the second file's category chunks are predicted from the first's: their dictionaries come with them;
+        // a chunk read after its dictionary page may read that small page again rather than cost a GET more
+        assertThat(movedTwice).as("bytes of the second file but the filter's dictionary pages fetched twice, by %s",
+                second).isZero();
+        assertThat(second).as("the footer, the filter's dictionaries, each row group's chunks (a part each)")
+                .hasSizeLessThanOrEqualTo(2 + 2 * ROW_GROUPS + ROW_GROUPS);
+    }
+
+    /** A dictionary filter on {@code name}: a value every row group holds, so none is dropped. */
+    private static ParquetReadOptions nameFilter() {
+        return ParquetReadOptions.builder(new PlainParquetConfiguration())
+                .withRecordFilter(FilterCompat.get(FilterApi.eq(FilterApi.binaryColumn("name"),
+                        Binary.fromString("name-5"))))
+                .useDictionaryFilter(true)
+                .build();
+    }
+
     private static long sumOfIds(PageReadStore rowGroup) {
         RecordReader<Group> records = new ColumnIOFactory().getColumnIO(PROJECTION)
                 .getRecordReader(rowGroup, new GroupRecordConverter(PROJECTION));
@@ -107,6 +172,23 @@ class DictionaryFilteredReadTest {
 
     private static long overlap(ByteRange a, ByteRange b) {
         return Math.max(0, Math.min(a.end(), b.end()) - Math.max(a.start(), b.start()));
+    }
+
+    /** Where {@code column}'s dictionary pages lie. */
+    private static List<ByteRange> dictionaryPages(Path file, String column) throws IOException {
+        List<ByteRange> pages = new ArrayList<>();
+        try (ParquetFileReader peek = ParquetFileReader.open(new LocalInputFile(file),
+                ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
+            for (BlockMetaData rowGroup : peek.getRowGroups()) {
+                for (ColumnChunkMetaData chunk : rowGroup.getColumns()) {
+                    if (chunk.getPath().toDotString().equals(column) && chunk.hasDictionaryPage()) {
+                        pages.add(new ByteRange(chunk.getDictionaryPageOffset(), chunk.getFirstDataPageOffset()));
+                    }
+                }
+            }
+        }
+        assertThat(pages).hasSize(ROW_GROUPS);
+        return pages;
     }
 
     /** Where the payload column's chunks lie: the column the reader neither filters on nor projects. */

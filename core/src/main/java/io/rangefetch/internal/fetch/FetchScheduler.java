@@ -236,15 +236,16 @@ public final class FetchScheduler implements AutoCloseable {
 
     /**
      * How many parallel parts a request planned now may be cut into, at most {@code cap}: parts pay only while
-     * connections are idle, so half the slots left free once every fetch running or waiting is counted twice (the
-     * slot it holds, and one its stream's next request will want), and 1 (no split) when that leaves fewer than
-     * four. A lone stream still cuts a small object or a merged range into parts (8 of the default 16 slots); when
-     * many streams of the factory read at once, each sends one GET per object or range, which costs everyone less
-     * (requests, CPU, connections) than parts that would only queue behind one another.
+     * connections are idle, so the slots left free once every fetch running or waiting is counted twice (the slot it
+     * holds, and one its stream's next request will want), shared among the {@code openStreams} streams of the
+     * factory, halved, and 1 (no split) when that share is under two. A lone stream still cuts a small object or a
+     * merged range into parts (8 of the default 16 slots). When many streams are open, each sends one GET per object
+     * or range even while the others decode rather than fetch: their next requests are coming, and parts would only
+     * queue behind them, costing everyone requests, CPU and connections.
      */
-    public synchronized int partsAffordable(int cap) {
+    public synchronized int partsAffordable(int cap, int openStreams) {
         int busy = running.size() + queue.size();
-        return Math.max(1, Math.min(cap, (maxConcurrency - 2 * busy) / 2));
+        return Math.max(1, Math.min(cap, (maxConcurrency - 2 * busy) / (2 * Math.max(1, openStreams))));
     }
 
     /** How many fetches hold a slot now (handed to the executor, or running). */

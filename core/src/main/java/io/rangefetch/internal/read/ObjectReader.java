@@ -105,6 +105,7 @@ public final class ObjectReader implements AutoCloseable {
         this.planner = wholeReadsPay ? context.planner() : context.planner().withSmallObjectSizeAtMost(0);
         this.stridePattern = new StridePattern(context.planner().settings());
         this.demandMinimum = new AdaptiveMinimum(context.planner().settings().minRequestSize());
+        context.streamOpened();
     }
 
     /**
@@ -426,6 +427,7 @@ public final class ObjectReader implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        context.streamClosed();
         // what the predictions fetched ahead of where the reader stopped is theirs to answer for now
         long rampAhead = Math.max(0, rampFetchedTo - streaming.sequential().nextExpected());
         long strideAhead;
@@ -480,7 +482,7 @@ public final class ObjectReader implements AutoCloseable {
         if (!adapts) {
             // in as many parts as idle connections pay for
             readPlanner = readPlanner.withSmallObjectParts(
-                    context.scheduler().partsAffordable(readPlanner.settings().prefetchParallelism()));
+                    context.partsAffordable(readPlanner.settings().prefetchParallelism()));
         }
         if (adapts) {
             if (streamingRead) {

@@ -19,8 +19,9 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
 
-/** What every reader of one factory shares. Immutable. */
+/** What every reader of one factory shares. Immutable but for the count of open streams. */
 public final class ReaderContext {
     private final ObjectClient client;
     private final BlockCache cache;
@@ -30,6 +31,8 @@ public final class ReaderContext {
     private final RangeCoalescer coalescer;
     private final BucketGovernors governors;
     private final WasteMemory waste = new WasteMemory();
+    // the factory's streams opened and not yet closed: they share its idle connections
+    private final AtomicInteger openStreams = new AtomicInteger();
     private final Duration readDeadline;
     private final GetPath gets;
 
@@ -70,6 +73,28 @@ public final class ReaderContext {
     /** What the predictions of the factory's closed streams wasted, by file and table. */
     public WasteMemory waste() {
         return waste;
+    }
+
+    /** A stream of the factory opened; {@link #streamClosed} once when it closes. */
+    void streamOpened() {
+        openStreams.incrementAndGet();
+    }
+
+    void streamClosed() {
+        openStreams.decrementAndGet();
+    }
+
+    /** How many of the factory's streams are open now. */
+    public int openStreams() {
+        return openStreams.get();
+    }
+
+    /**
+     * How many parallel parts a request planned now may be cut into, at most {@code cap}: a share of the idle
+     * connections among the open streams ({@link FetchScheduler#partsAffordable}).
+     */
+    int partsAffordable(int cap) {
+        return scheduler.partsAffordable(cap, openStreams.get());
     }
 
     public ObjectClient client() {

@@ -29,10 +29,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p><b>Plan.</b> Under the object's lock (so no other reader claims the same bytes meanwhile): bytes already
  * cached or in flight are taken from there, and their in-flight fetches joined (a prefetch joined by a waiting
  * reader turns into a demand fetch). A small object ({@code read.small-object-size}) is then fetched whole, in
- * parallel parts, as any first read of it would be. Otherwise the missing pieces are coalesced (see {@code RangeCoalescer}), never
- * across a block already in the cache, since blocks of one object never overlap. Each GET of the plan claims
- * a block for its whole range, or one block per piece when its gap bytes exceed the discard tolerance (they are
- * then read and dropped, never cached). Where the budget has no room, a GET writes straight into the
+ * parallel parts, as any first read of it would be. Otherwise the missing pieces are coalesced (see
+ * {@code RangeCoalescer}); a gap holding a block already in the cache is read through only when it is narrow
+ * (at most {@code read.min-request-size}, and {@code vectored.min-seek}). Each GET of the plan claims a block for its whole range, or one block per
+ * piece when its gap bytes exceed the discard tolerance or it reads through a cached block, since blocks of one
+ * object never overlap (the gap bytes are then read and dropped, never cached). Where the budget has no room, a GET writes straight into the
  * caller's buffers instead.
  *
  * <p><b>Failure.</b> A failed GET fails exactly the ranges whose bytes it carried, with its cause (a range it
@@ -100,12 +101,15 @@ final class VectoredRead {
                 long to = small ? objectLength : assemblies.get(assemblies.size() - 1).end;
                 List<Block> known = context.cache().blocksOverlapping(acquisition.id(), from, to);
                 List<Block> present = takeCached(acquisition, known, assemblies);
-                List<List<Piece>> missing = missingPieces(present, assemblies);
+                // reading a cached block again costs at most what the smallest GET would move
+                long bridge = Math.min(context.coalescer().settings().minSeek(),
+                        context.planner().settings().minRequestSize());
+                List<List<Piece>> missing = missingPieces(present, assemblies, bridge);
                 if (!missing.isEmpty()) {
                     if (small) {
                         planWholeObject(acquisition, present, assemblies, objectLength);
                     } else {
-                        planFetches(acquisition, missing);
+                        planFetches(acquisition, missing, present);
                     }
                 }
             } finally {
@@ -166,8 +170,12 @@ final class VectoredRead {
         return present;
     }
 
-    /** The bytes of the ranges no present block holds, in object order, split into runs no block interrupts. */
-    private static List<List<Piece>> missingPieces(List<Block> present, List<Assembly> assemblies) {
+    /**
+     * The bytes of the ranges no present block holds, in object order, split into runs where a block lies in a
+     * gap wider than {@code bridge} bytes. Within a run, one GET may read through a small block between two pieces
+     * (its bytes are dropped): a column chunk whose dictionary page a filter read first still comes in one GET.
+     */
+    private static List<List<Piece>> missingPieces(List<Block> present, List<Assembly> assemblies, long bridge) {
         List<List<Piece>> runs = new ArrayList<>();
         List<Piece> run = new ArrayList<>();
         int next = 0; // first present block that may still lie at or after the cursor
@@ -184,7 +192,8 @@ final class VectoredRead {
                     continue;
                 }
                 long pieceEnd = block == null ? end : Math.min(end, block.range().start());
-                if (!run.isEmpty() && blockBetween(present, next, run.get(run.size() - 1).bytes.end(), cursor)) {
+                long lastEnd = run.isEmpty() ? cursor : run.get(run.size() - 1).bytes.end();
+                if (!run.isEmpty() && cursor - lastEnd > bridge && blockBetween(present, next, lastEnd, cursor)) {
                     runs.add(run);
                     run = new ArrayList<>();
                 }
@@ -212,21 +221,40 @@ final class VectoredRead {
         return false;
     }
 
-    /** Coalesces each run and claims the blocks its GETs fill. */
-    private void planFetches(Acquisition acquisition, List<List<Piece>> runs) {
+    // Whether a block of `blocks` (in object order, disjoint) overlaps `range`.
+    private static boolean overlapsAny(List<Block> blocks, ByteRange range) {
+        int low = 0;
+        int high = blocks.size();
+        while (low < high) { // first block that ends after the range starts
+            int middle = (low + high) >>> 1;
+            if (blocks.get(middle).range().end() <= range.start()) {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        return low < blocks.size() && blocks.get(low).range().start() < range.end();
+    }
+
+    /**
+     * Coalesces each run and claims the blocks its GETs fill. A GET that reads through a present block claims
+     * only its pieces, as one whose gap bytes are dropped: blocks of one object never overlap.
+     */
+    private void planFetches(Acquisition acquisition, List<List<Piece>> runs, List<Block> present) {
         for (List<Piece> run : runs) {
             List<CallerRange> pieces = run.stream()
                     .map(piece -> new CallerRange(piece.bytes.start(), piece.bytes.length())).toList();
             RangeCoalescer coalescer = context.coalescer().withMaxParallelParts(
-                    context.scheduler().partsAffordable(context.coalescer().settings().maxParallelParts()));
+                    context.partsAffordable(context.coalescer().settings().maxParallelParts()));
             List<CoalescedRequest> requests = isPrefetch() ? coalescer.coalesceAhead(pieces)
                     : coalescer.coalesce(pieces);
             for (CoalescedRequest request : requests) {
+                boolean discardGaps = request.discardGaps() || overlapsAny(present, request.span());
                 for (RequestPart part : request.parts()) {
                     if (isPrefetch()) {
-                        claimPrefetch(acquisition, part, request.discardGaps());
+                        claimPrefetch(acquisition, part, discardGaps);
                     } else {
-                        claimTargets(acquisition, part, run, request.discardGaps());
+                        claimTargets(acquisition, part, run, discardGaps);
                     }
                 }
             }
@@ -240,7 +268,7 @@ final class VectoredRead {
     private void planWholeObject(Acquisition acquisition, List<Block> present, List<Assembly> assemblies,
             long objectLength) {
         ReadPlanner planner = reader.planner().withSmallObjectParts(
-                context.scheduler().partsAffordable(reader.planner().settings().prefetchParallelism()));
+                context.partsAffordable(reader.planner().settings().prefetchParallelism()));
         long cursor = 0;
         for (int i = 0; i <= present.size(); i++) {
             long stretchEnd = i < present.size() ? present.get(i).range().start() : objectLength;

@@ -109,8 +109,11 @@ class FetchSchedulerTest {
     void partsAreAffordableOnlyWhileSlotsAreIdle() throws InterruptedException {
         ExecutorService executor = Executors.newFixedThreadPool(4);
         FetchScheduler scheduler = new FetchScheduler(8, executor, executor);
-        assertThat(scheduler.partsAffordable(16)).as("half the slots").isEqualTo(4);
-        assertThat(scheduler.partsAffordable(3)).as("never more than asked").isEqualTo(3);
+        assertThat(scheduler.partsAffordable(16, 1)).as("half the slots").isEqualTo(4);
+        assertThat(scheduler.partsAffordable(3, 1)).as("never more than asked").isEqualTo(3);
+        assertThat(scheduler.partsAffordable(16, 0)).as("no stream open counts as one").isEqualTo(4);
+        assertThat(scheduler.partsAffordable(16, 2)).as("two open streams share the idle slots").isEqualTo(2);
+        assertThat(scheduler.partsAffordable(16, 3)).as("a share under two is no split").isEqualTo(1);
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch first = new CountDownLatch(1);
         scheduler.submit(FetchPriority.DEMAND, abort -> {
@@ -118,7 +121,7 @@ class FetchSchedulerTest {
             await(release);
         }, e -> {});
         assertThat(first.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(scheduler.partsAffordable(16)).as("one fetch counts twice: (8 - 2) / 2").isEqualTo(3);
+        assertThat(scheduler.partsAffordable(16, 1)).as("one fetch counts twice: (8 - 2) / 2").isEqualTo(3);
         CountDownLatch started = new CountDownLatch(3);
         for (int i = 0; i < 5; i++) { // 3 more run on the pool's 4 threads, 2 wait in the executor's queue
             scheduler.submit(FetchPriority.DEMAND, abort -> {
@@ -127,11 +130,11 @@ class FetchSchedulerTest {
             }, e -> {});
         }
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(scheduler.partsAffordable(16)).as("6 of 8 slots held: no split").isEqualTo(1);
+        assertThat(scheduler.partsAffordable(16, 1)).as("6 of 8 slots held: no split").isEqualTo(1);
         for (int i = 0; i < 3; i++) { // past the scheduler's 8 slots: queued
             scheduler.submit(FetchPriority.PREFETCH, abort -> await(release), e -> {});
         }
-        assertThat(scheduler.partsAffordable(16)).as("never fewer than one").isEqualTo(1);
+        assertThat(scheduler.partsAffordable(16, 1)).as("never fewer than one").isEqualTo(1);
         release.countDown();
         scheduler.close();
         assertThat(executor.isTerminated()).isTrue();
