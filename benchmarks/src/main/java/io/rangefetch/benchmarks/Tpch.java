@@ -33,10 +33,10 @@ public final class Tpch implements Callable<Integer> {
     static final Path DEFAULT_CACHE = Path.of(System.getProperty("user.home"), ".cache", "rangefetch", "tpch");
 
     @Option(names = "--paths", split = ",", paramLabel = "ID",
-            description = "Read paths, in report order (default: s3a-classic,s3a-analytics,s3a-rangefetch,iceberg,"
-                    + "iceberg-aal,iceberg-rangefetch).")
-    List<String> paths = List.of("s3a-classic", "s3a-analytics", "s3a-rangefetch", "iceberg", "iceberg-aal",
-            "iceberg-rangefetch");
+            description = "Read paths, in report order (default: local-disk,s3a-classic,s3a-analytics,s3a-rangefetch,"
+                    + "iceberg,iceberg-aal,iceberg-rangefetch; local-disk is Spark on the same files without S3).")
+    List<String> paths = List.of("local-disk", "s3a-classic", "s3a-analytics", "s3a-rangefetch", "iceberg",
+            "iceberg-aal", "iceberg-rangefetch");
 
     @Option(names = "--modes", split = ",", paramLabel = "cold|warm",
             description = "cold: a fresh file system or FileIO per query; warm: one for all queries (default: cold,warm).")

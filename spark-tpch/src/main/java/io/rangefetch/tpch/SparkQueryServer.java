@@ -46,7 +46,8 @@ import org.apache.spark.sql.types.StructType;
  * table loading are not counted against the query after it, and a query's are.
  *
  * <p><b>Read paths.</b> {@code s3a-classic}, {@code s3a-analytics}, {@code s3a-rangefetch} read the Parquet files
- * as temporary views over {@code s3a://} with S3A's stream of that type; {@code iceberg}, {@code iceberg-aal},
+ * as temporary views over {@code s3a://} with S3A's stream of that type ({@code local-disk}: the same files on
+ * local disk, {@code --local-data}, Spark's own time); {@code iceberg}, {@code iceberg-aal},
  * {@code iceberg-rangefetch} read the Iceberg tables through a Hadoop catalog whose {@code io-impl} is
  * {@code S3FileIO} (with the analytics accelerator for {@code iceberg-aal}) or {@code RangefetchS3FileIO}.
  */
@@ -153,6 +154,9 @@ public final class SparkQueryServer implements Closeable {
     }
 
     private String parquetLocation(String table) {
+        if (path.equals("local-disk")) {
+            return Path.of(option("local-data"), table).toUri() + "/";
+        }
         return "s3a://" + option("bucket") + "/" + option("parquet-prefix") + "/" + table + "/";
     }
 

@@ -4,8 +4,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
-/** The ways Spark reads the TPC-H tables, by family: S3A's three streams, Iceberg's three FileIO setups. */
+/**
+ * The ways Spark reads the TPC-H tables, by family: S3A's three streams, Iceberg's three FileIO setups; and, as a
+ * reference in the S3A family, the same Parquet files on local disk (no network: what Spark itself takes).
+ */
 enum ReadPath {
+    LOCAL_DISK("local-disk", "S3A", "local disk, no network (Spark's own time)"),
     S3A_CLASSIC("s3a-classic", "S3A", "S3A classic stream"),
     S3A_ANALYTICS("s3a-analytics", "S3A", "S3A analytics stream (AAL)"),
     S3A_RANGEFETCH("s3a-rangefetch", "S3A", "S3A with RangefetchStreamFactory"),
@@ -29,6 +33,11 @@ enum ReadPath {
 
     boolean rangefetch() {
         return id.endsWith("rangefetch");
+    }
+
+    /** A reference, not a contender: Rangefetch's speed-up is over the fastest path that reads from S3. */
+    boolean reference() {
+        return this == LOCAL_DISK;
     }
 
     static ReadPath parse(String id) {

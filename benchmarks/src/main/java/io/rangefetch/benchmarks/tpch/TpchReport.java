@@ -62,7 +62,8 @@ final class TpchReport {
             ReadPath path = entry.getKey();
             List<QueryResult> rows = entry.getValue();
             long wrong = rows.stream().filter(r -> !r.correct()).count();
-            String name = path.rangefetch() ? "**" + path.description + "**" : path.description;
+            String name = path.rangefetch() ? "**" + path.description + "**"
+                    : path.reference() ? "_" + path.description + "_" : path.description;
             out.append(String.format(Locale.ROOT, "| %s | %.1f s%s | %,d | %,d | %,.0f | %s |%n", name,
                     totals.get(path), speedUp(path, totals).orElse(""),
                     rows.stream().mapToLong(QueryResult::gets).sum(), rows.stream().mapToLong(QueryResult::heads).sum(),
@@ -106,7 +107,7 @@ final class TpchReport {
         if (!path.rangefetch()) {
             return Optional.empty();
         }
-        return totals.entrySet().stream().filter(e -> !e.getKey().rangefetch())
+        return totals.entrySet().stream().filter(e -> !e.getKey().rangefetch() && !e.getKey().reference())
                 .mapToDouble(Map.Entry::getValue).min().stream().boxed().findFirst()
                 .map(best -> String.format(Locale.ROOT, " (%.2f× the fastest other)", best / totals.get(path)));
     }

@@ -167,6 +167,7 @@ final class TpchRun {
         options.put("bucket", environment.bucket());
         options.put("parquet-prefix", data.parquetPrefix());
         options.put("iceberg-prefix", data.icebergPrefix());
+        options.put("local-data", data.files().toAbsolutePath().toString());
         options.put("results", answers.toString());
         plan.sparkSettings().forEach((key, value) -> options.put("conf." + key, value));
         return options;

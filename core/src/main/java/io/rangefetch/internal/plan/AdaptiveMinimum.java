@@ -15,7 +15,8 @@ import java.util.List;
  *
  * <p><b>Rule.</b> A demand read shorter than the configured minimum is watched: from its start, how far do this
  * stream's reads go on (its own end, and any later read that touches the bytes up to the configured minimum from
- * its start: the stream's run from there). {@value #ROUND} watched reads make a round, judged when the next read
+ * its start: the stream's run from there). {@value #ROUND} watched reads make a round ({@value #FIRST_ROUND} the
+ * first, so that a random reader pads only its first few reads), judged when the next read
  * asks for the {@link #minimum} (after telling what it touched, so the round's last read has been followed by at
  * least that one): the minimum becomes the round's median run. A random reader of 8 KiB reads runs of 8 KiB, so
  * after one round its requests are 8 KiB; one reading pairs of 8 KiB reads runs 16 KiB; a reader of 10 KiB pages
@@ -41,6 +42,8 @@ public final class AdaptiveMinimum {
     static final long FLOOR = 4 * 1024;
     /** Watched reads per round. */
     static final int ROUND = 8;
+    /** Watched reads in the first round: a short one, so a random reader pads few reads. */
+    static final int FIRST_ROUND = 4;
 
     private final long configured;
     private long minimum;
@@ -49,6 +52,7 @@ public final class AdaptiveMinimum {
     /** How far this stream read on from each, at the most. */
     private final long[] reached = new long[ROUND];
     private int watched;
+    private int round = FIRST_ROUND;
 
     /** @param configured the stream's {@code read.min-request-size}: where the minimum starts and its ceiling */
     public AdaptiveMinimum(long configured) {
@@ -96,16 +100,17 @@ public final class AdaptiveMinimum {
 
     /** Decides a full round's outcome and starts the next round. */
     private void judgeIfFull() {
-        if (watched < ROUND) {
+        if (watched < round) {
             return;
         }
-        long[] runs = new long[ROUND];
-        for (int i = 0; i < ROUND; i++) {
+        long[] runs = new long[round];
+        for (int i = 0; i < round; i++) {
             runs[i] = reached[i] - starts[i];
         }
         Arrays.sort(runs);
-        long median = runs[ROUND / 2];
+        long median = runs[round / 2]; // the upper median: of an even round, the longer middle run
         minimum = Math.max(Math.min(configured, FLOOR), Math.min(configured, median));
         watched = 0;
+        round = ROUND;
     }
 }

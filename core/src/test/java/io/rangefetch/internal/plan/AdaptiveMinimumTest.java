@@ -81,9 +81,9 @@ class AdaptiveMinimumTest {
         for (int i = 0; i < 200; i++) {
             reader.read(randomPosition(random, 8 * KIB), 8 * KIB);
         }
-        // judged at the 9th read: runs of 8 KiB
-        assertThat(reader.minima.subList(0, 8)).containsOnly(64 * KIB);
-        assertThat(reader.minima.subList(8, 200)).containsOnly(8 * KIB);
+        // judged at the 5th read (a first round of four): runs of 8 KiB
+        assertThat(reader.minima.subList(0, AdaptiveMinimum.FIRST_ROUND)).containsOnly(64 * KIB);
+        assertThat(reader.minima.subList(AdaptiveMinimum.FIRST_ROUND, 200)).containsOnly(8 * KIB);
         assertThat(reader.fetched).as("fetched for %d read", reader.read).isLessThan(reader.read * 3 / 2);
     }
 
