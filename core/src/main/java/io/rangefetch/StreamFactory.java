@@ -175,7 +175,11 @@ public final class StreamFactory implements AutoCloseable {
             }
             return new SeekableS3InputStream(location, reader, streamStatistics, this::isClosed, session);
         } catch (RuntimeException | Error e) {
-            reader.close(); // nobody will: it counts as an open stream until closed
+            try {
+                reader.close(); // nobody will: it counts as an open stream until closed
+            } catch (RuntimeException | Error closing) {
+                e.addSuppressed(closing);
+            }
             throw e;
         }
     }

@@ -24,8 +24,11 @@ import java.util.stream.Stream;
  * <ul>
  *   <li>the other chunks of that row group this reader is predicted to read: the columns it has read so far,
  *       and those readers of the same schema read in earlier files (see {@link ColumnHistory});</li>
- *   <li>the same columns of the row groups that follow, as far ahead as {@code min(prefetch.max-size,
- *       cache.max-memory / 4)} bytes allow.</li>
+ *   <li>the chunks of the columns it has read so far in the row groups that follow, as far ahead as
+ *       {@code min(prefetch.max-size, cache.max-memory / 4)} bytes allow. A column only the history predicts is
+ *       fetched ahead once this reader reads it, and predicted no more once the reader leaves the first row group
+ *       it read without reading it: so a history wrong for this reader wastes at most one row group's chunks of
+ *       the columns it does not read, however large the budget.</li>
  * </ul>
  * A read of only a chunk's dictionary page (a reader filtering row groups by dictionary) prefetches only that
  * column's dictionary pages, of that row group and the ones after it; a read of a page index, the predicted
@@ -47,6 +50,8 @@ final class ParquetColumnSession implements FormatSession {
     private final long budget;
     // Columns this stream's reader started reading, in order; guarded by this.
     private final Set<String> columnsRead = new LinkedHashSet<>();
+    // The row group of the first chunk this stream's reader started, -1 before; guarded by this.
+    private int firstRowGroup = -1;
     // The parsed footer, or null when the file has none worth using (or the stream closed first).
     private final CompletableFuture<ParquetFooter> footer = new CompletableFuture<>();
     private final AtomicInteger waitingReads = new AtomicInteger();
@@ -138,13 +143,23 @@ final class ParquetColumnSession implements FormatSession {
         if (started.isEmpty()) {
             return; // the footer, or the middle of a chunk: nothing new is known
         }
-        Set<String> predicted;
+        Set<String> confirmed;
+        boolean historyHolds;
         synchronized (this) {
             started.forEach(chunk -> columnsRead.add(chunk.path()));
-            predicted = new LinkedHashSet<>(columnsRead);
+            confirmed = Set.copyOf(columnsRead);
+            int rowGroup = started.stream().mapToInt(ParquetFooter.Chunk::rowGroup).max().orElseThrow();
+            if (firstRowGroup < 0) {
+                firstRowGroup = rowGroup;
+            }
+            // a reader that left its first row group without reading a column the history predicts will not
+            historyHolds = rowGroup == firstRowGroup;
         }
-        predicted.addAll(policy.history().predicted(parsed.schema()));
-        List<ByteRange> ahead = ahead(parsed, ranges, predicted, budget);
+        Set<String> predicted = new LinkedHashSet<>(confirmed);
+        if (historyHolds) {
+            predicted.addAll(policy.history().predicted(parsed.schema()));
+        }
+        List<ByteRange> ahead = ahead(parsed, ranges, confirmed, predicted, budget);
         if (!ahead.isEmpty()) {
             stream.prefetch(ahead);
         }
@@ -173,6 +188,19 @@ final class ParquetColumnSession implements FormatSession {
      * unless the later ones are already on their way.
      */
     static List<ByteRange> ahead(ParquetFooter parsed, List<ByteRange> ranges, Set<String> columns, long budget) {
+        return ahead(parsed, ranges, columns, columns, budget);
+    }
+
+    /**
+     * As {@link #ahead(ParquetFooter, List, Set, long)}, where the chunks of the row group read now are those of
+     * the {@code predicted} columns (what this reader read, and what readers of the schema read before), and the
+     * chunks of the row groups after it only those of the {@code confirmed} ones (what this reader read): a
+     * history that is wrong for this reader costs one row group's chunks of the columns it does not read, not a
+     * budget's worth. A column the reader goes on to read is confirmed then, and prefetched ahead from its next read.
+     */
+    static List<ByteRange> ahead(ParquetFooter parsed, List<ByteRange> ranges, Set<String> confirmed,
+            Set<String> predicted, long budget) {
+        Set<String> columns = predicted;
         boolean dictionariesOnly = true;
         int rowGroup = -1;
         Set<String> filtering = new LinkedHashSet<>();
@@ -197,8 +225,14 @@ final class ParquetColumnSession implements FormatSession {
         // A dictionary filter reads the dictionaries of the filter's columns only; the other columns' come with
         // their chunks, so prefetching them apart would cut each of those chunks into two GETs (or three, when
         // their dictionaries sit apart) and move the data pages between them twice.
+        int current = rowGroup;
         return ahead(parsed, rowGroup, budget, dictionariesOnly ? group -> dictionariesOf(group, filtering)
-                : group -> chunksOf(group, columns).map(ParquetFooter.Chunk::bytes).toList());
+                : group -> chunksOf(group, isRowGroup(group, current) ? predicted : confirmed)
+                        .map(ParquetFooter.Chunk::bytes).toList());
+    }
+
+    private static boolean isRowGroup(List<ParquetFooter.Chunk> group, int rowGroup) {
+        return !group.isEmpty() && group.get(0).rowGroup() == rowGroup;
     }
 
     /** The chunks of {@code columns} in one row group. */

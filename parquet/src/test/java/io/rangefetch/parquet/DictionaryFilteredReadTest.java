@@ -191,20 +191,10 @@ class DictionaryFilteredReadTest {
         return pages;
     }
 
-    /** Where the payload column's chunks lie: the column the reader neither filters on nor projects. */
+    /** Where the payload column's chunks lie: the column the reader does not read. */
     private static List<ByteRange> payloadChunks(Path file) throws IOException {
-        List<ByteRange> chunks = new ArrayList<>();
-        try (ParquetFileReader peek = ParquetFileReader.open(new LocalInputFile(file),
-                ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
-            assertThat(peek.getRowGroups()).hasSize(ROW_GROUPS);
-            for (BlockMetaData rowGroup : peek.getRowGroups()) {
-                for (ColumnChunkMetaData column : rowGroup.getColumns()) {
-                    if (column.getPath().toDotString().equals("payload")) {
-                        chunks.add(ByteRange.ofLength(column.getStartingPos(), column.getTotalSize()));
-                    }
-                }
-            }
-        }
+        List<ByteRange> chunks = ParquetTestFiles.chunks(file, "payload");
+        assertThat(chunks).hasSize(ROW_GROUPS);
         return chunks;
     }
 

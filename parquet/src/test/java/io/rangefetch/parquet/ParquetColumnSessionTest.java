@@ -37,6 +37,16 @@ class ParquetColumnSessionTest {
     }
 
     @Test
+    void aColumnOnlyTheHistoryPredictsIsPrefetchedInTheCurrentRowGroupOnlyUntilTheReaderReadsIt() {
+        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_000, 2_000)), Set.of("a"), Set.of("a", "b"),
+                UNLIMITED)).as("b of the first row group, a of both")
+                .containsExactly(range(1_000, 2_000), range(2_000, 3_000), range(4_000, 5_000));
+        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(2_000, 2_200)), Set.of("a", "b"),
+                Set.of("a", "b"), UNLIMITED)).as("b read: confirmed").containsExactly(range(1_000, 2_000),
+                        range(2_000, 3_000), range(4_000, 5_000), range(5_000, 6_000));
+    }
+
+    @Test
     void theBudgetStopsAtWholeRowGroups() {
         assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_000, 2_000)), Set.of("a", "b"), 3_999))
                 .as("the second row group's two chunks would pass the budget").containsExactly(range(1_000, 2_000),

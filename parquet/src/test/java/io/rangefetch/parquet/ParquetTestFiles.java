@@ -1,15 +1,23 @@
 package io.rangefetch.parquet;
 
+import io.rangefetch.client.ByteRange;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.BiFunction;
+import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.schema.MessageType;
 
@@ -32,5 +40,21 @@ final class ParquetTestFiles {
                 writer.write(row.apply(groups, i));
             }
         }
+    }
+
+    /** Where {@code column}'s chunks lie in {@code file}, one per row group, in order. */
+    static List<ByteRange> chunks(Path file, String column) throws IOException {
+        List<ByteRange> chunks = new ArrayList<>();
+        try (ParquetFileReader peek = ParquetFileReader.open(new LocalInputFile(file),
+                ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
+            for (BlockMetaData rowGroup : peek.getRowGroups()) {
+                for (ColumnChunkMetaData chunk : rowGroup.getColumns()) {
+                    if (chunk.getPath().toDotString().equals(column)) {
+                        chunks.add(ByteRange.ofLength(chunk.getStartingPos(), chunk.getTotalSize()));
+                    }
+                }
+            }
+        }
+        return chunks;
     }
 }

@@ -8,7 +8,7 @@ import java.util.function.LongConsumer;
  * An object the benchmarks read, described by its generator's parameters so it can be written again, byte
  * for byte, whenever the server lacks it.
  */
-public sealed interface GeneratedObject permits ParquetSpec, TextSpec {
+public sealed interface GeneratedObject permits ParquetSpec, FilteredParquetSpec, TextSpec {
 
     /** The object's key in the benchmark bucket. */
     String key();

@@ -7,15 +7,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongConsumer;
-import org.apache.parquet.column.ParquetProperties.WriterVersion;
-import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
-import org.apache.parquet.hadoop.ParquetFileWriter;
-import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.example.ExampleParquetWriter;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Type;
@@ -36,9 +29,6 @@ public record ParquetSpec(String key, long rows, int rowGroups, long seed) imple
     public static final int BYTES_PER_ROW = COLUMNS * Long.BYTES;
     public static final MessageType SCHEMA = schema();
 
-    private static final int PROGRESS_EVERY_ROWS = 8192;
-    // far above any file here, yet small enough that the writer's size arithmetic cannot overflow
-    private static final long ROW_GROUP_BYTES_NEVER_REACHED = 1L << 40;
 
     public ParquetSpec {
         requireNonNull(key, "key is null");
@@ -80,25 +70,7 @@ public record ParquetSpec(String key, long rows, int rowGroups, long seed) imple
 
     @Override
     public void writeTo(Path file, LongConsumer progress) throws IOException {
-        long rowsPerGroup = (rows + rowGroups - 1) / rowGroups;
-        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new LocalOutputFile(file))
-                .withConf(new PlainParquetConfiguration())
-                .withType(SCHEMA)
-                .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
-                .withWriterVersion(WriterVersion.PARQUET_1_0)
-                .withCompressionCodec(CompressionCodecName.UNCOMPRESSED)
-                .withDictionaryEncoding(false)
-                .withRowGroupRowCountLimit(Math.toIntExact(rowsPerGroup))
-                .withRowGroupSize(ROW_GROUP_BYTES_NEVER_REACHED)
-                .build()) {
-            for (long row = 0; row < rows; row++) {
-                writer.write(row(row));
-                if ((row + 1) % PROGRESS_EVERY_ROWS == 0) {
-                    progress.accept((long) PROGRESS_EVERY_ROWS * BYTES_PER_ROW);
-                }
-            }
-        }
-        progress.accept(rows % PROGRESS_EVERY_ROWS * BYTES_PER_ROW);
+        GeneratedParquet.write(file, SCHEMA, rows, rowGroups, false, BYTES_PER_ROW, this::row, progress);
     }
 
     private Group row(long row) {

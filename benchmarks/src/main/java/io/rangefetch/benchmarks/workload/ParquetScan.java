@@ -31,7 +31,7 @@ import org.apache.parquet.schema.MessageType;
  */
 final class ParquetScan {
 
-    private static final GroupConverter IGNORING_CONVERTER = new IgnoringConverter();
+    static final GroupConverter IGNORING_CONVERTER = new IgnoringConverter();
 
     private ParquetScan() {}
 
@@ -103,7 +103,8 @@ final class ParquetScan {
         return fileLength - footerStart + chunkBytes;
     }
 
-    private static long end(IndexReference index) {
+    /** Where a page index ends; 0 for none. */
+    static long end(IndexReference index) {
         return index == null ? 0 : index.getOffset() + index.getLength();
     }
 

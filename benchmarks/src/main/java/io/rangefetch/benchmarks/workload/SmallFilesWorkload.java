@@ -6,10 +6,7 @@ import io.rangefetch.benchmarks.data.ParquetSpec;
 import io.rangefetch.benchmarks.data.StoredObject;
 import io.rangefetch.benchmarks.readers.ReaderSession;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 
 /**
  * Many small Parquet files read whole, as a task over a partitioned table's small files does: per file, the cost of
@@ -68,21 +65,7 @@ public final class SmallFilesWorkload implements Workload {
         if (tasks == 1) {
             return Outcome.needed(readShare(session, 0));
         }
-        ExecutorService pool = Workloads.threads("bench-task-", tasks);
-        try {
-            List<Future<Long>> running = new ArrayList<>();
-            for (int task = 0; task < tasks; task++) {
-                int first = task;
-                running.add(pool.submit(() -> readShare(session, first)));
-            }
-            long needed = 0;
-            for (Future<Long> task : running) {
-                needed += Workloads.await(task);
-            }
-            return Outcome.needed(needed);
-        } finally {
-            Workloads.stop(pool);
-        }
+        return Outcome.needed(Workloads.sumOverTasks(tasks, first -> readShare(session, first)));
     }
 
     /** Reads one task's files, {@code first} and every {@code tasks}-th after it; answers the bytes they needed. */

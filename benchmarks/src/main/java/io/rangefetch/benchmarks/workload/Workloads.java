@@ -33,7 +33,8 @@ public final class Workloads {
 
     /** Every workload, in report order. */
     public static final List<String> NAMES =
-            List.of("projection", "small-files", "small-files-parallel", "list-then-read", "sequential", "random",
+            List.of("projection", "filtered-scan", "small-files", "small-files-parallel", "list-then-read",
+                    "sequential", "random",
                     "orc-positioned", "orc-vectored", "strided-keys", "iceberg-scan", "listing");
 
     /** The workload that reads the data set's Iceberg table rather than objects. */
@@ -77,6 +78,7 @@ public final class Workloads {
                 case "projection" -> objects.add(data.wide());
                 case "small-files", "small-files-parallel", LIST_THEN_READ -> objects.addAll(data.smallFiles());
                 case "strided-keys" -> objects.addAll(data.strided());
+                case "filtered-scan" -> objects.addAll(data.filtered());
                 case ICEBERG_SCAN, LISTING -> { }
                 default -> objects.add(data.text());
             }
@@ -111,6 +113,8 @@ public final class Workloads {
                 case "small-files-parallel" -> new SmallFilesWorkload(data.smallFiles(),
                         data.smallFiles().stream().map(spec -> find(stored, spec)).toList(),
                         SmallFilesWorkload.PARALLEL_TASKS);
+                case "filtered-scan" -> new FilteredScanWorkload(data.filtered(),
+                        data.filtered().stream().map(spec -> find(stored, spec)).toList());
                 case "strided-keys" -> new StridedKeysWorkload(data.strided(),
                         data.strided().stream().map(spec -> find(stored, spec)).toList());
                 case LIST_THEN_READ -> new ListThenReadWorkload(data.smallFiles(),
@@ -133,6 +137,34 @@ public final class Workloads {
             throw new IllegalArgumentException(object.key() + " is not stored");
         }
         return found;
+    }
+
+    /** One task's share of a workload: answers the bytes it needed. */
+    @FunctionalInterface
+    interface Share {
+        long read(int task) throws IOException;
+    }
+
+    /**
+     * Runs {@code tasks} tasks side by side, as an executor's task slots do, task {@code i} reading
+     * {@code share.read(i)}; answers the sum of what they needed.
+     */
+    static long sumOverTasks(int tasks, Share share) throws IOException {
+        ExecutorService pool = threads("bench-task-", tasks);
+        try {
+            List<Future<Long>> running = new ArrayList<>();
+            for (int task = 0; task < tasks; task++) {
+                int index = task;
+                running.add(pool.submit(() -> share.read(index)));
+            }
+            long needed = 0;
+            for (Future<Long> task : running) {
+                needed += await(task);
+            }
+            return needed;
+        } finally {
+            stop(pool);
+        }
     }
 
     /** Opens an object as an engine does that knows its length and ETag from a listing or a manifest. */

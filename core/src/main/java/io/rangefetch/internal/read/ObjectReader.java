@@ -422,12 +422,18 @@ public final class ObjectReader implements AutoCloseable {
      */
     @Override
     public void close() {
-        version.stopLearning();
-        prefetches.close();
-        if (!closed.compareAndSet(false, true)) {
+        boolean first = closed.compareAndSet(false, true);
+        try {
+            version.stopLearning();
+            prefetches.close();
+        } finally {
+            if (first) {
+                context.streamClosed(); // whatever stopping threw: its share of the connections is free
+            }
+        }
+        if (!first) {
             return;
         }
-        context.streamClosed();
         // what the predictions fetched ahead of where the reader stopped is theirs to answer for now
         long rampAhead = Math.max(0, rampFetchedTo - streaming.sequential().nextExpected());
         long strideAhead;
