@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -39,7 +38,9 @@ import java.util.stream.Stream;
  * it is (the first {@value #MAX_WAITING_READS} of them), on the thread that parsed it.
  *
  * <p>A prediction that is wrong costs bytes (counted as prefetched but unread in the stream's statistics), never
- * correctness. Thread-safe.
+ * correctness. Thread-safe. Locks: {@code inOrder} (reads looked at one at a time, in the order they came), then
+ * this (the session's own fields, held only for arithmetic); prefetches are handed to the stream, which queues them
+ * and never waits for them, under {@code inOrder} only.
  */
 final class ParquetColumnSession implements FormatSession {
     /** Reads remembered while the footer is parsed: the first ones tell which columns are read. */
@@ -54,7 +55,13 @@ final class ParquetColumnSession implements FormatSession {
     private int firstRowGroup = -1;
     // The parsed footer, or null when the file has none worth using (or the stream closed first).
     private final CompletableFuture<ParquetFooter> footer = new CompletableFuture<>();
-    private final AtomicInteger waitingReads = new AtomicInteger();
+    // Reads made before the footer was parsed, in the order they came (the first MAX_WAITING_READS); guarded by
+    // this. Looked at in that order: the first row group the reader started is the one the history may predict.
+    private final List<List<ByteRange>> waitingReads = new ArrayList<>();
+    private int readsSeenWaiting;
+    // Held while reads are looked at once the footer is parsed, so they are looked at in the order they came: a
+    // read that comes while the waiting ones are looked at waits for them. Taken before this, never after.
+    private final Object inOrder = new Object();
     private volatile boolean closed;
 
     ParquetColumnSession(FormatStream stream, ParquetFormatPolicy policy) {
@@ -129,9 +136,32 @@ final class ParquetColumnSession implements FormatSession {
 
     private void onRead(List<ByteRange> ranges) {
         if (footer.isDone()) {
-            onRead(footer.join(), ranges);
-        } else if (waitingReads.incrementAndGet() <= MAX_WAITING_READS) {
-            footer.thenAccept(parsed -> onRead(parsed, ranges));
+            ParquetFooter parsed = footer.join();
+            synchronized (inOrder) {
+                lookAtWaitingReads(parsed); // older reads first, if no drain has taken them yet
+                onRead(parsed, ranges);
+            }
+        } else {
+            synchronized (this) {
+                if (readsSeenWaiting++ >= MAX_WAITING_READS) {
+                    return;
+                }
+                waitingReads.add(ranges);
+            }
+            // each read registers a drain, and the first to run takes every read waiting, oldest first (dependents
+            // of a future run in no promised order)
+            footer.thenAccept(this::lookAtWaitingReads);
+        }
+    }
+
+    private void lookAtWaitingReads(ParquetFooter parsed) {
+        synchronized (inOrder) {
+            List<List<ByteRange>> waiting;
+            synchronized (this) {
+                waiting = List.copyOf(waitingReads);
+                waitingReads.clear();
+            }
+            waiting.forEach(ranges -> onRead(parsed, ranges));
         }
     }
 
