@@ -34,9 +34,10 @@ public final class Tpch implements Callable<Integer> {
 
     @Option(names = "--paths", split = ",", paramLabel = "ID",
             description = "Read paths, in report order (default: local-disk,s3a-classic,s3a-analytics,s3a-rangefetch,"
-                    + "iceberg,iceberg-aal,iceberg-rangefetch; local-disk is Spark on the same files without S3).")
-    List<String> paths = List.of("local-disk", "s3a-classic", "s3a-analytics", "s3a-rangefetch", "iceberg",
-            "iceberg-aal", "iceberg-rangefetch");
+                    + "iceberg-local-disk,iceberg,iceberg-aal,iceberg-rangefetch; the local-disk ones are Spark and "
+                    + "Iceberg on the same files and tables without S3).")
+    List<String> paths = List.of("local-disk", "s3a-classic", "s3a-analytics", "s3a-rangefetch",
+            "iceberg-local-disk", "iceberg", "iceberg-aal", "iceberg-rangefetch");
 
     @Option(names = "--modes", split = ",", paramLabel = "cold|warm",
             description = "cold: a fresh file system or FileIO per query; warm: one for all queries (default: cold,warm).")

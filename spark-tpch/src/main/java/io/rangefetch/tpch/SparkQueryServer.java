@@ -49,7 +49,9 @@ import org.apache.spark.sql.types.StructType;
  * as temporary views over {@code s3a://} with S3A's stream of that type ({@code local-disk}: the same files on
  * local disk, {@code --local-data}, Spark's own time); {@code iceberg}, {@code iceberg-aal},
  * {@code iceberg-rangefetch} read the Iceberg tables through a Hadoop catalog whose {@code io-impl} is
- * {@code S3FileIO} (with the analytics accelerator for {@code iceberg-aal}) or {@code RangefetchS3FileIO}.
+ * {@code S3FileIO} (with the analytics accelerator for {@code iceberg-aal}) or {@code RangefetchS3FileIO};
+ * {@code iceberg-local-disk} reads the same tables written once to a local warehouse ({@code --local-iceberg})
+ * through {@code HadoopFileIO}: Iceberg's own time.
  */
 public final class SparkQueryServer implements Closeable {
     static final List<String> TABLES =
@@ -153,8 +155,17 @@ public final class SparkQueryServer implements Closeable {
         return path.startsWith("iceberg");
     }
 
+    private boolean localDisk() {
+        return path.equals("local-disk") || path.equals("iceberg-local-disk");
+    }
+
+    private String icebergWarehouse() {
+        return path.equals("iceberg-local-disk") ? Path.of(option("local-iceberg")).toUri().toString()
+                : "s3a://" + option("bucket") + "/" + option("iceberg-prefix");
+    }
+
     private String parquetLocation(String table) {
-        if (path.equals("local-disk")) {
+        if (localDisk()) {
             return Path.of(option("local-data"), table).toUri() + "/";
         }
         return "s3a://" + option("bucket") + "/" + option("parquet-prefix") + "/" + table + "/";
@@ -188,8 +199,9 @@ public final class SparkQueryServer implements Closeable {
             closeCatalog(currentCatalog);
             currentCatalog = "tpch_" + catalogGeneration++;
             Map<String, String> io = new LinkedHashMap<>();
-            io.put("io-impl", path.equals("iceberg-rangefetch")
-                    ? "io.rangefetch.iceberg.RangefetchS3FileIO" : "org.apache.iceberg.aws.s3.S3FileIO");
+            io.put("io-impl", path.equals("iceberg-rangefetch") ? "io.rangefetch.iceberg.RangefetchS3FileIO"
+                    : path.equals("iceberg-local-disk") ? "org.apache.iceberg.hadoop.HadoopFileIO"
+                    : "org.apache.iceberg.aws.s3.S3FileIO");
             io.put("s3.endpoint", option("endpoint"));
             io.put("s3.path-style-access", "true");
             io.put("s3.access-key-id", option("access-key"));
@@ -216,8 +228,7 @@ public final class SparkQueryServer implements Closeable {
         String prefix = "spark.sql.catalog." + name;
         spark.conf().set(prefix, "org.apache.iceberg.spark.SparkCatalog");
         spark.conf().set(prefix + ".type", "hadoop");
-        spark.conf().set(prefix + ".warehouse",
-                "s3a://" + option("bucket") + "/" + option("iceberg-prefix"));
+        spark.conf().set(prefix + ".warehouse", icebergWarehouse());
         // no table cache: a cold query loads its tables (and opens its files) through its own FileIO
         spark.conf().set(prefix + ".cache-enabled", "false");
         io.forEach((key, value) -> spark.conf().set(prefix + "." + key, value));

@@ -6,13 +6,14 @@ import java.util.Locale;
 
 /**
  * The ways Spark reads the TPC-H tables, by family: S3A's three streams, Iceberg's three FileIO setups; and, as a
- * reference in the S3A family, the same Parquet files on local disk (no network: what Spark itself takes).
+ * reference in each family, the same files or tables on local disk (no network: what Spark itself takes).
  */
 enum ReadPath {
     LOCAL_DISK("local-disk", "S3A", "local disk, no network (Spark's own time)"),
     S3A_CLASSIC("s3a-classic", "S3A", "S3A classic stream"),
     S3A_ANALYTICS("s3a-analytics", "S3A", "S3A analytics stream (AAL)"),
     S3A_RANGEFETCH("s3a-rangefetch", "S3A", "S3A with RangefetchStreamFactory"),
+    ICEBERG_LOCAL_DISK("iceberg-local-disk", "Iceberg", "Iceberg on local disk, no network (Iceberg's own time)"),
     ICEBERG("iceberg", "Iceberg", "Iceberg S3FileIO"),
     ICEBERG_AAL("iceberg-aal", "Iceberg", "Iceberg S3FileIO + AAL"),
     ICEBERG_RANGEFETCH("iceberg-rangefetch", "Iceberg", "RangefetchS3FileIO");
@@ -37,7 +38,7 @@ enum ReadPath {
 
     /** A reference, not a contender: Rangefetch's speed-up is over the fastest path that reads from S3. */
     boolean reference() {
-        return this == LOCAL_DISK;
+        return this == LOCAL_DISK || this == ICEBERG_LOCAL_DISK;
     }
 
     static ReadPath parse(String id) {

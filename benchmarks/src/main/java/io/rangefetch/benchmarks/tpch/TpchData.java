@@ -46,6 +46,11 @@ final class TpchData {
         return directory.resolve("data");
     }
 
+    /** Where the Iceberg tables are written once for the local-disk reference path. */
+    Path localIceberg() {
+        return directory.resolve("iceberg-local");
+    }
+
     Path expected() {
         return directory.resolve("expected");
     }

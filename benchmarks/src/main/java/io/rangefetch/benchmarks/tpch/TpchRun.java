@@ -70,7 +70,7 @@ final class TpchRun {
             try (SparkChild spark = SparkChild.start(plan.sparkClassPath(), options(path, answers),
                     plan.sparkHeap(), log)) {
                 if (path.iceberg()) {
-                    prepareIceberg(spark);
+                    prepareIceberg(spark, path);
                 }
                 boolean jitWarm = false;
                 for (String mode : plan.modes()) {
@@ -141,7 +141,17 @@ final class TpchRun {
         }
     }
 
-    private void prepareIceberg(SparkChild spark) throws IOException {
+    private void prepareIceberg(SparkChild spark, ReadPath path) throws IOException {
+        if (path.reference()) {
+            Path marker = data.localIceberg().resolve(ICEBERG_MARKER);
+            if (!Files.exists(marker)) {
+                System.err.println("Writing the Iceberg tables (once) under " + data.localIceberg());
+                Files.createDirectories(data.localIceberg());
+                spark.expectCall("PREPARE_ICEBERG", "OK");
+                Files.writeString(marker, "prepared");
+            }
+            return;
+        }
         String marker = data.icebergPrefix() + "/" + ICEBERG_MARKER;
         try (S3Client client = environment.directClient()) {
             try {
@@ -168,6 +178,7 @@ final class TpchRun {
         options.put("parquet-prefix", data.parquetPrefix());
         options.put("iceberg-prefix", data.icebergPrefix());
         options.put("local-data", data.files().toAbsolutePath().toString());
+        options.put("local-iceberg", data.localIceberg().toAbsolutePath().toString());
         options.put("results", answers.toString());
         plan.sparkSettings().forEach((key, value) -> options.put("conf." + key, value));
         return options;
