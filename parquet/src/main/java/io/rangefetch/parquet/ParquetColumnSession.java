@@ -31,8 +31,8 @@ import java.util.stream.Stream;
  * </ul>
  * A read of only a chunk's dictionary page (a reader filtering row groups by dictionary) prefetches only that
  * column's dictionary pages, of that row group and the ones after it; a read of a page index, the predicted
- * chunks' page indexes. A streaming read's sequential prefetch never passes the end of the structure it is in (the dictionary
- * page, the chunk, the page index: {@link #structureEnd}). When the file's footer is parsed and its schema is
+ * chunks' page indexes. A streaming read's sequential prefetch never passes the end of the structure it is in
+ * (the dictionary page, the chunk, the page index: {@link #structureEnd}). When the file's footer is parsed and its schema is
  * known to the history, the predicted chunks of the first row group are prefetched at once, before the reader
  * asks. Nothing on the reader's thread waits for the footer: reads made before it is parsed are looked at once
  * it is (the first {@value #MAX_WAITING_READS} of them), on the thread that parsed it.
@@ -58,7 +58,6 @@ final class ParquetColumnSession implements FormatSession {
     // Reads made before the footer was parsed, in the order they came (the first MAX_WAITING_READS); guarded by
     // this. Looked at in that order: the first row group the reader started is the one the history may predict.
     private final List<List<ByteRange>> waitingReads = new ArrayList<>();
-    private int readsSeenWaiting;
     // Held while reads are looked at once the footer is parsed, so they are looked at in the order they came: a
     // read that comes while the waiting ones are looked at waits for them. Taken before this, never after.
     private final Object inOrder = new Object();
@@ -142,15 +141,19 @@ final class ParquetColumnSession implements FormatSession {
                 onRead(parsed, ranges);
             }
         } else {
+            boolean first;
             synchronized (this) {
-                if (readsSeenWaiting++ >= MAX_WAITING_READS) {
+                if (waitingReads.size() >= MAX_WAITING_READS) {
                     return;
                 }
+                first = waitingReads.isEmpty();
                 waitingReads.add(ranges);
             }
-            // each read registers a drain, and the first to run takes every read waiting, oldest first (dependents
-            // of a future run in no promised order)
-            footer.thenAccept(this::lookAtWaitingReads);
+            if (first) {
+                // one look for every read waiting, oldest first (one dependent per read would run in no promised
+                // order); a read added after it took them finds the list empty and asks for a look of its own
+                footer.thenAccept(this::lookAtWaitingReads);
+            }
         }
     }
 
@@ -230,7 +233,6 @@ final class ParquetColumnSession implements FormatSession {
      */
     static List<ByteRange> ahead(ParquetFooter parsed, List<ByteRange> ranges, Set<String> confirmed,
             Set<String> predicted, long budget) {
-        Set<String> columns = predicted;
         boolean dictionariesOnly = true;
         int rowGroup = -1;
         Set<String> filtering = new LinkedHashSet<>();
@@ -250,7 +252,7 @@ final class ParquetColumnSession implements FormatSession {
                 }
             }
             return indexed < 0 ? List.of() : ahead(parsed, indexed, budget,
-                    group -> chunksOf(group, columns).flatMap(chunk -> chunk.pageIndexes().stream()).toList());
+                    group -> chunksOf(group, predicted).flatMap(chunk -> chunk.pageIndexes().stream()).toList());
         }
         // A dictionary filter reads the dictionaries of the filter's columns only; the other columns' come with
         // their chunks, so prefetching them apart would cut each of those chunks into two GETs (or three, when

@@ -28,8 +28,9 @@ public record DataSet(ParquetSpec wide, List<ParquetSpec> smallFiles, List<Filte
 
     /**
      * The scenario runner's data at {@code scale} (1 for the full sizes): a 128 MB file with 16 columns in 4
-     * row groups, 40 files of 2 MB, 4 lineitem-like files of 24 MB in 6 row groups, a 256 MB text object, three 16 MB text objects whose keys say Parquet, ORC and
-     * nothing, and an Iceberg table of 64 data files of 8 MB in 8 partitions, 3 row groups each.
+     * row groups, 40 files of 2 MB, 4 lineitem-like files of 24 MB in 6 row groups, a 256 MB text object, three
+     * 16 MB text objects whose keys say Parquet, ORC and nothing, and an Iceberg table of 64 data files of 8 MB in 8
+     * partitions, 3 row groups each.
      */
     public static DataSet benchmark(double scale) {
         if (!(scale > 0 && scale <= 1)) {

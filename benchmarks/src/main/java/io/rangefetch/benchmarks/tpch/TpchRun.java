@@ -142,7 +142,7 @@ final class TpchRun {
     }
 
     private void prepareIceberg(SparkChild spark, ReadPath path) throws IOException {
-        if (path.reference()) {
+        if (path == ReadPath.ICEBERG_LOCAL_DISK) {
             Path marker = data.localIceberg().resolve(ICEBERG_MARKER);
             if (!Files.exists(marker)) {
                 System.err.println("Writing the Iceberg tables (once) under " + data.localIceberg());

@@ -101,8 +101,8 @@ public final class FilteredScanWorkload implements Workload {
             String createdBy = footer.getFileMetaData().getCreatedBy();
             for (PageReadStore rowGroup = reader.readNextFilteredRowGroup(); rowGroup != null;
                     rowGroup = reader.readNextFilteredRowGroup()) {
-                ColumnReadStoreImpl store = new ColumnReadStoreImpl(rowGroup, ParquetScan.IGNORING_CONVERTER, projection,
-                        createdBy);
+                ColumnReadStoreImpl store =
+                        new ColumnReadStoreImpl(rowGroup, ParquetScan.IGNORING_CONVERTER, projection, createdBy);
                 for (ColumnDescriptor column : projection.getColumns()) {
                     verify(store.getColumnReader(column), spec, column.getPath()[0], firstRow,
                             rowGroup.getRowCount());

@@ -84,11 +84,6 @@ public final class ReaderContext {
         openStreams.decrementAndGet();
     }
 
-    /** How many of the factory's streams are open now. */
-    public int openStreams() {
-        return openStreams.get();
-    }
-
     /**
      * How many parallel parts a request planned now may be cut into, at most {@code cap}: a share of the idle
      * connections among the open streams ({@link FetchScheduler#partsAffordable}).

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntToLongFunction;
 
 /**
  * One vectored read of one pinned object version: every range's bytes fetched at once, in as few GETs as the
@@ -31,10 +32,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * reader turns into a demand fetch). A small object ({@code read.small-object-size}) is then fetched whole, in
  * parallel parts, as any first read of it would be. Otherwise the missing pieces are coalesced (see
  * {@code RangeCoalescer}); a gap holding a block already in the cache is read through only when it is narrow
- * (at most {@code read.min-request-size}, and {@code vectored.min-seek}). Each GET of the plan claims a block for its whole range, or one block per
- * piece when its gap bytes exceed the discard tolerance or it reads through a cached block, since blocks of one
- * object never overlap (the gap bytes are then read and dropped, never cached). Where the budget has no room, a GET writes straight into the
- * caller's buffers instead.
+ * (at most {@code read.min-request-size}, and {@code vectored.min-seek}). Each GET of the plan claims a block for
+ * its whole range, or one block per piece when its gap bytes exceed the discard tolerance or it reads through a
+ * cached block, since blocks of one object never overlap (the gap bytes are then read and dropped, never cached).
+ * Where the budget has no room, a GET writes straight into the caller's buffers instead.
  *
  * <p><b>Failure.</b> A failed GET fails exactly the ranges whose bytes it carried, with its cause (a range it
  * carried only partly fails too); every other range completes. A GET answered with another ETag fails its
@@ -223,17 +224,23 @@ final class VectoredRead {
 
     // Whether a block of `blocks` (in object order, disjoint) overlaps `range`.
     private static boolean overlapsAny(List<Block> blocks, ByteRange range) {
+        int first = firstEndingAfter(blocks.size(), i -> blocks.get(i).range().end(), range.start());
+        return first < blocks.size() && blocks.get(first).range().start() < range.end();
+    }
+
+    /** Of {@code count} disjoint spans in order, whose ends are {@code endOf}, the first ending after {@code offset}. */
+    private static int firstEndingAfter(int count, IntToLongFunction endOf, long offset) {
         int low = 0;
-        int high = blocks.size();
-        while (low < high) { // first block that ends after the range starts
+        int high = count;
+        while (low < high) {
             int middle = (low + high) >>> 1;
-            if (blocks.get(middle).range().end() <= range.start()) {
+            if (endOf.applyAsLong(middle) <= offset) {
                 low = middle + 1;
             } else {
                 high = middle;
             }
         }
-        return low < blocks.size() && blocks.get(low).range().start() < range.end();
+        return low;
     }
 
     /**
@@ -345,17 +352,8 @@ final class VectoredRead {
 
     private static List<Assembly> overlapping(List<Assembly> assemblies, ByteRange bytes) {
         List<Assembly> result = new ArrayList<>(1);
-        int low = 0;
-        int high = assemblies.size();
-        while (low < high) { // first range that ends after the block starts
-            int middle = (low + high) >>> 1;
-            if (assemblies.get(middle).end <= bytes.start()) {
-                low = middle + 1;
-            } else {
-                high = middle;
-            }
-        }
-        for (int i = low; i < assemblies.size() && assemblies.get(i).offset < bytes.end(); i++) {
+        int first = firstEndingAfter(assemblies.size(), i -> assemblies.get(i).end, bytes.start());
+        for (int i = first; i < assemblies.size() && assemblies.get(i).offset < bytes.end(); i++) {
             result.add(assemblies.get(i));
         }
         return result;
