@@ -157,6 +157,7 @@ public final class StreamConfig implements FormatSettings {
     }
 
     /** The value of {@value #PREFETCH_INITIAL_SIZE}. */
+    @Override
     public long prefetchInitialSize() {
         return get(SettingsTable.PREFETCH_INITIAL_SIZE);
     }

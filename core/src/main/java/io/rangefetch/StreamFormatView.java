@@ -106,4 +106,14 @@ final class StreamFormatView implements FormatStream {
     public Executor executor() {
         return executor;
     }
+
+    @Override
+    public void predictionWasted(long bytes) {
+        reader.predictionWasted(bytes);
+    }
+
+    @Override
+    public boolean predictionsAllowed() {
+        return reader.predictionsAllowed();
+    }
 }

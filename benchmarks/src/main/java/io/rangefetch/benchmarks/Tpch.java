@@ -52,6 +52,12 @@ public final class Tpch implements Callable<Integer> {
                     + "its JVM warm, runs one (default: ${DEFAULT-VALUE}).")
     int passes;
 
+    @Option(names = "--iceberg-catalog", defaultValue = "jdbc", paramLabel = "jdbc|hadoop",
+            description = "The Iceberg paths' catalog: jdbc (a JDBC catalog on SQLite; every metadata file is read "
+                    + "through the FileIO under test) or hadoop (a Hadoop catalog on the warehouse, which finds each "
+                    + "table's version through S3A, the same requests for every FileIO) (default: ${DEFAULT-VALUE}).")
+    String icebergCatalog;
+
     @Option(names = "--scale-factor", defaultValue = "1", description = "TPC-H scale factor (default: ${DEFAULT-VALUE}).")
     String scaleFactor;
 
@@ -114,7 +120,8 @@ public final class Tpch implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        TpchCommand command = new TpchCommand(paths, modes, queries, passes, scaleFactor, parts, sparkHeap,
+        TpchCommand command = new TpchCommand(paths, modes, queries, passes, icebergCatalog, scaleFactor, parts,
+                sparkHeap,
                 sparkSettings, requestLogs, cache, work, repository);
         command.validate();
         command.prepareData();
@@ -124,7 +131,8 @@ public final class Tpch implements Callable<Integer> {
         try (BenchEnvironment environment = where.start(Optional.of(cache.resolve("minio")), BUCKET)) {
             System.err.println("Server: " + environment.describeServer());
             System.err.println("Network: " + environment.describeNetwork());
-            setting = "Server: " + environment.describeServer() + "; network " + environment.describeNetwork() + ".";
+            setting = "Server: " + environment.describeServer() + "; network " + environment.describeNetwork()
+                    + "; Iceberg catalog: " + icebergCatalog + ".";
             outcome = command.run(environment);
         }
         out.println(outcome.markdown());

@@ -38,6 +38,12 @@ public interface FormatSettings {
     long prefetchMaxSize();
 
     /**
+     * {@code prefetch.initial-size}: the window a sequential stream starts with; a policy's own read-ahead starts
+     * no larger, and grows as the reader uses it.
+     */
+    long prefetchInitialSize();
+
+    /**
      * {@code cache.max-memory}: the bytes the factory's block cache holds for every stream at once, so a policy
      * can keep what it prefetches to a share of it.
      */

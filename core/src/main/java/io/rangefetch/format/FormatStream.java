@@ -63,4 +63,20 @@ public interface FormatStream {
 
     /** The factory's fetch threads: for work a policy must keep off the reader's thread, such as parsing. */
     Executor executor();
+
+    /**
+     * Bytes this policy prefetched that the reader then left unread (it moved past them, or closed the stream
+     * first). They count against the stream's waste bound, as the sequential ramp's and the stride's do, and what
+     * passes the bound at close is carried to the next stream of the file or table.
+     */
+    default void predictionWasted(long bytes) {}
+
+    /**
+     * Whether predictions may fetch ahead of the reader now: false while the stream's waste (its own, and what the
+     * streams of the file or table before it left) passes half the bytes the reader has read plus one initial
+     * prefetch window. A policy that is told no prefetches only what the reader is about to read.
+     */
+    default boolean predictionsAllowed() {
+        return true;
+    }
 }

@@ -7,8 +7,11 @@ import io.rangefetch.format.FormatSession;
 import io.rangefetch.format.FormatStream;
 import io.rangefetch.format.OpenFetch;
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -37,10 +40,21 @@ import java.util.stream.Stream;
  * asks. Nothing on the reader's thread waits for the footer: reads made before it is parsed are looked at once
  * it is (the first {@value #MAX_WAITING_READS} of them), on the thread that parsed it.
  *
- * <p>A prediction that is wrong costs bytes (counted as prefetched but unread in the stream's statistics), never
- * correctness. Thread-safe. Locks: {@code inOrder} (reads looked at one at a time, in the order they came), then
- * this (the session's own fields, held only for arithmetic); prefetches are handed to the stream, which queues them
- * and never waits for them, under {@code inOrder} only.
+ * <p><b>Its waste is counted.</b> A prediction that is wrong costs bytes, never correctness, and those bytes count
+ * against the stream's waste bound like the sequential ramp's ({@link FormatStream#predictionWasted}): what this
+ * session asked to prefetch and no read has touched is pending, and is wasted when the reader starts a later row
+ * group (a reader that skips row groups by their statistics or dictionaries leaves theirs behind) or closes. Row
+ * groups after the one being read are prefetched only while the stream's bound allows predictions ({@link
+ * FormatStream#predictionsAllowed}, which also holds what the file's or table's streams before wasted), and only as
+ * far as a window that starts at {@code prefetch.initial-size} (but always takes the next row group), doubles each
+ * time the reader reaches a row group prefetched for it, and falls back when a prefetched row group is skipped. So a
+ * reader that skips wastes about one window before the session stops reading ahead for it, and a scan that reads
+ * every row group has them ahead of it as before. A range counts as fetched for the reader when the session asks for
+ * it, cached already or not: the count errs toward backing off.
+ *
+ * <p>Thread-safe. Locks: {@code inOrder} (reads looked at one at a time, in the order they came), then this (the
+ * session's own fields, held only for arithmetic); prefetches are handed to the stream, which queues them and never
+ * waits for them, under {@code inOrder} only.
  */
 final class ParquetColumnSession implements FormatSession {
     /** Reads remembered while the footer is parsed: the first ones tell which columns are read. */
@@ -62,12 +76,23 @@ final class ParquetColumnSession implements FormatSession {
     // read that comes while the waiting ones are looked at waits for them. Taken before this, never after.
     private final Object inOrder = new Object();
     private volatile boolean closed;
+    // What this session asked to prefetch that no read has touched yet, with its row group; guarded by this.
+    private final Map<ByteRange, Integer> pending = new LinkedHashMap<>();
+    // How far past the row group being read the next prefetch may reach, in bytes; guarded by this.
+    private long laterWindow;
+    // The row group of the chunks the latest read started, -1 before; guarded by this.
+    private int lastRowGroup = -1;
 
     ParquetColumnSession(FormatStream stream, ParquetFormatPolicy policy) {
         this.stream = requireNonNull(stream, "stream is null");
         this.policy = requireNonNull(policy, "policy is null");
         // as far ahead as a sequential prefetch may go, and never more than a quarter of the shared cache
         this.budget = Math.min(stream.settings().prefetchMaxSize(), stream.settings().cacheMaxMemory() / 4);
+        this.laterWindow = initialWindow();
+    }
+
+    private long initialWindow() {
+        return Math.min(stream.settings().prefetchInitialSize(), budget);
     }
 
     @Override
@@ -92,15 +117,25 @@ final class ParquetColumnSession implements FormatSession {
     }
 
     private void prefetchPredictedFirstRowGroup(ParquetFooter parsed) {
-        if (parsed == null || closed || budget <= 0 || parsed.rowGroups().isEmpty()) {
+        if (parsed == null || closed || budget <= 0 || parsed.rowGroups().isEmpty() || !stream.predictionsAllowed()) {
             return;
         }
         Set<String> predicted = policy.history().predicted(parsed.schema());
-        List<ByteRange> chunks = chunksOf(parsed.rowGroups().get(0), predicted).map(ParquetFooter.Chunk::bytes)
-                .toList();
-        if (!chunks.isEmpty() && chunks.stream().mapToLong(ByteRange::length).sum() <= budget) {
-            stream.prefetch(chunks);
+        List<Planned> chunks = chunksOf(parsed.rowGroups().get(0), predicted)
+                .map(chunk -> new Planned(0, chunk.bytes())).toList();
+        if (!chunks.isEmpty() && chunks.stream().mapToLong(planned -> planned.range().length()).sum() <= budget) {
+            prefetch(chunks);
         }
+    }
+
+    /** A range this session prefetches, with the row group it belongs to. */
+    record Planned(int rowGroup, ByteRange range) {}
+
+    private void prefetch(List<Planned> planned) {
+        synchronized (this) {
+            planned.forEach(each -> pending.putIfAbsent(each.range(), each.rowGroup()));
+        }
+        stream.prefetch(planned.stream().map(Planned::range).toList());
     }
 
     /**
@@ -173,29 +208,78 @@ final class ParquetColumnSession implements FormatSession {
             return;
         }
         List<ParquetFooter.Chunk> started = startedChunks(parsed, ranges);
-        if (started.isEmpty()) {
-            return; // the footer, or the middle of a chunk: nothing new is known
-        }
+        int rowGroup = started.stream().mapToInt(ParquetFooter.Chunk::rowGroup).max().orElse(-1);
         Set<String> confirmed;
         boolean historyHolds;
+        long wasted;
+        long window;
         synchronized (this) {
-            started.forEach(chunk -> columnsRead.add(chunk.path()));
-            confirmed = Set.copyOf(columnsRead);
-            int rowGroup = started.stream().mapToInt(ParquetFooter.Chunk::rowGroup).max().orElseThrow();
-            if (firstRowGroup < 0) {
-                firstRowGroup = rowGroup;
+            wasted = settle(ranges, rowGroup);
+            if (rowGroup >= 0) {
+                started.forEach(chunk -> columnsRead.add(chunk.path()));
+                if (firstRowGroup < 0) {
+                    firstRowGroup = rowGroup;
+                }
             }
+            confirmed = Set.copyOf(columnsRead);
             // a reader that left its first row group without reading a column the history predicts will not
             historyHolds = rowGroup == firstRowGroup;
+            window = laterWindow;
+        }
+        if (wasted > 0) {
+            stream.predictionWasted(wasted);
+        }
+        if (rowGroup < 0) {
+            return; // the footer, or the middle of a chunk: nothing new is known
         }
         Set<String> predicted = new LinkedHashSet<>(confirmed);
         if (historyHolds) {
             predicted.addAll(policy.history().predicted(parsed.schema()));
         }
-        List<ByteRange> ahead = ahead(parsed, ranges, confirmed, predicted, budget);
+        List<Planned> ahead = ahead(parsed, ranges, confirmed, predicted, budget,
+                stream.predictionsAllowed() ? window : 0);
         if (!ahead.isEmpty()) {
-            stream.prefetch(ahead);
+            prefetch(ahead);
         }
+    }
+
+    /**
+     * Settles what was pending against a read of {@code ranges} that starts chunks of {@code rowGroup} (-1: none):
+     * what the read touches was used; what belongs to an earlier row group than the one it starts was left behind.
+     * Moves the window: back to its start when something was left behind, doubled when the reader reached a row
+     * group prefetched for it. Returns the bytes left behind. Called holding this.
+     */
+    private long settle(List<ByteRange> ranges, int rowGroup) {
+        long wasted = 0;
+        boolean reachedPrefetched = false;
+        for (Iterator<Map.Entry<ByteRange, Integer>> it = pending.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<ByteRange, Integer> entry = it.next();
+            if (touches(ranges, entry.getKey())) {
+                reachedPrefetched |= entry.getValue() == rowGroup;
+                it.remove();
+            } else if (entry.getValue() < rowGroup) {
+                wasted += entry.getKey().length();
+                it.remove();
+            }
+        }
+        if (wasted > 0) {
+            laterWindow = initialWindow();
+        } else if (reachedPrefetched && rowGroup != lastRowGroup) {
+            laterWindow = Math.min(budget, laterWindow * 2);
+        }
+        if (rowGroup >= 0) {
+            lastRowGroup = rowGroup;
+        }
+        return wasted;
+    }
+
+    private static boolean touches(List<ByteRange> ranges, ByteRange range) {
+        for (ByteRange read : ranges) {
+            if (read.start() < range.end() && range.start() < read.end()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The chunks whose reading {@code ranges} start: their bytes, or one of their page indexes. */
@@ -224,15 +308,24 @@ final class ParquetColumnSession implements FormatSession {
         return ahead(parsed, ranges, columns, columns, budget);
     }
 
+    /** As the five-argument form, with no window on the row groups after the one read now. */
+    static List<ByteRange> ahead(ParquetFooter parsed, List<ByteRange> ranges, Set<String> confirmed,
+            Set<String> predicted, long budget) {
+        return ahead(parsed, ranges, confirmed, predicted, budget, Long.MAX_VALUE).stream().map(Planned::range)
+                .toList();
+    }
+
     /**
      * As {@link #ahead(ParquetFooter, List, Set, long)}, where the chunks of the row group read now are those of
      * the {@code predicted} columns (what this reader read, and what readers of the schema read before), and the
      * chunks of the row groups after it only those of the {@code confirmed} ones (what this reader read): a
      * history that is wrong for this reader costs one row group's chunks of the columns it does not read, not a
      * budget's worth. A column the reader goes on to read is confirmed then, and prefetched ahead from its next read.
+     * Of the row groups after the one read now, the next is taken whenever {@code laterWindow} is positive, and the
+     * ones after it while their bytes stay within it.
      */
-    static List<ByteRange> ahead(ParquetFooter parsed, List<ByteRange> ranges, Set<String> confirmed,
-            Set<String> predicted, long budget) {
+    static List<Planned> ahead(ParquetFooter parsed, List<ByteRange> ranges, Set<String> confirmed,
+            Set<String> predicted, long budget, long laterWindow) {
         boolean dictionariesOnly = true;
         int rowGroup = -1;
         Set<String> filtering = new LinkedHashSet<>();
@@ -251,14 +344,14 @@ final class ParquetColumnSession implements FormatSession {
                     indexed = Math.max(indexed, chunk.rowGroup());
                 }
             }
-            return indexed < 0 ? List.of() : ahead(parsed, indexed, budget,
+            return indexed < 0 ? List.of() : ahead(parsed, indexed, budget, laterWindow,
                     group -> chunksOf(group, predicted).flatMap(chunk -> chunk.pageIndexes().stream()).toList());
         }
         // A dictionary filter reads the dictionaries of the filter's columns only; the other columns' come with
         // their chunks, so prefetching them apart would cut each of those chunks into two GETs (or three, when
         // their dictionaries sit apart) and move the data pages between them twice.
         int current = rowGroup;
-        return ahead(parsed, rowGroup, budget, dictionariesOnly ? group -> dictionariesOf(group, filtering)
+        return ahead(parsed, rowGroup, budget, laterWindow, dictionariesOnly ? group -> dictionariesOf(group, filtering)
                 : group -> chunksOf(group, isRowGroup(group, current) ? predicted : confirmed)
                         .map(ParquetFooter.Chunk::bytes).toList());
     }
@@ -277,32 +370,53 @@ final class ParquetColumnSession implements FormatSession {
         return chunksOf(rowGroup, columns).flatMap(chunk -> chunk.dictionary().stream()).toList();
     }
 
-    /** What {@code ofRowGroup} picks of {@code rowGroup} and of the row groups after it, within {@code budget}. */
-    private static List<ByteRange> ahead(ParquetFooter parsed, int rowGroup, long budget,
+    /**
+     * What {@code ofRowGroup} picks of {@code rowGroup} and of the row groups after it, within {@code budget}: of
+     * the later ones, the next whenever {@code laterWindow} is positive, the others within it.
+     */
+    private static List<Planned> ahead(ParquetFooter parsed, int rowGroup, long budget, long laterWindow,
             Function<List<ParquetFooter.Chunk>, List<ByteRange>> ofRowGroup) {
-        List<ByteRange> ahead = new ArrayList<>();
+        List<Planned> ahead = new ArrayList<>();
         long bytes = 0;
+        long later = 0;
         for (int next = rowGroup; next < parsed.rowGroups().size(); next++) {
             List<ByteRange> chunks = ofRowGroup.apply(parsed.rowGroups().get(next));
             long size = chunks.stream().mapToLong(ByteRange::length).sum();
             if (bytes + size > budget) {
                 break;
             }
-            ahead.addAll(chunks);
+            if (next > rowGroup) {
+                if (laterWindow <= 0 || next > rowGroup + 1 && later + size > laterWindow) {
+                    break;
+                }
+                later += size;
+            }
+            for (ByteRange chunk : chunks) {
+                ahead.add(new Planned(next, chunk));
+            }
             bytes += size;
         }
         return ahead;
     }
 
-    /** The columns this stream's reader read go into the history, for the next file of the schema. */
+    /**
+     * The columns this stream's reader read go into the history, for the next file of the schema; what is still
+     * pending was prefetched for nothing.
+     */
     @Override
     public void close() {
         closed = true;
         footer.complete(null); // a footer still being parsed is of no use to this stream any more
         ParquetFooter parsed = footer.join();
         Set<String> read;
+        long leftBehind;
         synchronized (this) {
             read = Set.copyOf(columnsRead);
+            leftBehind = pending.keySet().stream().mapToLong(ByteRange::length).sum();
+            pending.clear();
+        }
+        if (leftBehind > 0) {
+            stream.predictionWasted(leftBehind);
         }
         if (parsed != null && !read.isEmpty()) {
             policy.history().record(parsed.schema(), read);

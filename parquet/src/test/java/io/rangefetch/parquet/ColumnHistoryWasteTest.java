@@ -2,8 +2,6 @@ package io.rangefetch.parquet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rangefetch.OpenOptions;
-import io.rangefetch.S3Location;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
 import io.rangefetch.client.ByteRange;
@@ -15,9 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.parquet.ParquetReadOptions;
-import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
-import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.io.LocalInputFile;
@@ -79,17 +75,8 @@ class ColumnHistoryWasteTest {
 
     private static long read(StreamFactory factory, Path local, String key, MessageType projection)
             throws IOException {
-        long rows = 0;
-        try (ParquetFileReader reader = ParquetFileReader.open(
-                new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, key),
-                        OpenOptions.builder().length(Files.size(local)).build()),
-                ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
-            reader.setRequestedSchema(projection);
-            for (PageReadStore rowGroup = reader.readNextRowGroup(); rowGroup != null;
-                    rowGroup = reader.readNextRowGroup()) {
-                rows += rowGroup.getRowCount();
-            }
-        }
+        long rows = ParquetTestFiles.readRowGroups(factory, local, key,
+                ParquetReadOptions.builder(new PlainParquetConfiguration()).build(), projection);
         assertThat(rows).isEqualTo(ROWS);
         return rows;
     }

@@ -47,6 +47,25 @@ class ParquetColumnSessionTest {
     }
 
     @Test
+    void ofTheLaterRowGroupsTheWindowTakesTheNextAlwaysAndTheOnesAfterWithinItNoneWhenClosed() {
+        ParquetFooter three = new ParquetFooter(List.of(
+                List.of(chunk(0, "a", 1_000, 2_000, -1)), List.of(chunk(1, "a", 2_000, 3_000, -1)),
+                List.of(chunk(2, "a", 3_000, 4_000, -1)), List.of(chunk(3, "a", 4_000, 5_000, -1))));
+        List<ByteRange> read = List.of(range(1_000, 1_100));
+        assertThat(ParquetColumnSession.ahead(three, read, Set.of("a"), Set.of("a"), UNLIMITED, 0))
+                .as("predictions held back: the row group read now only")
+                .containsExactly(new ParquetColumnSession.Planned(0, range(1_000, 2_000)));
+        assertThat(ParquetColumnSession.ahead(three, read, Set.of("a"), Set.of("a"), UNLIMITED, 1))
+                .as("a window smaller than a row group still takes the next")
+                .extracting(ParquetColumnSession.Planned::rowGroup).containsExactly(0, 1);
+        assertThat(ParquetColumnSession.ahead(three, read, Set.of("a"), Set.of("a"), UNLIMITED, 2_000))
+                .extracting(ParquetColumnSession.Planned::rowGroup).containsExactly(0, 1, 2);
+        assertThat(ParquetColumnSession.ahead(three, read, Set.of("a"), Set.of("a"), 2_000, UNLIMITED))
+                .as("the budget bounds the window").extracting(ParquetColumnSession.Planned::rowGroup)
+                .containsExactly(0, 1);
+    }
+
+    @Test
     void theBudgetStopsAtWholeRowGroups() {
         assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_000, 2_000)), Set.of("a", "b"), 3_999))
                 .as("the second row group's two chunks would pass the budget").containsExactly(range(1_000, 2_000),

@@ -1,12 +1,18 @@
 package io.rangefetch.parquet;
 
+import io.rangefetch.OpenOptions;
+import io.rangefetch.S3Location;
+import io.rangefetch.StreamFactory;
 import io.rangefetch.client.ByteRange;
+import io.rangefetch.testing.StreamFixture;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
 import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
@@ -17,6 +23,7 @@ import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.schema.MessageType;
@@ -56,5 +63,27 @@ final class ParquetTestFiles {
             }
         }
         return chunks;
+    }
+
+    /**
+     * Reads every row group that {@code options} leave of the fixture bucket's {@code key} (a copy of {@code local})
+     * through Rangefetch, as parquet-java reads them, projecting {@code projection} if not {@code null}; returns the
+     * rows read.
+     */
+    static long readRowGroups(StreamFactory factory, Path local, String key, ParquetReadOptions options,
+            MessageType projection) throws IOException {
+        long rows = 0;
+        try (ParquetFileReader reader = ParquetFileReader.open(
+                new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, key),
+                        OpenOptions.builder().length(Files.size(local)).build()), options)) {
+            if (projection != null) {
+                reader.setRequestedSchema(projection);
+            }
+            for (PageReadStore rowGroup = reader.readNextRowGroup(); rowGroup != null;
+                    rowGroup = reader.readNextRowGroup()) {
+                rows += rowGroup.getRowCount();
+            }
+        }
+        return rows;
     }
 }

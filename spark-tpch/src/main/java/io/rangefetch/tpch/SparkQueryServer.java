@@ -22,6 +22,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.catalog.CatalogManager;
 import org.apache.spark.sql.connector.catalog.CatalogPlugin;
 import org.apache.spark.sql.types.StructType;
 
@@ -48,16 +49,25 @@ import org.apache.spark.sql.types.StructType;
  * <p><b>Read paths.</b> {@code s3a-classic}, {@code s3a-analytics}, {@code s3a-rangefetch} read the Parquet files
  * as temporary views over {@code s3a://} with S3A's stream of that type ({@code local-disk}: the same files on
  * local disk, {@code --local-data}, Spark's own time); {@code iceberg}, {@code iceberg-aal},
- * {@code iceberg-rangefetch} read the Iceberg tables through a Hadoop catalog whose {@code io-impl} is
+ * {@code iceberg-rangefetch} read the Iceberg tables through a catalog whose {@code io-impl} is
  * {@code S3FileIO} (with the analytics accelerator for {@code iceberg-aal}) or {@code RangefetchS3FileIO};
  * {@code iceberg-local-disk} reads the same tables written once to a local warehouse ({@code --local-iceberg})
  * through {@code HadoopFileIO}: Iceberg's own time.
+ *
+ * <p><b>The Iceberg catalog</b> ({@code --iceberg-catalog}). {@code jdbc} (the default): a JDBC catalog on a SQLite
+ * file ({@code --iceberg-catalog-db}), which keeps only each table's metadata location and reads every metadata file
+ * through the FileIO under test, as REST, Glue and JDBC catalogs do. {@code hadoop}: a Hadoop catalog on the
+ * warehouse, which finds a table's current version through S3A on the driver (version hint, listing, existence
+ * checks, one after another), the same requests whatever the FileIO. Either way the catalog is always named
+ * {@value #CATALOG} (a JDBC catalog keys its tables by its name), and a fresh one is had by closing it and resetting
+ * Spark's catalog manager.
  */
 public final class SparkQueryServer implements Closeable {
     static final List<String> TABLES =
             List.of("region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem");
     private static final String ANSWER = "@@ ";
     private static final String ICEBERG_NAMESPACE = "tpch";
+    private static final String CATALOG = "tpch";
 
     private final Map<String, String> options;
     private final String path;
@@ -65,8 +75,7 @@ public final class SparkQueryServer implements Closeable {
     private final PrintStream answers;
     private final SparkSession spark;
     private final Map<String, StructType> schemas = new HashMap<>();
-    private int catalogGeneration;
-    private String currentCatalog;
+    private boolean catalogOpen;
 
     private SparkQueryServer(Map<String, String> options, PrintStream answers) {
         this.options = options;
@@ -172,15 +181,15 @@ public final class SparkQueryServer implements Closeable {
     }
 
     private void prepareIceberg() {
-        String catalog = "prepare";
-        icebergCatalog(catalog, Map.of());
-        spark.sql("CREATE NAMESPACE IF NOT EXISTS " + catalog + "." + ICEBERG_NAMESPACE);
+        // tables are written through S3A's classic stream (HadoopFileIO), whatever path is measured afterwards
+        icebergCatalog(Map.of("io-impl", "org.apache.iceberg.hadoop.HadoopFileIO"));
+        spark.sql("CREATE NAMESPACE IF NOT EXISTS " + CATALOG + "." + ICEBERG_NAMESPACE);
         // one split per Parquet file, so each table keeps its file count and row order
         spark.conf().set("spark.sql.files.maxPartitionBytes", "16MB");
         try {
             for (String table : TABLES) {
                 spark.read().parquet(parquetLocation(table)).createOrReplaceTempView("source_" + table);
-                spark.sql("CREATE OR REPLACE TABLE " + catalog + "." + ICEBERG_NAMESPACE + "." + table
+                spark.sql("CREATE OR REPLACE TABLE " + CATALOG + "." + ICEBERG_NAMESPACE + "." + table
                         + " USING iceberg TBLPROPERTIES ('format-version'='2',"
                         + " 'write.distribution-mode'='none',"
                         + " 'write.parquet.row-group-size-bytes'='" + options.getOrDefault("row-group-bytes",
@@ -191,13 +200,13 @@ public final class SparkQueryServer implements Closeable {
             }
         } finally {
             spark.conf().unset("spark.sql.files.maxPartitionBytes");
+            closeCatalog();
         }
     }
 
     private void reset() throws IOException {
         if (iceberg()) {
-            closeCatalog(currentCatalog);
-            currentCatalog = "tpch_" + catalogGeneration++;
+            closeCatalog();
             Map<String, String> io = new LinkedHashMap<>();
             io.put("io-impl", path.equals("iceberg-rangefetch") ? "io.rangefetch.iceberg.RangefetchS3FileIO"
                     : path.equals("iceberg-local-disk") ? "org.apache.iceberg.hadoop.HadoopFileIO"
@@ -210,8 +219,8 @@ public final class SparkQueryServer implements Closeable {
             if (path.equals("iceberg-aal")) {
                 io.put("s3.analytics-accelerator.enabled", "true");
             }
-            icebergCatalog(currentCatalog, io);
-            spark.sql("USE " + currentCatalog + "." + ICEBERG_NAMESPACE);
+            icebergCatalog(io);
+            spark.sql("USE " + CATALOG + "." + ICEBERG_NAMESPACE);
         } else {
             // S3A caches one file system per bucket and user: closing them all makes the next query open a new one,
             // with a new stream factory (and, for Rangefetch, a new block cache)
@@ -224,29 +233,55 @@ public final class SparkQueryServer implements Closeable {
         }
     }
 
-    private void icebergCatalog(String name, Map<String, String> io) {
-        String prefix = "spark.sql.catalog." + name;
+    /** Sets the catalog's settings; Spark makes the catalog (and its FileIO) when a statement first names it. */
+    private void icebergCatalog(Map<String, String> io) {
+        String prefix = "spark.sql.catalog." + CATALOG;
         spark.conf().set(prefix, "org.apache.iceberg.spark.SparkCatalog");
-        spark.conf().set(prefix + ".type", "hadoop");
+        String kind = options.getOrDefault("iceberg-catalog", "jdbc");
+        switch (kind) {
+            case "jdbc" -> {
+                spark.conf().unset(prefix + ".type");
+                spark.conf().set(prefix + ".catalog-impl", "org.apache.iceberg.jdbc.JdbcCatalog");
+                spark.conf().set(prefix + ".uri", "jdbc:sqlite:" + option("iceberg-catalog-db"));
+            }
+            case "hadoop" -> {
+                spark.conf().unset(prefix + ".catalog-impl");
+                spark.conf().set(prefix + ".type", "hadoop");
+            }
+            default -> throw new IllegalArgumentException("--iceberg-catalog takes jdbc or hadoop, not " + kind);
+        }
         spark.conf().set(prefix + ".warehouse", icebergWarehouse());
         // no table cache: a cold query loads its tables (and opens its files) through its own FileIO
         spark.conf().set(prefix + ".cache-enabled", "false");
+        for (String key : List.of("io-impl", "s3.endpoint", "s3.path-style-access", "s3.access-key-id",
+                "s3.secret-access-key", "client.region", "s3.analytics-accelerator.enabled")) {
+            spark.conf().unset(prefix + "." + key);
+        }
         io.forEach((key, value) -> spark.conf().set(prefix + "." + key, value));
+        catalogOpen = true;
     }
 
-    private void closeCatalog(String name) {
-        if (name == null) {
+    /**
+     * Closes the catalog (and so its FileIO) and has Spark forget it, so the next statement that names it makes a
+     * new one from the settings of the time.
+     */
+    private void closeCatalog() {
+        if (!catalogOpen) {
             return;
         }
-        CatalogPlugin plugin = spark.sessionState().catalogManager().catalog(name);
+        catalogOpen = false;
+        CatalogManager catalogs = spark.sessionState().catalogManager();
+        CatalogPlugin plugin = catalogs.catalog(CATALOG);
         if (plugin instanceof org.apache.iceberg.spark.SparkCatalog sparkCatalog
                 && sparkCatalog.icebergCatalog() instanceof Closeable closeable) {
             try {
                 closeable.close();
             } catch (IOException e) {
-                throw new UncheckedIOException("closing catalog " + name, e);
+                throw new UncheckedIOException("closing catalog " + CATALOG, e);
             }
         }
+        // forgets every catalog Spark made but the session's own; this server names no other
+        catalogs.reset();
     }
 
     private void run(String query) {
@@ -341,7 +376,7 @@ public final class SparkQueryServer implements Closeable {
 
     @Override
     public void close() throws IOException {
-        closeCatalog(currentCatalog);
+        closeCatalog();
         spark.stop();
         FileSystem.closeAll();
     }

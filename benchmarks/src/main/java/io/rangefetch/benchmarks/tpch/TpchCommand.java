@@ -15,6 +15,7 @@ public final class TpchCommand {
     private final List<String> modes;
     private final List<String> queries;
     private final int passes;
+    private final IcebergCatalogKind icebergCatalog;
     private final String sparkHeap;
     private final Map<String, String> sparkSettings;
     private final boolean requestLogs;
@@ -22,8 +23,8 @@ public final class TpchCommand {
     private final Path repository;
     private final TpchData data;
 
-    public TpchCommand(List<String> paths, List<String> modes, List<String> queries, int passes, String scaleFactor,
-            int parts, String sparkHeap, Map<String, String> sparkSettings, boolean requestLogs, Path cache, Path work,
+    public TpchCommand(List<String> paths, List<String> modes, List<String> queries, int passes,
+            String icebergCatalog, String scaleFactor, int parts, String sparkHeap, Map<String, String> sparkSettings, boolean requestLogs, Path cache, Path work,
             Path repository) {
         this.paths = paths.stream().map(ReadPath::parse).toList();
         for (String mode : modes) {
@@ -34,6 +35,7 @@ public final class TpchCommand {
         this.modes = List.copyOf(modes);
         this.queries = queries.isEmpty() ? TpchQueries.ALL : queries.stream().map(TpchQueries::parse).toList();
         this.passes = passes;
+        this.icebergCatalog = IcebergCatalogKind.parse(icebergCatalog);
         this.sparkHeap = sparkHeap;
         this.sparkSettings = new LinkedHashMap<>(sparkSettings);
         this.requestLogs = requestLogs;
@@ -63,8 +65,8 @@ public final class TpchCommand {
         }
         Files.createDirectories(work);
         String classPath = repository.resolve("spark-tpch/target/classes") + ":" + sparkLibraries() + "/*";
-        TpchRun.Plan plan = new TpchRun.Plan(paths, modes, queries, passes, classPath, sparkHeap, sparkSettings, work,
-                requestLogs);
+        TpchRun.Plan plan = new TpchRun.Plan(paths, modes, queries, passes, icebergCatalog, classPath, sparkHeap,
+                sparkSettings, work, requestLogs);
         List<QueryResult> rows = new TpchRun(environment, data, plan).execute();
         return new Outcome(rows);
     }

@@ -47,8 +47,13 @@ final class TpchData {
     }
 
     /** Where the Iceberg tables are written once for the local-disk reference path. */
-    Path localIceberg() {
-        return directory.resolve("iceberg-local");
+    Path localIceberg(IcebergCatalogKind catalog) {
+        return directory.resolve(catalog.warehouseName + "-local");
+    }
+
+    /** The SQLite file of a JDBC catalog's table list, for the warehouse on the server or on local disk. */
+    Path icebergCatalogDatabase(IcebergCatalogKind catalog, boolean local) {
+        return directory.resolve(catalog.warehouseName + (local ? "-local" : "") + "-catalog.sqlite");
     }
 
     Path expected() {
@@ -61,8 +66,8 @@ final class TpchData {
     }
 
     /** The Iceberg warehouse's key prefix on the server. */
-    String icebergPrefix() {
-        return "tpch/sf" + scale + "-" + parts + "parts/iceberg";
+    String icebergPrefix(IcebergCatalogKind catalog) {
+        return "tpch/sf" + scale + "-" + parts + "parts/" + catalog.warehouseName;
     }
 
     static Path queries(Path repository) {

@@ -33,9 +33,11 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 final class TpchRun {
 
     /** What to run. */
-    record Plan(List<ReadPath> paths, List<String> modes, List<String> queries, int passes, String sparkClassPath,
-            String sparkHeap, Map<String, String> sparkSettings, Path workDirectory, boolean requestLogs) {
+    record Plan(List<ReadPath> paths, List<String> modes, List<String> queries, int passes,
+            IcebergCatalogKind icebergCatalog, String sparkClassPath, String sparkHeap, Map<String, String> sparkSettings,
+            Path workDirectory, boolean requestLogs) {
         Plan {
+            requireNonNull(icebergCatalog, "icebergCatalog is null");
             paths = List.copyOf(paths);
             modes = List.copyOf(modes);
             queries = List.copyOf(queries);
@@ -141,26 +143,40 @@ final class TpchRun {
         }
     }
 
+    /**
+     * Writes the Iceberg tables once per warehouse. A JDBC catalog's table list lives in a file beside the data; the
+     * tables count as written only when both the warehouse's marker and that file are there, and are written again
+     * (into a new catalog file) otherwise.
+     */
     private void prepareIceberg(SparkChild spark, ReadPath path) throws IOException {
-        if (path == ReadPath.ICEBERG_LOCAL_DISK) {
-            Path marker = data.localIceberg().resolve(ICEBERG_MARKER);
-            if (!Files.exists(marker)) {
-                System.err.println("Writing the Iceberg tables (once) under " + data.localIceberg());
-                Files.createDirectories(data.localIceberg());
+        IcebergCatalogKind catalog = plan.icebergCatalog();
+        boolean local = path == ReadPath.ICEBERG_LOCAL_DISK;
+        Path database = data.icebergCatalogDatabase(catalog, local);
+        boolean catalogKept = catalog != IcebergCatalogKind.JDBC || Files.exists(database);
+        if (local) {
+            Path warehouse = data.localIceberg(catalog);
+            Path marker = warehouse.resolve(ICEBERG_MARKER);
+            if (!Files.exists(marker) || !catalogKept) {
+                System.err.println("Writing the Iceberg tables (once) under " + warehouse);
+                Files.createDirectories(warehouse);
+                Files.deleteIfExists(database);
                 spark.expectCall("PREPARE_ICEBERG", "OK");
                 Files.writeString(marker, "prepared");
             }
             return;
         }
-        String marker = data.icebergPrefix() + "/" + ICEBERG_MARKER;
+        String marker = data.icebergPrefix(catalog) + "/" + ICEBERG_MARKER;
         try (S3Client client = environment.directClient()) {
-            try {
-                client.headObject(b -> b.bucket(environment.bucket()).key(marker));
-                return;
-            } catch (NoSuchKeyException e) {
-                // not written yet
+            if (catalogKept) {
+                try {
+                    client.headObject(b -> b.bucket(environment.bucket()).key(marker));
+                    return;
+                } catch (NoSuchKeyException e) {
+                    // not written yet
+                }
             }
-            System.err.println("Writing the Iceberg tables (once) under " + data.icebergPrefix());
+            System.err.println("Writing the Iceberg tables (once) under " + data.icebergPrefix(catalog));
+            Files.deleteIfExists(database);
             spark.expectCall("PREPARE_ICEBERG", "OK");
             client.putObject(b -> b.bucket(environment.bucket()).key(marker), RequestBody.fromString("prepared"));
         }
@@ -176,9 +192,13 @@ final class TpchRun {
         options.put("secret-key", target.secretKey());
         options.put("bucket", environment.bucket());
         options.put("parquet-prefix", data.parquetPrefix());
-        options.put("iceberg-prefix", data.icebergPrefix());
+        IcebergCatalogKind catalog = plan.icebergCatalog();
+        options.put("iceberg-catalog", catalog.id);
+        options.put("iceberg-catalog-db", data.icebergCatalogDatabase(catalog, path == ReadPath.ICEBERG_LOCAL_DISK)
+                .toAbsolutePath().toString());
+        options.put("iceberg-prefix", data.icebergPrefix(catalog));
         options.put("local-data", data.files().toAbsolutePath().toString());
-        options.put("local-iceberg", data.localIceberg().toAbsolutePath().toString());
+        options.put("local-iceberg", data.localIceberg(catalog).toAbsolutePath().toString());
         options.put("results", answers.toString());
         plan.sparkSettings().forEach((key, value) -> options.put("conf." + key, value));
         return options;

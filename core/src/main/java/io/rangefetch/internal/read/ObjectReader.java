@@ -48,8 +48,9 @@ import java.util.function.LongUnaryOperator;
  * whole keep {@code read.min-request-size}.
  *
  * <p><b>Predictions answer for their waste.</b> What the sequential ramp fetched ahead and the reader then jumped
- * away from, and the stride's predicted reads a reader broke off from (or closed before), count against this
- * stream's {@link WasteBudget}; past it, neither predicts until the reader has read enough. A stream starts with what
+ * away from, the stride's predicted reads a reader broke off from (or closed before), and what the format policy
+ * prefetched and the reader left unread ({@link #predictionWasted}) count against this stream's {@link WasteBudget};
+ * past it, none predicts until the reader has read enough. A stream starts with what
  * the last stream of its file (or table) wasted past its bound, and its close reports its own ({@link
  * WasteMemory}), with how much of a small object it read: a table whose small objects are read a little each stops
  * having them read whole. A small object read whole is cut into as many parts as idle connections pay for.
@@ -447,6 +448,16 @@ public final class ObjectReader implements AutoCloseable {
         if (read > 0 && length > 0 && length <= wholeReadSize) {
             context.waste().smallObjectClosed(address.bucket(), address.key(), length, read);
         }
+    }
+
+    /** Bytes the stream's format policy prefetched and the reader left unread: its predictions' waste too. */
+    public void predictionWasted(long bytes) {
+        waste.wasted(bytes);
+    }
+
+    /** Whether predictions (the ramp, the stride, the format policy's) may fetch ahead, as the waste bound stands. */
+    public boolean predictionsAllowed() {
+        return waste.allowsPrediction(statistics.bytesServed());
     }
 
     /**
