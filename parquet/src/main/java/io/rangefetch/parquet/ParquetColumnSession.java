@@ -46,10 +46,10 @@ import java.util.stream.Stream;
  * group (a reader that skips row groups by their statistics or dictionaries leaves theirs behind) or closes. Row
  * groups after the one being read are prefetched only while the stream's bound allows predictions ({@link
  * FormatStream#predictionsAllowed}, which also holds what the file's or table's streams before wasted), and only as
- * far as a window that starts at {@code prefetch.initial-size} (but always takes the next row group), doubles each
- * time the reader reaches a row group prefetched for it, and falls back when a prefetched row group is skipped. So a
- * reader that skips wastes about one window before the session stops reading ahead for it, and a scan that reads
- * every row group has them ahead of it as before. A range counts as fetched for the reader when the session asks for
+ * far as a window of twice the prefetched bytes the reader has used since it last left some behind (at least {@code
+ * prefetch.initial-size}, and always the next row group), as the sequential ramp's window grows with what is read.
+ * So a reader that skips wastes about one window before the session stops reading ahead for it, and a scan that
+ * reads every row group has them ahead of it as before. A range counts as fetched for the reader when the session asks for
  * it, cached already or not: the count errs toward backing off.
  *
  * <p>Thread-safe. Locks: {@code inOrder} (reads looked at one at a time, in the order they came), then this (the
@@ -78,21 +78,21 @@ final class ParquetColumnSession implements FormatSession {
     private volatile boolean closed;
     // What this session asked to prefetch that no read has touched yet, with its row group; guarded by this.
     private final Map<ByteRange, Integer> pending = new LinkedHashMap<>();
-    // How far past the row group being read the next prefetch may reach, in bytes; guarded by this.
-    private long laterWindow;
-    // The row group of the chunks the latest read started, -1 before; guarded by this.
-    private int lastRowGroup = -1;
+    // Bytes of this session's prefetches that reads used since one was last left behind; guarded by this. The
+    // window past the row group being read is twice that (at least prefetch.initial-size, at most the budget).
+    private long usedSinceLeftBehind;
 
     ParquetColumnSession(FormatStream stream, ParquetFormatPolicy policy) {
         this.stream = requireNonNull(stream, "stream is null");
         this.policy = requireNonNull(policy, "policy is null");
         // as far ahead as a sequential prefetch may go, and never more than a quarter of the shared cache
         this.budget = Math.min(stream.settings().prefetchMaxSize(), stream.settings().cacheMaxMemory() / 4);
-        this.laterWindow = initialWindow();
     }
 
-    private long initialWindow() {
-        return Math.min(stream.settings().prefetchInitialSize(), budget);
+    /** How far past the row group being read a prefetch may reach now. Called holding this. */
+    private long laterWindow() {
+        long earned = usedSinceLeftBehind > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * usedSinceLeftBehind;
+        return Math.min(budget, Math.max(stream.settings().prefetchInitialSize(), earned));
     }
 
     @Override
@@ -224,7 +224,7 @@ final class ParquetColumnSession implements FormatSession {
             confirmed = Set.copyOf(columnsRead);
             // a reader that left its first row group without reading a column the history predicts will not
             historyHolds = rowGroup == firstRowGroup;
-            window = laterWindow;
+            window = laterWindow();
         }
         if (wasted > 0) {
             stream.predictionWasted(wasted);
@@ -246,30 +246,23 @@ final class ParquetColumnSession implements FormatSession {
     /**
      * Settles what was pending against a read of {@code ranges} that starts chunks of {@code rowGroup} (-1: none):
      * what the read touches was used; what belongs to an earlier row group than the one it starts was left behind.
-     * Moves the window: back to its start when something was left behind, doubled when the reader reached a row
-     * group prefetched for it. Returns the bytes left behind. Called holding this.
+     * The window earns what was used, and starts over when something was left behind. Returns the bytes left behind.
+     * Called holding this.
      */
     private long settle(List<ByteRange> ranges, int rowGroup) {
         long wasted = 0;
-        boolean reachedPrefetched = false;
+        long used = 0;
         for (Iterator<Map.Entry<ByteRange, Integer>> it = pending.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<ByteRange, Integer> entry = it.next();
             if (touches(ranges, entry.getKey())) {
-                reachedPrefetched |= entry.getValue() == rowGroup;
+                used += entry.getKey().length();
                 it.remove();
             } else if (entry.getValue() < rowGroup) {
                 wasted += entry.getKey().length();
                 it.remove();
             }
         }
-        if (wasted > 0) {
-            laterWindow = initialWindow();
-        } else if (reachedPrefetched && rowGroup != lastRowGroup) {
-            laterWindow = Math.min(budget, laterWindow * 2);
-        }
-        if (rowGroup >= 0) {
-            lastRowGroup = rowGroup;
-        }
+        usedSinceLeftBehind = wasted > 0 ? 0 : usedSinceLeftBehind + used;
         return wasted;
     }
 
