@@ -19,6 +19,9 @@ module io.rangefetch.core {
     requires transitive software.amazon.awssdk.services.s3;
     // Used inside only: no exported signature names a type of these, so users need not read them.
     requires software.amazon.awssdk.core;
+    // the per-request override that makes the SDK send each request once (AwsRetryStrategy, its RetryStrategy)
+    requires software.amazon.awssdk.awscore;
+    requires software.amazon.awssdk.retries.api;
     requires software.amazon.awssdk.http;
     requires com.github.benmanes.caffeine;
     requires dev.failsafe.core;

@@ -6,6 +6,9 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
@@ -16,12 +19,32 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
  * ({@code S3AsyncClient.builder()}) or with the CRT ({@code S3AsyncClient.crtBuilder()}). The body is handed
  * over as a blocking stream as soon as the response headers arrive, so the fetch thread copies bytes while the
  * rest of the body is still on the wire. The S3 client stays the caller's.
+ *
+ * <p>Every request is sent with one SDK attempt (see {@code SdkRequests}), except through the CRT client: it retries
+ * in native code that no request setting reaches, and reads 0 retries as its default. Such a client is used all the
+ * same, with one warning per JVM naming what to set.
  */
 public final class SdkAsyncObjectClient implements ObjectClient {
+    private static final Logger LOG = LoggerFactory.getLogger(SdkAsyncObjectClient.class);
+    private static final AtomicBoolean CRT_WARNED = new AtomicBoolean();
+
     private final S3AsyncClient s3;
 
     public SdkAsyncObjectClient(S3AsyncClient s3) {
         this.s3 = requireNonNull(s3, "s3 is null");
+        if (isCrt(s3) && CRT_WARNED.compareAndSet(false, true)) {
+            LOG.warn("The S3 client given to Rangefetch is the CRT-based one ({}), which retries in native code that a "
+                    + "request cannot turn off: each Rangefetch attempt may be sent several times, and its backoff "
+                    + "and throttle governor see only the last answer. Build it with .retryConfiguration("
+                    + "S3CrtRetryConfiguration.builder().numRetries(1).build()), the fewest it makes, or give "
+                    + "Rangefetch a Netty or sync client (every request of theirs makes one attempt).",
+                    s3.getClass().getName());
+        }
+    }
+
+    /** Whether {@code s3} is the SDK's CRT-based client, whose retries no request override reaches. */
+    static boolean isCrt(S3AsyncClient s3) {
+        return s3.getClass().getName().contains(".crt.");
     }
 
     @Override

@@ -11,6 +11,11 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.SdkPlugin;
+import software.amazon.awssdk.core.SdkServiceClientConfiguration;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.exception.AbortedException;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
@@ -29,8 +34,22 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * What the SDK-backed clients share: building SDK requests from ours, reading the answer's headers, and
  * translating SDK errors into the exceptions {@link ObjectClient} promises. The sync and async clients differ
  * only in how they send.
+ *
+ * <p><b>One SDK attempt per request.</b> Rangefetch retries, backs off, resumes and governs on its own; an SDK
+ * client that retried beneath it would multiply its attempts and hide the 503s its governor must see. The client is
+ * often the engine's (Iceberg's {@code S3FileIO}, S3A's), built with SDK retries of its own, so every request carries
+ * a per-request plugin ({@link #ONE_ATTEMPT}) that sets the SDK's retry strategy to none for that request: the sync
+ * and Netty clients honour it. The CRT client retries in native code that a request cannot reach (see {@link
+ * SdkAsyncObjectClient}).
  */
 final class SdkRequests {
+    /**
+     * Makes the SDK send the request it rides on once. A request plugin sees the client's configuration as a
+     * builder: only the retry strategy is changed, everything else (interceptors, timeouts, signers) stays the
+     * client's.
+     */
+    static final SdkPlugin ONE_ATTEMPT = new OneAttemptPlugin();
+
     private static final Pattern CONTENT_RANGE = Pattern.compile("bytes (\\d+)-(\\d+)/(\\d+)");
     /** A Content-Range over an object of no bytes, as some servers answer a range of an empty object. */
     private static final Pattern EMPTY_OBJECT_RANGE = Pattern.compile("bytes [^/]*/0");
@@ -52,7 +71,27 @@ final class SdkRequests {
                     .sseCustomerKey(sse.base64Key())
                     .sseCustomerKeyMD5(sse.base64KeyMd5());
         }
-        return builder.versionId(object.versionId()).build();
+        return builder.versionId(object.versionId()).overrideConfiguration(SdkRequests::oneAttempt).build();
+    }
+
+    private static void oneAttempt(AwsRequestOverrideConfiguration.Builder override) {
+        override.addPlugin(ONE_ATTEMPT);
+    }
+
+    /** The plugin of {@link #ONE_ATTEMPT}, a class of its own so that it names itself in a client's logs. */
+    private static final class OneAttemptPlugin implements SdkPlugin {
+        @Override
+        public void configureClient(SdkServiceClientConfiguration.Builder config) {
+            ClientOverrideConfiguration current = config.overrideConfiguration();
+            ClientOverrideConfiguration.Builder override =
+                    current == null ? ClientOverrideConfiguration.builder() : current.toBuilder();
+            config.overrideConfiguration(override.retryStrategy(AwsRetryStrategy.doNotRetry()).build());
+        }
+
+        @Override
+        public String toString() {
+            return "Rangefetch: one SDK attempt per request";
+        }
     }
 
     static HeadObjectRequest headObject(ObjectAddress object) {
@@ -65,6 +104,7 @@ final class SdkRequests {
                 .sseCustomerAlgorithm(get.sseCustomerAlgorithm())
                 .sseCustomerKey(get.sseCustomerKey())
                 .sseCustomerKeyMD5(get.sseCustomerKeyMD5())
+                .overrideConfiguration(SdkRequests::oneAttempt)
                 .build();
     }
 
@@ -78,6 +118,7 @@ final class SdkRequests {
                 .delimiter(request.delimiter())
                 // keys may hold characters XML cannot carry; the SDK decodes what comes back URL-encoded
                 .encodingType(EncodingType.URL)
+                .overrideConfiguration(SdkRequests::oneAttempt)
                 .build();
     }
 

@@ -7,7 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.core.SdkPlugin;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
@@ -21,8 +23,9 @@ import org.apache.hadoop.fs.s3a.impl.streams.ObjectInputStreamCallbacks;
  * which hands each request to the S3A callbacks of a stream open on that object. Rangefetch builds its
  * {@code GetObjectRequest} (range, {@code If-Match}, version id); here S3A's request builder takes over
  * ({@link ObjectInputStreamCallbacks#newGetRequestBuilder}: bucket, SSE-C key, requester-pays, audit span) and
- * only the range, {@code If-Match} and version id are copied onto it, then S3A's {@code getObject} sends it
- * once. SDK exceptions pass through untouched, so Rangefetch's client translates them as for any SDK client.
+ * only the range, {@code If-Match}, version id and Rangefetch's per-request plugins (one SDK attempt: S3A's client
+ * retries by its own settings otherwise) are copied onto it, then S3A's {@code getObject} sends it once. SDK
+ * exceptions pass through untouched, so Rangefetch's client translates them as for any SDK client.
  *
  * <p><b>Why a registry.</b> One Rangefetch factory serves a whole file system while S3A's callbacks belong to
  * one stream (its audit span, closed with it). A GET names only its object, and may be a prefetch running on a
@@ -75,6 +78,7 @@ final class StreamCallbacksS3Client implements S3Client {
         if (request.versionId() != null) {
             builder.versionId(request.versionId());
         }
+        keepPlugins(request, builder);
         try {
             return callbacks.getObject(builder.build());
         } catch (IOException e) {
@@ -82,6 +86,23 @@ final class StreamCallbacksS3Client implements S3Client {
             throw SdkClientException.create("S3A could not send GET s3a://" + request.bucket() + "/" + request.key()
                     + " " + request.range() + ": " + e, e);
         }
+    }
+
+    /**
+     * Adds the per-request plugins of Rangefetch's request (the one that makes S3A's client send it once, since
+     * retrying is Rangefetch's) to S3A's, keeping whatever override S3A's builder set.
+     */
+    private static void keepPlugins(GetObjectRequest request, GetObjectRequest.Builder builder) {
+        List<SdkPlugin> plugins = request.overrideConfiguration().map(AwsRequestOverrideConfiguration::plugins)
+                .orElse(List.of());
+        if (plugins.isEmpty()) {
+            return;
+        }
+        AwsRequestOverrideConfiguration current = builder.overrideConfiguration();
+        AwsRequestOverrideConfiguration.Builder override =
+                current == null ? AwsRequestOverrideConfiguration.builder() : current.toBuilder();
+        plugins.forEach(override::addPlugin);
+        builder.overrideConfiguration(override.build());
     }
 
     @Override

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rangefetch.StreamConfig;
 import io.rangefetch.it.proxy.Fault;
+import io.rangefetch.it.proxy.ProxiedRequest;
 import io.rangefetch.it.proxy.ProxyLedger;
 import io.rangefetch.it.server.S3Clients;
 import java.io.IOException;
@@ -195,6 +196,35 @@ abstract class S3AEndToEndSuite {
             s3a.proxy().setFaultFirstByteDelay(faultDelay);
             reader.shutdownNow();
             assertThat(reader.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    /**
+     * S3A's client retries by its own settings ({@code fs.s3a.attempts.maximum} and the SDK's defaults, as a user
+     * leaves them); through the factory, every GET Rangefetch sends makes one attempt all the same: the proxy serves
+     * one 503 for each retry Rangefetch counts, and no attempt it did not make.
+     */
+    @Test
+    void everyGetThroughS3asClientMakesOneAttemptWhateverItsOwnRetrySettings() throws IOException {
+        // past read.small-object-size, so the first read does not fetch it whole
+        byte[] object = patterned(16 * 1024 * KIB, 17);
+        put("e2e/throttled.bin", object);
+        try (FileSystem fs = FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), rangefetchPerBucket());
+                FSDataInputStream in = fs.open(new org.apache.hadoop.fs.Path("/e2e/throttled.bin"))) {
+            byte[] head = new byte[1000];
+            in.readFully(0, head); // the stream knows its version now
+            ProxyLedger ledger = s3a.proxy().ledger();
+            ledger.reset();
+            for (int i = 0; i < 3; i++) {
+                s3a.proxy().failNext(Fault.SLOW_DOWN_503);
+            }
+            long at = 10L * 1024 * KIB;
+            byte[] bytes = new byte[100_000];
+            in.readFully(at, bytes);
+            assertThat(bytes).isEqualTo(Arrays.copyOfRange(object, (int) at, (int) at + bytes.length));
+            assertThat(ledger.requests()).extracting(ProxiedRequest::status).containsExactly(503, 503, 503, 206);
+            IOStatistics statistics = ((RangefetchInputStream) in.getWrappedStream()).getIOStatistics();
+            assertThat(statistics.counters().get("rangefetch_retries")).as("Rangefetch's retries").isEqualTo(3L);
         }
     }
 

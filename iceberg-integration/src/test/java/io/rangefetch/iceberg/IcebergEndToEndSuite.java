@@ -6,6 +6,8 @@ import static org.apache.iceberg.expressions.Expressions.and;
 import static org.apache.iceberg.expressions.Expressions.greaterThanOrEqual;
 import static org.apache.iceberg.expressions.Expressions.lessThan;
 
+import io.rangefetch.StreamStatistics;
+import io.rangefetch.it.proxy.Fault;
 import io.rangefetch.it.proxy.NetworkModel;
 import io.rangefetch.it.proxy.ProxiedRequest;
 import io.rangefetch.it.proxy.ProxyLedger;
@@ -159,6 +161,35 @@ abstract class IcebergEndToEndSuite {
         assertThat(byRangefetch.heads()).as("HEADs from Rangefetch's reads: %s", byRangefetch.requests()).isZero();
         assertThat(byRangefetch.gets()).as("GETs: Rangefetch's %s, S3FileIO's %s",
                 byRangefetch.requests(), byDefault.requests()).isLessThan(byDefault.gets());
+    }
+
+    /**
+     * Iceberg builds its S3 client with retries of its own ({@code s3.retry.*}, left at their defaults here); through
+     * {@link RangefetchS3FileIO} every GET makes one attempt all the same: the proxy serves one 503 for each retry
+     * Rangefetch counts, and no attempt it did not make.
+     */
+    @Test
+    void everyGetThroughIcebergsClientMakesOneAttemptWhateverItsRetryProperties() {
+        ThreadLeakChecker threads = ThreadLeakChecker.snapshot();
+        JdbcCatalog catalog = catalog(rangefetchProperties(Map.of()));
+        try {
+            Table table = catalog.loadTable(EVENTS);
+            RangefetchS3FileIO io = (RangefetchS3FileIO) table.io();
+            ProxyLedger ledger = proxy.ledger();
+            ledger.reset();
+            for (int i = 0; i < 3; i++) {
+                proxy.failNext(Fault.SLOW_DOWN_503);
+            }
+            List<Record> records = scanRecords(table);
+            assertThat(ids(records)).isEqualTo(expectedIds());
+            assertThat(ledger.requests().stream().filter(request -> request.status() == 503).count())
+                    .as("503s served").isEqualTo(3);
+            assertThat(io.factoryStatistics().stream().mapToLong(StreamStatistics::retries).sum())
+                    .as("Rangefetch's retries").isEqualTo(3);
+        } finally {
+            catalog.close();
+        }
+        threads.assertNoNewThreads(RANGEFETCH_THREADS, THREAD_GRACE);
     }
 
     @Test

@@ -33,7 +33,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * count requests are skipped there.
  */
 abstract class ProxiedS3ServerTestBase extends S3ServerTestBase {
-    private static final Duration THREAD_GRACE = Duration.ofSeconds(10);
+    protected static final Duration THREAD_GRACE = Duration.ofSeconds(10);
     /** Every thread a factory starts (fetch threads, and any helper it may add) is named so. */
     protected static final String RANGEFETCH_THREADS = "rangefetch-";
 

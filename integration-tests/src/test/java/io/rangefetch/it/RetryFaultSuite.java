@@ -17,7 +17,10 @@ import io.rangefetch.it.proxy.ProxiedRequest;
 import io.rangefetch.it.proxy.ProxyLedger;
 import io.rangefetch.it.proxy.ShapingProxy;
 import io.rangefetch.it.server.S3Clients;
+import io.rangefetch.it.server.S3Server;
+import io.rangefetch.it.server.ThreadLeakChecker;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,9 +31,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.core.retry.RetryPolicy;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -156,6 +162,69 @@ abstract class RetryFaultSuite extends ProxiedS3ServerTestBase {
             assertThat(requests).extracting(ProxiedRequest::status).containsExactly(503, 503, 503, 503, 503, 206);
             assertThat(requests).extracting(ProxiedRequest::rangeHeader).containsOnly(requests.get(0).rangeHeader());
         });
+    }
+
+    /**
+     * How an engine may have built the S3 client it hands Rangefetch: each retries on its own, and would send a
+     * 503'd GET again beneath Rangefetch (hiding the 503 from its governor) were its requests not sent once.
+     */
+    enum RetryingClient {
+        /** The SDK's defaults: the standard strategy, 3 attempts. */
+        SYNC_SDK_DEFAULTS,
+        /** A strategy of many attempts, as Iceberg builds its client from {@code s3.retry.*}. */
+        SYNC_TEN_ATTEMPTS,
+        /** The legacy retry policy, as older engines configure it. */
+        SYNC_LEGACY_POLICY,
+        /** The Netty async client with the SDK's defaults. */
+        NETTY_SDK_DEFAULTS;
+
+        @SuppressWarnings("deprecation") // the legacy policy is what is tested
+        StreamFactory factory(S3Server server, StreamConfig config, List<AutoCloseable> resources) {
+            return switch (this) {
+                case SYNC_SDK_DEFAULTS -> StreamFactory.create(keep(S3Clients.sync(server), resources), config);
+                case SYNC_TEN_ATTEMPTS -> StreamFactory.create(keep(S3Clients.syncWith(server,
+                        ClientOverrideConfiguration.builder().retryStrategy(AwsRetryStrategy.standardRetryStrategy()
+                                .toBuilder().maxAttempts(10).build()).build()), resources), config);
+                case SYNC_LEGACY_POLICY -> StreamFactory.create(keep(S3Clients.syncWith(server,
+                        ClientOverrideConfiguration.builder().retryPolicy(RetryPolicy.builder().numRetries(9).build())
+                                .build()), resources), config);
+                case NETTY_SDK_DEFAULTS -> StreamFactory.create(keep(S3Clients.nettyAsync(server), resources),
+                        config);
+            };
+        }
+
+        private static <T extends AutoCloseable> T keep(T client, List<AutoCloseable> resources) {
+            resources.add(client);
+            return client;
+        }
+    }
+
+    /**
+     * Every GET Rangefetch sends makes one SDK attempt, whatever retries the client was built with: the proxy's
+     * ledger shows one 503 served for each retry Rangefetch counted, and no attempt it did not make.
+     */
+    @ParameterizedTest
+    @EnumSource(RetryingClient.class)
+    void everyGetMakesOneSdkAttemptWhateverTheClientsOwnRetries(RetryingClient client) throws Exception {
+        ThreadLeakChecker threads = ThreadLeakChecker.snapshot();
+        List<AutoCloseable> resources = new ArrayList<>();
+        try (StreamFactory factory = client.factory(proxied(), CONFIG, resources)) {
+            ProxyLedger ledger = countingLedger();
+            failNextGets(Fault.SLOW_DOWN_503, Fault.SLOW_DOWN_503, Fault.SLOW_DOWN_503, Fault.SLOW_DOWN_503,
+                    Fault.SLOW_DOWN_503);
+            try (SeekableS3InputStream stream = open(factory, ReadKind.POSITIONED)) {
+                assertSameBytes(data, ReadKind.POSITIONED.read(stream, start(ReadKind.POSITIONED),
+                        length(ReadKind.POSITIONED)), start(ReadKind.POSITIONED), "the read after the burst");
+                assertThat(stream.statistics().retries()).as("Rangefetch's retries").isEqualTo(5);
+            }
+            assertThat(ledger.requests()).extracting(ProxiedRequest::status)
+                    .containsExactly(503, 503, 503, 503, 503, 206);
+        } finally {
+            for (AutoCloseable resource : resources) {
+                resource.close();
+            }
+        }
+        threads.assertNoNewThreads(RANGEFETCH_THREADS, THREAD_GRACE);
     }
 
     /**

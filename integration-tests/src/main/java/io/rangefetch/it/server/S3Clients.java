@@ -107,6 +107,14 @@ public final class S3Clients {
     return sync(server, withInterceptors(interceptors).toBuilder().retryStrategy(AwsRetryStrategy.doNotRetry()).build());
   }
 
+  /**
+   * A sync client (Apache) with the override configuration an engine gave its own: its retry settings
+   * above all, which Rangefetch's requests must not inherit.
+   */
+  public static S3Client syncWith(S3Server server, ClientOverrideConfiguration configuration) {
+    return sync(server, configuration);
+  }
+
   private static S3Client sync(S3Server server, ClientOverrideConfiguration configuration) {
     return S3Client.builder()
         .endpointOverride(server.endpoint())
