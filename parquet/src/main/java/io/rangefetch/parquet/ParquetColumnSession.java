@@ -124,16 +124,24 @@ final class ParquetColumnSession implements FormatSession {
         List<Planned> chunks = chunksOf(parsed.rowGroups().get(0), predicted)
                 .map(chunk -> new Planned(0, chunk.bytes())).toList();
         if (!chunks.isEmpty() && chunks.stream().mapToLong(planned -> planned.range().length()).sum() <= budget) {
-            prefetch(chunks);
+            prefetch(chunks, List.of());
         }
     }
 
     /** A range this session prefetches, with the row group it belongs to. */
     record Planned(int rowGroup, ByteRange range) {}
 
-    private void prefetch(List<Planned> planned) {
+    /**
+     * Prefetches {@code planned}; what {@code read} (the reader's read that led to it, if any) touches is being read
+     * already, so only the rest is pending.
+     */
+    private void prefetch(List<Planned> planned, List<ByteRange> read) {
         synchronized (this) {
-            planned.forEach(each -> pending.putIfAbsent(each.range(), each.rowGroup()));
+            for (Planned each : planned) {
+                if (!touches(read, each.range())) {
+                    pending.putIfAbsent(each.range(), each.rowGroup());
+                }
+            }
         }
         stream.prefetch(planned.stream().map(Planned::range).toList());
     }
@@ -239,7 +247,7 @@ final class ParquetColumnSession implements FormatSession {
         List<Planned> ahead = ahead(parsed, ranges, confirmed, predicted, budget,
                 stream.predictionsAllowed() ? window : 0);
         if (!ahead.isEmpty()) {
-            prefetch(ahead);
+            prefetch(ahead, ranges);
         }
     }
 
