@@ -374,7 +374,7 @@ public final class ObjectReader implements AutoCloseable {
             return NOTHING;
         }
         // backed off, the pattern is still followed (so it predicts again once allowed), but predicts nothing
-        AccessHint strideHint = waste.allowsPrediction(statistics.bytesServed()) ? hint : AccessHint.RANDOM;
+        AccessHint strideHint = predictionsAllowed() ? hint : AccessHint.RANDOM;
         List<ByteRange> predicted;
         long leftBehind;
         synchronized (stridePattern) {
@@ -490,7 +490,7 @@ public final class ObjectReader implements AutoCloseable {
         }
         // a ramp that wasted too much predicts nothing (a limit at the read) until the reader has read enough
         long prefetchLimit = !streamingRead ? prefetchEnd
-                : waste.allowsPrediction(statistics.bytesServed())
+                : predictionsAllowed()
                         ? Math.min(prefetchEnd, structureEnd.applyAsLong(position)) : position;
         ReadRequest read = new ReadRequest(position, len, pinned.length(), streamingRead, hint, false, prefetchLimit);
         ReadPlanner readPlanner = planner;
