@@ -275,12 +275,7 @@ final class ParquetColumnSession implements FormatSession {
     }
 
     private static boolean touches(List<ByteRange> ranges, ByteRange range) {
-        for (ByteRange read : ranges) {
-            if (read.start() < range.end() && range.start() < read.end()) {
-                return true;
-            }
-        }
-        return false;
+        return ranges.stream().anyMatch(read -> read.overlaps(range.start(), range.end()));
     }
 
     /** The chunks whose reading {@code ranges} start: their bytes, or one of their page indexes. */
@@ -309,7 +304,7 @@ final class ParquetColumnSession implements FormatSession {
         return ahead(parsed, ranges, columns, columns, budget);
     }
 
-    /** As the five-argument form, with no window on the row groups after the one read now. */
+    /** As the six-argument form, with no window on the row groups after the one read now. */
     static List<ByteRange> ahead(ParquetFooter parsed, List<ByteRange> ranges, Set<String> confirmed,
             Set<String> predicted, long budget) {
         return ahead(parsed, ranges, confirmed, predicted, budget, Long.MAX_VALUE).stream().map(Planned::range)
