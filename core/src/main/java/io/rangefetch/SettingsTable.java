@@ -115,13 +115,16 @@ final class SettingsTable {
     static final Setting<Double> THROTTLE_DECREASE_FACTOR = add(Setting.fraction(
             StreamConfig.THROTTLE_DECREASE_FACTOR, "0.5", Checks.fractionBetween(0, 1, false),
             "What the limit is multiplied by when S3 answers 503, at most once a round."));
+    static final Setting<Boolean> THROTTLE_NOISE_TEST = add(Setting.flag(StreamConfig.THROTTLE_NOISE_TEST, "true",
+            "Whether each decrease tests that the 503s track the load, and 503s that keep coming at a lower load are "
+                    + "left to retries instead of lowering the limit."));
     static final Setting<Boolean> HEDGE_ENABLED = add(Setting.flag(StreamConfig.HEDGE_ENABLED, "true",
             "Whether a GET whose answer is slow to begin is sent a second time, the first answer winning."));
     static final Setting<Double> HEDGE_PERCENTILE = add(Setting.fraction(StreamConfig.HEDGE_PERCENTILE, "0.95",
             Checks.fractionBetween(0.5, 0.999, true),
             "A GET is sent again when its first byte is later than this percentile of the recent first-byte "
                     + "latencies of GETs of its size."));
-    static final Setting<Duration> HEDGE_MIN_DELAY = add(Setting.duration(StreamConfig.HEDGE_MIN_DELAY, "100ms",
+    static final Setting<Duration> HEDGE_MIN_DELAY = add(Setting.duration(StreamConfig.HEDGE_MIN_DELAY, "30ms",
             notNegative(),
             "No GET is sent again sooner than this after it was sent."));
     static final Setting<Double> HEDGE_MAX_FRACTION = add(Setting.fraction(StreamConfig.HEDGE_MAX_FRACTION, "0.05",

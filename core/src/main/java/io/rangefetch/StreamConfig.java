@@ -57,6 +57,7 @@ public final class StreamConfig implements FormatSettings {
     public static final String THROTTLE_MAX_CONCURRENCY = "throttle.max-concurrency";
     public static final String THROTTLE_INCREASE_STEP = "throttle.increase-step";
     public static final String THROTTLE_DECREASE_FACTOR = "throttle.decrease-factor";
+    public static final String THROTTLE_NOISE_TEST = "throttle.noise-test";
     public static final String HEDGE_ENABLED = "hedge.enabled";
     public static final String HEDGE_PERCENTILE = "hedge.percentile";
     public static final String HEDGE_MIN_DELAY = "hedge.min-delay";
@@ -247,6 +248,11 @@ public final class StreamConfig implements FormatSettings {
         return get(SettingsTable.THROTTLE_DECREASE_FACTOR);
     }
 
+    /** The value of {@value #THROTTLE_NOISE_TEST}. */
+    public boolean throttleNoiseTest() {
+        return get(SettingsTable.THROTTLE_NOISE_TEST);
+    }
+
     /** The value of {@value #HEDGE_ENABLED}. */
     public boolean hedgeEnabled() {
         return get(SettingsTable.HEDGE_ENABLED);
@@ -365,7 +371,8 @@ public final class StreamConfig implements FormatSettings {
     Resilience resilience() {
         return new Resilience(retrySettings(), retryFirstByteTimeout(), retryBetweenBytesTimeout(), readDeadline(),
                 new ThrottleSettings(throttleEnabled(), throttleMinConcurrency(), throttleMaxConcurrency(),
-                        fetchMaxConcurrency(), throttleIncreaseStep(), throttleDecreaseFactor()),
+                        fetchMaxConcurrency(), throttleIncreaseStep(), throttleDecreaseFactor(),
+                        throttleNoiseTest()),
                 new HedgeSettings(hedgeEnabled(), hedgePercentile(), hedgeMinDelay(), hedgeMaxFraction()));
     }
 
@@ -516,6 +523,10 @@ public final class StreamConfig implements FormatSettings {
 
         public Builder throttleDecreaseFactor(double factor) {
             return set(SettingsTable.THROTTLE_DECREASE_FACTOR, factor);
+        }
+
+        public Builder throttleNoiseTest(boolean tests) {
+            return set(SettingsTable.THROTTLE_NOISE_TEST, tests);
         }
 
         public Builder hedgeEnabled(boolean enabled) {

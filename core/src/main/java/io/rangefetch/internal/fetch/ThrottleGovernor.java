@@ -12,8 +12,8 @@ import java.util.function.LongSupplier;
 
 /**
  * Limits the requests in flight to one bucket, for every stream of a factory (the EMRFS AIMD idea): a 503
- * SlowDown lowers the limit, answers without one raise it again ({@link RoundLimit}, on the concurrency-limits
- * library's {@code AbstractLimit}). Every GET and HEAD attempt holds a {@link Permit} from when it is sent until
+ * SlowDown lowers the limit, answers without one raise it again ({@link LoadTestedLimit}, on the concurrency-limits
+ * library's {@code AbstractLimit}; 503s that keep coming when less is sent are taken for noise and left to retries). Every GET and HEAD attempt holds a {@link Permit} from when it is sent until
  * its body is read or it failed; a retry's backoff holds none.
  *
  * <p><b>Demand first.</b> A demand request (a reader waits for it) waits for a place. A prefetch and a hedge never
@@ -27,13 +27,13 @@ import java.util.function.LongSupplier;
  * {@value #ABORT_CHECK_MILLIS} ms.
  *
  * <p>Thread-safe. One lock guards the count in flight and the waiters; the limit itself is the
- * {@link RoundLimit}'s (its own lock, never taken while this one is held, so the two are never nested).
+ * {@link LoadTestedLimit}'s (its own lock, never taken while this one is held, so the two are never nested).
  */
 public final class ThrottleGovernor {
     private static final long ABORT_CHECK_MILLIS = 100;
 
     private final String bucket;
-    private final RoundLimit limit;
+    private final LoadTestedLimit limit;
     private final LongSupplier nanoClock;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition placeFreed = lock.newCondition();
@@ -43,7 +43,7 @@ public final class ThrottleGovernor {
 
     ThrottleGovernor(String bucket, ThrottleSettings settings, LongSupplier nanoClock) {
         this.bucket = requireNonNull(bucket, "bucket is null");
-        this.limit = new RoundLimit(settings);
+        this.limit = new LoadTestedLimit(settings);
         this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
         limit.notifyOnChange(newLimit -> wakeWaiters());
     }
@@ -51,6 +51,16 @@ public final class ThrottleGovernor {
     /** The limit now. */
     public int limit() {
         return limit.getLimit();
+    }
+
+    /** The share of 503s taken for noise now (0 until the limit's test found some). */
+    double noiseFloor() {
+        return limit.noiseFloor();
+    }
+
+    /** Whether 503s from this bucket are taken for noise now: sending less does not make them rarer. */
+    public boolean takes503sForNoise() {
+        return limit.noiseFloor() > 0;
     }
 
     /** Requests holding a place now. */
@@ -173,8 +183,10 @@ public final class ThrottleGovernor {
             if (!released.compareAndSet(false, true)) {
                 return;
             }
+            int load;
             lock.lock();
             try {
+                load = Math.max(inFlightWhenSent, inFlight); // what ran beside it, at either end of its life
                 inFlight--;
                 placeFreed.signalAll();
             } finally {
@@ -182,7 +194,7 @@ public final class ThrottleGovernor {
             }
             if (outcome != Outcome.IGNORED) {
                 long now = nanoClock.getAsLong();
-                limit.onSample(sent, now - sent, inFlightWhenSent, outcome == Outcome.THROTTLED);
+                limit.onSample(sent, now - sent, load, outcome == Outcome.THROTTLED);
             }
         }
     }

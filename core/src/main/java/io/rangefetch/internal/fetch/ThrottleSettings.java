@@ -3,10 +3,11 @@ package io.rangefetch.internal.fetch;
 /**
  * How each bucket's {@link ThrottleGovernor} moves its limit: between {@code minConcurrency} and
  * {@code maxConcurrency}, up by {@code increaseStep} after a round of answers without a 503, multiplied by
- * {@code decreaseFactor} on a 503, starting at {@code initialConcurrency}. Off, no governor limits anything.
+ * {@code decreaseFactor} on a 503, starting at {@code initialConcurrency}; with {@code testsNoise}, each decrease
+ * tests whether the 503s track the load ({@link LoadTestedLimit}). Off, no governor limits anything.
  */
 public record ThrottleSettings(boolean enabled, int minConcurrency, int maxConcurrency, int initialConcurrency,
-        int increaseStep, double decreaseFactor) {
+        int increaseStep, double decreaseFactor, boolean testsNoise) {
 
     public ThrottleSettings {
         if (minConcurrency < 1 || maxConcurrency < minConcurrency || increaseStep < 1
@@ -18,6 +19,6 @@ public record ThrottleSettings(boolean enabled, int minConcurrency, int maxConcu
 
     /** No governor: every request is sent at once. */
     public static ThrottleSettings off() {
-        return new ThrottleSettings(false, 1, 1, 1, 1, 0.5);
+        return new ThrottleSettings(false, 1, 1, 1, 1, 0.5, false);
     }
 }

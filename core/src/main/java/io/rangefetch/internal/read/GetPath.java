@@ -51,15 +51,16 @@ import java.util.concurrent.ThreadLocalRandom;
  * prefetch nobody waits for is dropped when there is none), then {@link AttemptSender} sends it and waits for its
  * answer to begin (first-byte timeout, hedging), then the body is read under the {@link BodyWatchdog} (a body that
  * stalls is cut, and the attempt counts as timed out). The place is held until the body is read or the attempt
- * failed; a 503 lowers the limit. The backoff between attempts is slept on the fetch thread, holding no place.
+ * failed; a 503 lowers the limit, unless the governor found that 503s come at this share whatever the load (noise):
+ * then the retry waits no longer than a first retry. The backoff between attempts is slept on the fetch thread,
+ * holding no place.
  *
  * <p>Runs on fetch threads; stateless apart from its settings and collaborators, all thread-safe.
  */
 final class GetPath {
     private final long maxRequestSize;
     private final RetrySettings retry;
-    // One for every request: it decides from the failure alone (an abort is a FetchCancelledException by then).
-    private final RetryPolicy<Object> policy;
+    private final boolean retries;
     private final AttemptSender sender;
     private final BodyWatchdog watchdog;
     private final BucketGovernors governors;
@@ -77,14 +78,28 @@ final class GetPath {
         this.watchdog = requireNonNull(watchdog, "watchdog is null");
         this.governors = requireNonNull(governors, "governors is null");
         this.governorWait = requireNonNull(governorWait, "governorWait is null");
-        this.policy = retry.maxAttempts() <= 1 || retry.deadline().isZero() ? null
-                : RetryPolicy.<Object>builder()
-                        .handleIf(GetPath::isTransient)
-                        // the attempts are counted in retrying(): a 503 has its own, larger allowance
-                        .withMaxRetries(-1)
-                        .withMaxDuration(retry.deadline())
-                        .withDelayFn(context -> fullJitter(context.getAttemptCount()))
-                        .build();
+        this.retries = retry.maxAttempts() > 1 && !retry.deadline().isZero();
+    }
+
+    /**
+     * The policy of one request: it decides from the failure alone (an abort is a FetchCancelledException by then).
+     * The wait grows with each attempt, except after a 503 the bucket's governor takes for noise ({@code noise[0]},
+     * set by the attempt that failed): sending later does not make noise rarer, so that retry waits no longer than
+     * the first, and the governor still lowers its limit should the 503s rise above the noise.
+     */
+    private RetryPolicy<Object> policy(boolean[] noise) {
+        return RetryPolicy.<Object>builder()
+                .handleIf(GetPath::isTransient)
+                // the attempts are counted in retrying(): a 503 has its own, larger allowance
+                .withMaxRetries(-1)
+                .withMaxDuration(retry.deadline())
+                .withDelayFn(context -> fullJitter(waitBound(retry, context.getAttemptCount(), noise[0])))
+                .build();
+    }
+
+    /** The longest wait before the retry that follows attempt number {@code attempt} (from 1). */
+    static Duration waitBound(RetrySettings retry, int attempt, boolean noise) {
+        return retry.delayBound(noise ? 1 : attempt);
     }
 
     /** Where one GET's body goes, in object order; it may take several answers when a body breaks. */
@@ -125,7 +140,7 @@ final class GetPath {
             Receiver receiver) throws IOException {
         checkSize(request);
         ObjectMetadata[] answered = new ObjectMetadata[1];
-        return retrying("GET " + request.describe(), abort, statistics, receiver, attempt -> {
+        return retrying("GET " + request.describe(), request.object().bucket(), abort, statistics, receiver, attempt -> {
             RangeGetRequest sent = request;
             boolean started = answered[0] != null && receiver.end() >= 0; // the receiver took the answer's range
             if (started && receiver.next() >= receiver.end()) {
@@ -143,7 +158,7 @@ final class GetPath {
 
     /** Sends a HEAD, retried as a GET is. */
     ObjectMetadata head(ObjectAddress object, FetchAbort abort, StatisticsCounter statistics) throws IOException {
-        return retrying("HEAD " + object, abort, statistics, null, attempt -> {
+        return retrying("HEAD " + object, object.bucket(), abort, statistics, null, attempt -> {
             Permit permit = admit(object.bucket(), abort, "HEAD " + object, null);
             statistics.headSent();
             return sender.head(object, abort, statistics, permit);
@@ -156,7 +171,7 @@ final class GetPath {
      */
     ListPage list(ListRequest request, FetchAbort abort, StatisticsCounter statistics) throws IOException {
         String what = "LIST " + request.describe();
-        return retrying(what, abort, statistics, null, attempt -> {
+        return retrying(what, request.bucket(), abort, statistics, null, attempt -> {
             Permit permit = admit(request.bucket(), abort, what, null);
             statistics.listSent();
             return sender.list(request, abort, statistics, permit);
@@ -239,9 +254,10 @@ final class GetPath {
     }
 
     @SuppressWarnings("unchecked") // the policy decides from failures only: it passes each attempt's answer on
-    private <T> T retrying(String what, FetchAbort abort, StatisticsCounter statistics, Receiver log,
+    private <T> T retrying(String what, String bucket, FetchAbort abort, StatisticsCounter statistics, Receiver log,
             Attempt<T> attempt) throws IOException {
         int[] attempts = new int[1];
+        boolean[] noise = new boolean[1];
         int[] failed = new int[2]; // [0] failures that may pass, 503s excepted; [1] 503s
         Attempt<T> checked = number -> {
             attempts[0] = number;
@@ -260,6 +276,8 @@ final class GetPath {
                 }
                 if (isTransient(e)) {
                     boolean throttled = e instanceof HttpStatusException status && status.statusCode() == 503;
+                    ThrottleGovernor governor = throttled ? governors.forBucket(bucket) : null;
+                    noise[0] = governor != null && governor.takes503sForNoise();
                     int count = ++failed[throttled ? 1 : 0];
                     if (count >= (throttled ? retry.maxThrottledAttempts() : retry.maxAttempts())) {
                         throw new GaveUp(e);
@@ -268,11 +286,11 @@ final class GetPath {
                 throw e;
             }
         };
-        if (policy == null) {
+        if (!retries) {
             return checked.run(1); // no retry may start: one attempt, as is (and no policy a zero deadline refuses)
         }
         try {
-            return (T) Failsafe.with(policy).get(context -> checked.run(context.getAttemptCount() + 1));
+            return (T) Failsafe.with(policy(noise)).get(context -> checked.run(context.getAttemptCount() + 1));
         } catch (FailsafeException e) {
             Throwable cause = e.getCause();
             if (cause instanceof InterruptedException) {
@@ -291,9 +309,9 @@ final class GetPath {
         }
     }
 
-    /** The wait before the retry that follows attempt number {@code attempt}: 0 to the bound, at random. */
-    private Duration fullJitter(int attempt) {
-        long bound = retry.delayBound(attempt).toNanos();
+    /** A wait from 0 to {@code limit}, at random. */
+    private static Duration fullJitter(Duration limit) {
+        long bound = limit.toNanos();
         return bound <= 0 ? Duration.ZERO : Duration.ofNanos(ThreadLocalRandom.current().nextLong(bound + 1));
     }
 

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The per-bucket governor: AIMD counted in rounds (one increase per round of answers without a 503, one decrease
- * per burst of 503s), its floor and ceiling, demand requests waiting for a place while prefetches and hedges are
+ * per burst of 503s, from what was in flight), its floor and ceiling, demand requests waiting for a place while prefetches and hedges are
  * shed, and every wait ending (a place, an abort, the deadline, an interrupt). Time is an injected clock; waits
  * are decided with futures, never sleeps.
  */
@@ -38,7 +38,7 @@ class ThrottleGovernorTest {
     }
 
     private ThrottleGovernor governor(int min, int max, int initial, int step, double factor) {
-        return new ThrottleGovernor("bucket", new ThrottleSettings(true, min, max, initial, step, factor), now::get);
+        return new ThrottleGovernor("bucket", new ThrottleSettings(true, min, max, initial, step, factor, false), now::get);
     }
 
     private static List<Permit> take(ThrottleGovernor governor, int count) {
@@ -59,10 +59,18 @@ class ThrottleGovernorTest {
         assertThat(governor.limit()).as("16 answers of 503 to requests sent before the decrease").isEqualTo(8);
         assertThat(governor.inFlight()).isZero();
 
-        Permit later = governor.tryAcquire();
+        List<Permit> later = take(governor, 8);
         now.addAndGet(10);
-        later.throttled();
+        later.get(0).throttled();
         assertThat(governor.limit()).as("a request sent after the decrease counts again").isEqualTo(4);
+        later.forEach(Permit::succeeded);
+
+        // a decrease starts from what was in flight, not from a limit nobody used
+        ThrottleGovernor roomy = governor(1, 64, 32, 1, 0.5);
+        List<Permit> few = take(roomy, 6);
+        now.addAndGet(10);
+        few.get(0).throttled();
+        assertThat(roomy.limit()).as("6 in flight under a limit of 32").isEqualTo(3);
     }
 
     @Test
@@ -175,13 +183,13 @@ class ThrottleGovernorTest {
 
     @Test
     void theRegistryGivesOneGovernorPerBucketAndNoneWhenOff() {
-        BucketGovernors governors = new BucketGovernors(new ThrottleSettings(true, 1, 8, 4, 1, 0.5), now::get);
+        BucketGovernors governors = new BucketGovernors(new ThrottleSettings(true, 1, 8, 4, 1, 0.5, false), now::get);
         assertThat(governors.limit("a")).isEqualTo(-1);
         assertThat(governors.forBucket("a")).isSameAs(governors.forBucket("a")).isNotSameAs(governors.forBucket("b"));
         assertThat(governors.limit("a")).isEqualTo(4);
-        Permit permit = governors.forBucket("b").tryAcquire();
+        List<Permit> permits = take(governors.forBucket("b"), 4);
         now.addAndGet(1);
-        permit.throttled();
+        permits.forEach(Permit::throttled);
         assertThat(governors.lowestLimit()).isEqualTo(2);
         assertThat(BucketGovernors.off().forBucket("a")).isNull();
         assertThat(BucketGovernors.off().lowestLimit()).isEqualTo(-1);

@@ -20,6 +20,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -131,10 +132,15 @@ class AttemptSenderTest {
     void a503IsCountedAndLowersTheGovernorsLimit() throws Exception {
         client.failWith = new HttpStatusException("GET s3://bucket/key: HTTP 503 SlowDown", 503, null);
         ThrottleGovernor governor = governor(8);
+        List<ThrottleGovernor.Permit> others = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            others.add(governor.tryAcquire()); // the limit is in use: a 503 halves what is in flight
+        }
         assertThatThrownBy(() -> sender(Duration.ZERO, 0).get(REQUEST, 4, FetchAbort.standalone(),
                 statistics, governor, governor.tryAcquire())).isInstanceOf(HttpStatusException.class);
         assertThat(statistics.throttledResponses()).isEqualTo(1);
         assertThat(governor.limit()).isEqualTo(4);
+        others.forEach(ThrottleGovernor.Permit::ignored);
         assertThat(governor.inFlight()).isZero();
     }
 
@@ -159,7 +165,7 @@ class AttemptSenderTest {
     }
 
     private ThrottleGovernor governor(int limit) {
-        return new BucketGovernors(new ThrottleSettings(true, 1, 64, limit, 1, 0.5), clock::get).forBucket("bucket");
+        return new BucketGovernors(new ThrottleSettings(true, 1, 64, limit, 1, 0.5, false), clock::get).forBucket("bucket");
     }
 
     /** A cut answer's place is given back before it is cut: once the cut is seen, nothing may be in flight. */

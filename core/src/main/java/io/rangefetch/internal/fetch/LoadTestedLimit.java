@@ -1,0 +1,232 @@
+package io.rangefetch.internal.fetch;
+
+import com.netflix.concurrency.limits.limit.AbstractLimit;
+
+/**
+ * A concurrency limit that slows down for load and not for noise: AIMD counted in rounds, as TCP counts its window,
+ * where a decrease is a test of whether the 503s track the load.
+ *
+ * <p><b>Rounds.</b> The limit grows by the step once as many answers as the limit came back without a 503, and only
+ * while the requests use at least half of it. A 503 to a request sent before the last decrease belongs to the burst
+ * that caused that decrease and is not counted again. A decrease starts from what was in flight beside the 503's
+ * request, not from a limit nobody used: a limit of 16 with 8 requests in flight drops to 4, not to 8. Once a trial
+ * found load, the level where its 503s came is the <em>ceiling</em>: the limit grows back to below it a step a round,
+ * and to it and past it only a step every {@value #PROBE_ROUNDS} rounds, so that a governor near the server's rate
+ * probes it seldom (TCP CUBIC's plateau, in the simplest form). The ceiling is forgotten once passed, and only a
+ * burst sets one (two 503s among the last {@value #WINDOW} answers): a lone 503 is as likely a sick node as a rate.
+ *
+ * <p><b>The test.</b> S3 throttles a prefix above a request rate: sending less makes its 503s stop. A server that
+ * answers a share of all requests 503 whatever their rate (a sick node, a proxy, a noisy neighbour) is not helped
+ * by sending less: cutting the limit there only serializes the reads. So a decrease opens a <em>trial</em>: the next
+ * {@value #TRIAL_ANSWERS} answers to requests sent after it. The 503s were load if they stopped, or their share fell
+ * clearly (two standard deviations) below the share of 503s before this step. If not,
+ * the limit is lowered once more, {@value #TRIAL_DEPTH} decreases in all, and if the share still did not fall, the
+ * 503s are noise: the limit goes back to where the trial found it, and the share at the lowest load becomes the
+ * <em>noise floor</em>. Noise rarer than about one answer in {@value #TRIAL_ANSWERS} cannot be told from load in a
+ * trial this short: it mostly lowers the limit, as plain AIMD does.
+ *
+ * <p><b>Above the floor.</b> Once noise is known, a 503 lowers the limit (and opens a trial) only when the 503s stand
+ * clearly above the floor: among the last {@value #WINDOW} answers (four standard deviations), or in the share of all
+ * answers (an average over about the last {@value #SHARE_MEMORY}; three standard deviations of it). Retries, not the
+ * governor, answer the noise. The floor is never above that average, so noise that went away is forgotten (and at
+ * zero, any 503 lowers the limit again, as plain AIMD does); a floor measured too high is corrected by the next trial
+ * the average opens.
+ *
+ * <p>Chosen over a rate governor (EMRFS's AIMD on requests per second) because the scheduler, the budget and the
+ * governor already speak in requests in flight, and a rate decreased on random 503s serializes reads just the same:
+ * telling noise from load is what matters, and it is the same test on either quantity.
+ *
+ * <p>The library's {@code AbstractLimit.onSample} is synchronized: every field here is touched under that lock only.
+ */
+final class LoadTestedLimit extends AbstractLimit {
+    /** Answers in one step of a trial. */
+    static final int TRIAL_ANSWERS = 16;
+    /** Decreases a trial may make before it calls the 503s noise. */
+    static final int TRIAL_DEPTH = 2;
+    /** The recent answers whose share of 503s is set against the noise floor. */
+    static final int WINDOW = 16;
+    /** Rounds per step of growth at and past the ceiling. */
+    static final int PROBE_ROUNDS = 8;
+    /** About how many answers the average share of 503s remembers. */
+    static final int SHARE_MEMORY = 128;
+
+    private final int min;
+    private final int max;
+    private final int step;
+    private final double factor;
+    private final boolean testsNoise;
+    // Guarded by AbstractLimit.onSample's lock.
+    private final boolean[] recent = new boolean[WINDOW];
+    private int recentCount;
+    private int recentNext;
+    private int recentThrottled;
+    private double averageShare;
+    private double noiseMeasured;
+    private int answersThisRound;
+    private int ceiling;
+    private boolean decreased;
+    private long lastDecrease;
+    private Trial trial;
+
+    LoadTestedLimit(ThrottleSettings settings) {
+        super(settings.initialConcurrency());
+        this.min = settings.minConcurrency();
+        this.max = settings.maxConcurrency();
+        this.step = settings.increaseStep();
+        this.factor = settings.decreaseFactor();
+        this.testsNoise = settings.testsNoise();
+    }
+
+    /** The share of 503s taken for noise now (0 until a trial found some). */
+    synchronized double noiseFloor() {
+        return floor();
+    }
+
+    private double floor() {
+        return Math.min(noiseMeasured, averageShare);
+    }
+
+    @Override
+    protected int _update(long startTime, long rtt, int inflight, boolean didDrop) {
+        remember(didDrop);
+        int limit = getLimit();
+        if (trial != null) {
+            return trialAnswer(limit, startTime, startTime + rtt, didDrop);
+        }
+        if (didDrop) {
+            if (decreased && startTime - lastDecrease < 0) {
+                return limit; // sent before the last decrease: part of the burst already answered for
+            }
+            double before = Math.max(windowShare(), averageShare);
+            if (!aboveNoise()) {
+                return limit; // no more 503s than the noise this server sends at any load
+            }
+            int lowered = lowered(Math.min(limit, inflight));
+            if (lowered >= limit) {
+                return limit;
+            }
+            decreased = true;
+            lastDecrease = startTime + rtt;
+            answersThisRound = 0;
+            if (testsNoise) {
+                // a lone 503 sets no ceiling: S3's rate limit answers a burst, a sick node here and there
+                trial = new Trial(limit, lastDecrease, before, recentThrottled >= 2 ? Math.min(limit, inflight) : 0);
+            }
+            return lowered;
+        }
+        if (inflight * 2 < limit) {
+            return limit; // the limit is not what holds requests back: growing it would prove nothing
+        }
+        boolean probing = ceiling > 0 && limit + step >= ceiling;
+        if (++answersThisRound < (probing ? PROBE_ROUNDS * limit : limit)) {
+            return limit;
+        }
+        answersThisRound = 0;
+        if (limit > ceiling) {
+            ceiling = 0; // passed without a 503 that counted: whatever held the rate there has gone
+        }
+        return (int) Math.min(max, (long) limit + step);
+    }
+
+    private int lowered(int from) {
+        return Math.max(min, (int) (from * factor));
+    }
+
+    /** An answer while a trial runs: counts it if its request was sent during the step, and ends the step. */
+    private int trialAnswer(int limit, long startTime, long now, boolean didDrop) {
+        Trial running = trial;
+        if (startTime - running.stepStart < 0) {
+            return limit; // sent before this step's decrease: says nothing about the lower limit
+        }
+        running.answers++;
+        if (didDrop) {
+            running.throttled++;
+        }
+        if (running.answers < TRIAL_ANSWERS) {
+            return limit;
+        }
+        double share = (double) running.throttled / running.answers;
+        boolean fell = running.throttled == 0
+                || share < running.shareBefore - deviations(running.shareBefore, TRIAL_ANSWERS, 2);
+        if (fell) {
+            trial = null; // sending less made the 503s stop: they were load
+            ceiling = running.throttledAt;
+            return limit;
+        }
+        int lowered = lowered(limit);
+        if (running.depth < TRIAL_DEPTH && lowered < limit) {
+            running.depth++;
+            running.shareBefore = share; // the next step must do better than this one
+            running.answers = 0;
+            running.throttled = 0;
+            running.stepStart = now;
+            lastDecrease = now;
+            return lowered;
+        }
+        // as many 503s at a fraction of the load: noise, which sending less does not help
+        trial = null;
+        noiseMeasured = Math.max(share, 1.0 / SHARE_MEMORY);
+        averageShare = Math.max(averageShare, noiseMeasured);
+        answersThisRound = 0;
+        return running.restoreTo;
+    }
+
+    /** Whether the 503s stand clearly above the noise floor, among the recent answers or on average. */
+    private boolean aboveNoise() {
+        double floor = floor();
+        if (floor == 0) {
+            return true;
+        }
+        return windowShare() > floor + deviations(floor, recentCount, 4)
+                || averageShare > floor + deviations(floor, 2 * SHARE_MEMORY, 3);
+    }
+
+    private double windowShare() {
+        return recentCount == 0 ? 0 : (double) recentThrottled / recentCount;
+    }
+
+    private static double deviations(double share, int answers, double count) {
+        return count * Math.sqrt(share * (1 - share) / answers);
+    }
+
+    private void remember(boolean throttled) {
+        if (recentCount == WINDOW && recent[recentNext]) {
+            recentThrottled--;
+        }
+        recent[recentNext] = throttled;
+        if (throttled) {
+            recentThrottled++;
+        }
+        recentNext = (recentNext + 1) % WINDOW;
+        recentCount = Math.min(WINDOW, recentCount + 1);
+        if (trial == null) {
+            averageShare += ((throttled ? 1 : 0) - averageShare) / SHARE_MEMORY;
+            if (averageShare < 1e-3) {
+                noiseMeasured = 0; // the noise went away: the next 503 is taken for load again
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LoadTestedLimit[" + getLimit() + ", noise floor " + floor() + "]";
+    }
+
+    /** One trial: the limit it started from, the share of 503s before it, and the answers of its current step. */
+    private static final class Trial {
+        private final int restoreTo;
+        private final int throttledAt;
+        private double shareBefore;
+        private long stepStart;
+        private int depth = 1;
+        private int answers;
+        private int throttled;
+
+        Trial(int restoreTo, long stepStart, double shareBefore, int throttledAt) {
+            this.restoreTo = restoreTo;
+            this.throttledAt = throttledAt;
+            this.stepStart = stepStart;
+            this.shareBefore = shareBefore;
+        }
+    }
+}
