@@ -4,6 +4,7 @@ import io.rangefetch.benchmarks.data.DataSet;
 import io.rangefetch.benchmarks.data.ListingShape;
 import io.rangefetch.benchmarks.env.BenchEnvironment;
 import io.rangefetch.benchmarks.env.ServerOptions;
+import io.rangefetch.benchmarks.readers.RangefetchReader;
 import io.rangefetch.benchmarks.readers.ReaderUnderTest;
 import io.rangefetch.benchmarks.report.BenchmarksPage;
 import io.rangefetch.benchmarks.report.MarkdownReport;
@@ -15,6 +16,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,6 +53,13 @@ public final class Bench implements Callable<Integer> {
                     + "${COMPLETION-CANDIDATES}).",
             completionCandidates = ReaderIds.class)
     List<String> readers = ReaderCatalog.DEFAULTS;
+
+    @Option(names = "--rangefetch-setting", paramLabel = "KEY=VALUE",
+            description = "A StreamConfig setting for the readers that build their own StreamFactory (rangefetch, "
+                    + "rangefetch-netty, rangefetch-crt), over the defaults; repeatable. Their names show it, so a "
+                    + "report tells which settings a row was measured with (for example "
+                    + "throttle.noise-test=false, to measure the governor without its noise test).")
+    Map<String, String> rangefetchSettings = new LinkedHashMap<>();
 
     @Option(names = "--workloads", split = ",", paramLabel = "NAME",
             description = "Workloads to run (default: all: ${COMPLETION-CANDIDATES}). With --scenarios: only these "
@@ -127,9 +136,19 @@ public final class Bench implements Callable<Integer> {
         return Launcher.execute(new Bench(args, out), args);
     }
 
+    private ReaderUnderTest withSettings(RangefetchReader reader) {
+        RangefetchReader configured = reader;
+        for (Map.Entry<String, String> setting : rangefetchSettings.entrySet()) {
+            configured = configured.withSetting(setting.getKey(), setting.getValue());
+        }
+        return configured;
+    }
+
     @Override
     public Integer call() throws Exception {
-        List<ReaderUnderTest> selected = ReaderCatalog.select(readers);
+        List<ReaderUnderTest> selected = ReaderCatalog.select(readers).stream()
+                .map(reader -> reader instanceof RangefetchReader own ? withSettings(own) : reader)
+                .toList();
         if (!scenarios.isEmpty()) {
             return resilience(selected);
         }
