@@ -85,7 +85,7 @@ class StreamConfigTest {
         assertThat(config.parquetLargeFooterPrecacheSize()).isEqualTo(2L << 20);
         assertThat(config.parquetWholeFileSize()).isEqualTo(1L << 20);
         assertThat(config.parquetLargeFileSize()).isEqualTo(512L << 20);
-        assertThat(StreamConfig.keys()).hasSize(42);
+        assertThat(StreamConfig.keys()).hasSize(43);
     }
 
     @Test
