@@ -24,7 +24,6 @@ module io.rangefetch.core {
     requires software.amazon.awssdk.retries.api;
     requires software.amazon.awssdk.http;
     requires com.github.benmanes.caffeine;
-    requires dev.failsafe.core;
     // Its jar names no module (neither a declaration nor a manifest entry): this is the name its file gives.
     requires concurrency.limits.core;
     requires org.slf4j;

@@ -2,6 +2,7 @@ package io.rangefetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rangefetch.client.HttpStatusException;
 import io.rangefetch.testing.GatedObjectClient;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.TestData;
@@ -29,7 +30,8 @@ import org.junit.jupiter.api.Test;
  * Randomized schedules of streaming, positioned (some at one stride, which prefetches), tail, length and vectored
  * reads from several threads on shared
  * streams, while the object is overwritten, response bodies are let through in an order the seed picks (every
- * body waits at a gate: see {@link GatedObjectClient}), the budget is tiny and fetch slots are few. Checked on
+ * body waits at a gate: see {@link GatedObjectClient}), some GETs are answered 503 and retried after a backoff
+ * their fetch waits out off its slot, the budget is tiny and fetch slots are few. Checked on
  * every schedule:
  * <ul>
  *   <li>every buffer a read returns holds bytes of one version, and a stream never returns bytes (or an end of
@@ -133,6 +135,30 @@ class RandomizedConcurrencyTest {
             return data;
         }
 
+        /**
+         * In a third of the schedules, a share of the GETs (10 to 40%) is answered 503 SlowDown before any body:
+         * block loads and prefetches back off and are run again by the scheduler, while the gates decide the rest.
+         * Which GETs is decided by the seed and the order GETs arrive in; 20 503s in a row, which would exhaust a
+         * GET's retries, do not happen at these shares.
+         */
+        private void slowDowns() {
+            int percent = random.nextInt(3) == 0 ? 10 + random.nextInt(31) : 0;
+            if (percent == 0) {
+                return;
+            }
+            SplittableRandom decide = random.split();
+            store.addFault(request -> {
+                boolean slowDown;
+                synchronized (decide) {
+                    slowDown = request.isGet() && decide.nextInt(100) < percent;
+                }
+                if (slowDown) {
+                    throw new HttpStatusException("GET s3://" + request.bucket() + "/" + request.key() + " "
+                            + request.range() + " failed with HTTP 503 SlowDown", 503, null);
+                }
+            });
+        }
+
         void run() throws Exception {
             newVersion();
             StreamConfig config = StreamConfig.builder()
@@ -148,7 +174,12 @@ class RandomizedConcurrencyTest {
                     // a governor limit below the fetch concurrency: prefetches are shed, demand GETs wait for places
                     .throttleMinConcurrency(1)
                     .throttleMaxConcurrency(1 + random.nextInt(3))
+                    // retries wait out their backoff off their fetch slot and run again (see slowDowns below)
+                    .retryMaxAttempts(4)
+                    .retryBaseDelay(java.time.Duration.ofMillis(1))
+                    .retryMaxDelay(java.time.Duration.ofMillis(3))
                     .build();
+            slowDowns();
             Set<Thread> threadsBefore = Thread.getAllStackTraces().keySet();
             StreamFactory factory = StreamFactory.builder(client).config(config).formatPolicies(List.of()).build();
             if (random.nextBoolean()) {

@@ -15,6 +15,10 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -235,6 +239,49 @@ class RetryTest {
             bytes.get(copy);
             assertThat(copy).isEqualTo(slice(data, 6L * MIB, MIB));
             assertThat(stream.statistics().resumes()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aReadWaitingOutABackoffLeavesItsFetchSlotToOtherReads() throws Exception {
+        fixture.put("throttled", SIZE);
+        byte[] other = fixture.put("other", SIZE);
+        // one fetch slot, and a first retry that may wait up to an hour: held on the slot, it would stop every read
+        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(256L * MIB).prefetchMaxSize(0)
+                .fetchMaxConcurrency(1).throttleEnabled(false).retryMaxAttempts(8)
+                .retryBaseDelay(Duration.ofHours(1)).retryMaxDelay(Duration.ofHours(1))
+                .retryDeadline(Duration.ofHours(2)).readDeadline(Duration.ZERO).build());
+        client.addFault(request -> {
+            if (request.isGet() && request.key().equals("throttled")) {
+                throw new HttpStatusException("GET s3://" + request.bucket() + "/" + request.key() + " "
+                        + request.range() + " failed with HTTP 503", 503, null);
+            }
+        });
+        ExecutorService readers = Executors.newSingleThreadExecutor();
+        try {
+            SeekableS3InputStream throttled = factory.open(at("throttled"), known("throttled"));
+            Future<?> waiting = readers.submit(() -> {
+                throttled.readFully(0, new byte[KIB], 0, KIB);
+                return null;
+            });
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (client.gets().stream().noneMatch(get -> get.key().equals("throttled"))) {
+                assertThat(System.nanoTime()).as("the throttled GET was sent").isLessThan(until);
+                Thread.onSpinWait();
+            }
+            byte[] bytes = new byte[KIB];
+            try (SeekableS3InputStream stream = factory.open(at("other"), known("other"))) {
+                stream.readFully(3L * MIB, bytes, 0, KIB);
+            }
+            assertThat(bytes).isEqualTo(slice(other, 3L * MIB, KIB));
+            assertThat(waiting).as("the throttled read still waits out its backoff").isNotDone();
+
+            factory.close(); // ends the wait: the read fails, it does not hang
+            assertThatThrownBy(() -> waiting.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(IOException.class);
+        } finally {
+            readers.shutdownNow();
+            assertThat(readers.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
         }
     }
 }

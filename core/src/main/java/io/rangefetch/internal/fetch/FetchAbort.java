@@ -11,7 +11,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * blocked read fail at once. A fetch still waiting for response headers is aborted as soon as they arrive.
  *
  * <p>It also tells the fetch what it is for now: a prefetch nobody waits for yet is {@linkplain #isSpeculative
- * speculative}, and stops being so when a reader starts waiting for it (the scheduler promotes it).
+ * speculative}, and stops being so when a reader starts waiting for it (the scheduler promotes it). A fetch that
+ * {@linkplain #mayRunAgain may run again} waits out a retry's backoff by throwing {@link BackOff} and is run anew
+ * after it, with this same handle: what its attempts came to is kept {@linkplain #retryState here} meanwhile.
  *
  * <p>Thread-safe: the fetch thread attaches, any thread aborts; whichever comes second does the cutting, and
  * a response is cut at most once.
@@ -21,9 +23,17 @@ public final class FetchAbort {
     private final CompletableFuture<Void> whenAborted = new CompletableFuture<>();
     private volatile boolean aborted;
     private volatile boolean speculative;
+    private final boolean mayRunAgain;
+    // Touched only by the fetch, whose runs the scheduler's monitor orders one after another.
+    private Object retryState;
 
     FetchAbort(boolean speculative) {
+        this(speculative, false);
+    }
+
+    FetchAbort(boolean speculative, boolean mayRunAgain) {
         this.speculative = speculative;
+        this.mayRunAgain = mayRunAgain;
     }
 
     /** A handle for a fetch run outside any scheduler: demand, never aborted by anyone but its holder. */
@@ -38,6 +48,20 @@ public final class FetchAbort {
 
     void promoted() {
         speculative = false;
+    }
+
+    /** Whether the fetch may throw {@link BackOff} to wait out a backoff off its slot, and be run again after. */
+    public boolean mayRunAgain() {
+        return mayRunAgain;
+    }
+
+    /** What the fetch kept of its attempts for its next run; {@code null} at first. */
+    public Object retryState() {
+        return retryState;
+    }
+
+    public void retryState(Object state) {
+        this.retryState = state;
     }
 
     /** Completes when the fetch is aborted: for waits that have no response to cut yet. */

@@ -34,12 +34,20 @@ import org.slf4j.LoggerFactory;
  * <p>A fetch can be stopped through its {@link Ticket}: a queued one never starts, a running one is aborted
  * (see {@link FetchAbort}), as when the stream that asked for a prefetch closes.
  *
- * <p><b>Every fetch ends once.</b> A submitted fetch either runs or has its {@code abandon} called, exactly
- * once: when it is cancelled while queued, when the factory closes, when the executor refuses it (with any
- * exception, not only {@link RejectedExecutionException}) and when the executor silently drops it. A dropped
- * task is found when the garbage collector has reclaimed the task object without it having run (a phantom
- * reference to it is enqueued); the queue of such references is polled whenever fetches are dispatched and by
- * readers waiting in {@link #await}, so no extra thread is needed. Whatever happens, the slot comes back.
+ * <p><b>Backoff off the slot.</b> A fetch {@linkplain #submitResumable submitted as resumable} waits out a retry's
+ * backoff by throwing {@link BackOff}: its slot comes back at once (other fetches run meanwhile), and after the delay
+ * it is queued again with its priority and sequence, so it goes before the fetches of its priority that came after
+ * it. No thread waits for it meanwhile: the JDK's shared delay timer queues it (the timer only takes the
+ * scheduler's monitor and hands the fetch to the executor). A fetch waiting so is cancelled, promoted and abandoned at
+ * close as a queued one is.
+ *
+ * <p><b>Every fetch ends once.</b> A submitted fetch ends once: it runs until it returns (again after each backoff),
+ * or has its {@code abandon} called, once and never while it runs (a fetch that backed off may be abandoned before
+ * its next run): when it is cancelled while queued or backing off, when the factory closes, when the executor refuses it (with any exception, not only
+ * {@link RejectedExecutionException}) and when the executor silently drops it. A dropped task is found when the
+ * garbage collector has reclaimed the task object without it having run (a phantom reference to it is enqueued);
+ * the queue of such references is polled whenever fetches are dispatched and by readers waiting in {@link #await},
+ * so no extra thread is needed. Whatever happens, the slot comes back.
  *
  * <p><b>Nothing waits on its own slot.</b> Work that completes a caller's future (whose callbacks may read
  * again, and so wait for fetches) is {@linkplain #afterSlot deferred} until the fetch running it has given its
@@ -66,6 +74,7 @@ public final class FetchScheduler implements AutoCloseable {
     // Guarded by this.
     private final PriorityQueue<Job> queue = new PriorityQueue<>(ORDER);
     private final Set<Job> running = new HashSet<>();
+    private final Set<Job> backingOff = new HashSet<>();
     // Handed to the executor and not started yet; the references must stay reachable to be enqueued.
     private final Set<Handoff> handoffs = new HashSet<>();
     private boolean closed;
@@ -106,8 +115,21 @@ public final class FetchScheduler implements AutoCloseable {
      * or closes, and when the executor refuses or drops it.
      */
     public Ticket submit(FetchPriority priority, Fetch fetch, Consumer<Throwable> abandon) {
+        return submit(priority, fetch, abandon, false);
+    }
+
+    /**
+     * {@link #submit}, for a fetch that may wait out a backoff by throwing {@link BackOff} (its abort says it
+     * {@linkplain FetchAbort#mayRunAgain may}): it is then run again after the delay, with the same abort, until it
+     * returns. It must keep across its runs whatever it needs to go on.
+     */
+    public Ticket submitResumable(FetchPriority priority, Fetch fetch, Consumer<Throwable> abandon) {
+        return submit(priority, fetch, abandon, true);
+    }
+
+    private Ticket submit(FetchPriority priority, Fetch fetch, Consumer<Throwable> abandon, boolean resumable) {
         Job job = new Job(requireNonNull(priority, "priority is null"), sequence.incrementAndGet(),
-                requireNonNull(fetch, "fetch is null"), requireNonNull(abandon, "abandon is null"));
+                requireNonNull(fetch, "fetch is null"), requireNonNull(abandon, "abandon is null"), resumable);
         boolean refused;
         synchronized (this) {
             refused = closed;
@@ -143,9 +165,11 @@ public final class FetchScheduler implements AutoCloseable {
             throw new IllegalStateException("A fetch must not wait for another fetch of its own scheduler");
         }
         CompletableFuture<T> answer = new CompletableFuture<>();
-        Ticket ticket = submit(priority, abort -> {
+        Ticket ticket = submitResumable(priority, abort -> {
             try {
                 answer.complete(call.run(abort));
+            } catch (BackOff e) {
+                throw e; // run again after the wait: the answer is still to come
             } catch (IOException | RuntimeException e) {
                 answer.completeExceptionally(e);
             } catch (Error e) {
@@ -317,11 +341,21 @@ public final class FetchScheduler implements AutoCloseable {
         }
         handoff.clear();
         current.set(job);
+        BackOff backOff = null;
         try {
             job.fetch.run(job.abort);
+        } catch (BackOff e) {
+            if (!job.resumable) {
+                throw new IllegalStateException("A fetch that may not run again backed off", e);
+            }
+            backOff = e;
         } finally {
             current.remove();
-            finished(job);
+            if (backOff == null) {
+                finished(job);
+            } else {
+                backOff(job, backOff.delayNanos());
+            }
             dispatch();
             for (Runnable task : job.afterSlot) {
                 try {
@@ -333,6 +367,48 @@ public final class FetchScheduler implements AutoCloseable {
             // a ticket outlives its fetch (a block's hooks, a stream's prefetch list): let go of what it ran
             job.afterSlot.clear();
         }
+    }
+
+    /** Gives the slot of {@code job} back, and queues it again once {@code delayNanos} have passed. */
+    private void backOff(Job job, long delayNanos) {
+        boolean closing;
+        boolean refused;
+        synchronized (this) {
+            running.remove(job);
+            notifyAll();
+            closing = closed;
+            refused = closed || job.state != JobState.RUNNING || job.abort.isAborted();
+            if (refused) {
+                job.state = JobState.DONE;
+            } else {
+                job.state = JobState.BACKING_OFF;
+                backingOff.add(job);
+            }
+        }
+        if (refused) {
+            abandon(job, closing ? new FactoryClosedException()
+                    : new FetchCancelledException("Fetch cancelled while it waited to be retried", null));
+            return;
+        }
+        // the JDK's shared timer thread only requeues it: the fetch runs on the executor, as ever
+        CompletableFuture.delayedExecutor(delayNanos, TimeUnit.NANOSECONDS, Runnable::run).execute(() -> requeue(job));
+    }
+
+    private void requeue(Job job) {
+        synchronized (this) {
+            if (job.state != JobState.BACKING_OFF) {
+                return; // cancelled or abandoned at close meanwhile: it has ended
+            }
+            backingOff.remove(job);
+            job.state = JobState.QUEUED;
+            queue.add(job);
+        }
+        dispatch();
+    }
+
+    /** How many fetches wait out a backoff now, holding no slot (for tests that decide an interleaving). */
+    synchronized int backingOffFetches() {
+        return backingOff.size();
     }
 
     private synchronized void finished(Job job) {
@@ -363,7 +439,9 @@ public final class FetchScheduler implements AutoCloseable {
             }
             closed = true;
             abandoned = new ArrayList<>(queue);
+            abandoned.addAll(backingOff);
             queue.clear();
+            backingOff.clear();
             abandoned.forEach(job -> job.state = JobState.DONE);
             aborted = new ArrayList<>(running);
         }
@@ -408,6 +486,7 @@ public final class FetchScheduler implements AutoCloseable {
     private enum JobState {
         QUEUED,
         RUNNING,
+        BACKING_OFF,
         DONE
     }
 
@@ -441,15 +520,17 @@ public final class FetchScheduler implements AutoCloseable {
         private final Fetch fetch;
         private final Consumer<Throwable> abandon;
         private final FetchAbort abort;
+        private final boolean resumable;
         // Touched only by the thread running the fetch.
         private final List<Runnable> afterSlot = new ArrayList<>(0);
         // Guarded by the scheduler.
         private FetchPriority priority;
         private JobState state = JobState.QUEUED;
 
-        Job(FetchPriority priority, long sequence, Fetch fetch, Consumer<Throwable> abandon) {
+        Job(FetchPriority priority, long sequence, Fetch fetch, Consumer<Throwable> abandon, boolean resumable) {
             this.priority = priority;
-            this.abort = new FetchAbort(priority == FetchPriority.PREFETCH);
+            this.resumable = resumable;
+            this.abort = new FetchAbort(priority == FetchPriority.PREFETCH, resumable);
             this.sequence = sequence;
             this.fetch = fetch;
             this.abandon = abandon;
@@ -460,13 +541,16 @@ public final class FetchScheduler implements AutoCloseable {
             JobState was;
             synchronized (FetchScheduler.this) {
                 was = state;
-                if (was == JobState.QUEUED) {
+                if (was == JobState.QUEUED || was == JobState.BACKING_OFF) {
                     queue.remove(this);
+                    backingOff.remove(this);
                     state = JobState.DONE;
                 }
             }
             switch (was) {
                 case QUEUED -> abandon(this, new FetchCancelledException("Fetch cancelled before it started", null));
+                case BACKING_OFF -> abandon(this, new FetchCancelledException(
+                        "Fetch cancelled while it waited to be retried", null));
                 case RUNNING -> abort.abort();
                 case DONE -> {
                     return false;
@@ -482,6 +566,8 @@ public final class FetchScheduler implements AutoCloseable {
                     queue.remove(this);
                     priority = FetchPriority.DEMAND;
                     queue.add(this);
+                } else if (state == JobState.BACKING_OFF) {
+                    priority = FetchPriority.DEMAND; // queued as one when its wait is over
                 }
                 abort.promoted(); // running or not: a reader waits for it now, so it must not be shed
             }

@@ -1,6 +1,8 @@
 package io.rangefetch.internal.fetch;
 
 import com.netflix.concurrency.limits.limit.AbstractLimit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A concurrency limit that slows down for load and not for noise: AIMD counted in rounds, as TCP counts its window,
@@ -10,20 +12,21 @@ import com.netflix.concurrency.limits.limit.AbstractLimit;
  * while the requests use at least half of it. A 503 to a request sent before the last decrease belongs to the burst
  * that caused that decrease and is not counted again. A decrease starts from what was in flight beside the 503's
  * request, not from a limit nobody used: a limit of 16 with 8 requests in flight drops to 4, not to 8. Once a trial
- * found load, the level where its 503s came is the <em>ceiling</em>: the limit grows back to below it a step a round,
- * and to it and past it only a step every {@value #PROBE_ROUNDS} rounds, so that a governor near the server's rate
- * probes it seldom (TCP CUBIC's plateau, in the simplest form). The ceiling is forgotten once passed, and only a
- * burst sets one (two 503s among the last {@value #WINDOW} answers): a lone 503 is as likely a sick node as a rate.
+ * found load, the lowest level where its 503s still came is the <em>ceiling</em>: the limit grows back to below it a
+ * step a round, and to it and past it only a step every {@value #PROBE_ROUNDS} rounds, so that a governor near the
+ * server's rate probes it seldom (TCP CUBIC's plateau, in the simplest form). The ceiling is forgotten once passed.
  *
  * <p><b>The test.</b> S3 throttles a prefix above a request rate: sending less makes its 503s stop. A server that
  * answers a share of all requests 503 whatever their rate (a sick node, a proxy, a noisy neighbour) is not helped
- * by sending less: cutting the limit there only serializes the reads. So a decrease opens a <em>trial</em>: the next
- * {@value #TRIAL_ANSWERS} answers to requests sent after it. The 503s were load if they stopped, or their share fell
- * clearly (two standard deviations) below the share of 503s before this step. If not,
- * the limit is lowered once more, {@value #TRIAL_DEPTH} decreases in all, and if the share still did not fall, the
- * 503s are noise: the limit goes back to where the trial found it, and the share at the lowest load becomes the
- * <em>noise floor</em>. Noise rarer than about one answer in {@value #TRIAL_ANSWERS} cannot be told from load in a
- * trial this short: it mostly lowers the limit, as plain AIMD does.
+ * by sending less: cutting the limit there only serializes the reads. So a decrease opens a <em>trial</em>: the
+ * next {@value #TRIAL_ANSWERS} answers to requests sent after it. The 503s were load if they stopped, or their
+ * share fell clearly (two standard deviations) below the share of 503s before this step. If two or more still came,
+ * the limit is lowered once more, {@value #TRIAL_DEPTH} decreases in all (a load far above the server's rate needs
+ * several halvings to fall below it), and so it is after one 503 when a burst opened the trial. If the share did
+ * not fall by then, or a step saw just one 503, the 503s are noise: the limit goes back to where the trial found
+ * it, and the share at the lowest load becomes the <em>noise floor</em>. A trial this short often sees no 503 of
+ * rare noise (one answer in ten) and takes it for load; so a 503 that comes later at a load no higher than where a
+ * trial found them stopped proves them noise after all, and the average share of 503s becomes the floor.
  *
  * <p><b>Above the floor.</b> Once noise is known, a 503 lowers the limit (and opens a trial) only when the 503s stand
  * clearly above the floor: among the last {@value #WINDOW} answers (four standard deviations), or in the share of all
@@ -39,10 +42,11 @@ import com.netflix.concurrency.limits.limit.AbstractLimit;
  * <p>The library's {@code AbstractLimit.onSample} is synchronized: every field here is touched under that lock only.
  */
 final class LoadTestedLimit extends AbstractLimit {
+    private static final Logger LOG = LoggerFactory.getLogger(LoadTestedLimit.class);
     /** Answers in one step of a trial. */
-    static final int TRIAL_ANSWERS = 16;
+    static final int TRIAL_ANSWERS = 8;
     /** Decreases a trial may make before it calls the 503s noise. */
-    static final int TRIAL_DEPTH = 2;
+    static final int TRIAL_DEPTH = 3;
     /** The recent answers whose share of 503s is set against the noise floor. */
     static final int WINDOW = 16;
     /** Rounds per step of growth at and past the ceiling. */
@@ -61,9 +65,11 @@ final class LoadTestedLimit extends AbstractLimit {
     private int recentNext;
     private int recentThrottled;
     private double averageShare;
+    private int answersSeen;
     private double noiseMeasured;
     private int answersThisRound;
     private int ceiling;
+    private int loadStoppedAt;
     private boolean decreased;
     private long lastDecrease;
     private Trial trial;
@@ -97,20 +103,32 @@ final class LoadTestedLimit extends AbstractLimit {
             if (decreased && startTime - lastDecrease < 0) {
                 return limit; // sent before the last decrease: part of the burst already answered for
             }
-            double before = Math.max(windowShare(), averageShare);
+            // a share over fewer answers than the window says too little to compare a trial with
+            double before = recentCount < WINDOW ? 0 : Math.max(windowShare(), averageShare);
             if (!aboveNoise()) {
                 return limit; // no more 503s than the noise this server sends at any load
+            }
+            if (loadStoppedAt > 0 && inflight <= loadStoppedAt && floor() == 0) {
+                // a trial found the 503s stopped at this load, and here is one at no more: they were noise after all
+                noiseMeasured = Math.max(averageShare, 1.0 / SHARE_MEMORY);
+                averageShare = noiseMeasured;
+                loadStoppedAt = 0;
+                LOG.debug("503 with {} in flight, where a trial had found none: noise at {}", inflight,
+                        noiseMeasured);
+                return limit;
             }
             int lowered = lowered(Math.min(limit, inflight));
             if (lowered >= limit) {
                 return limit;
             }
+            LOG.debug("503 with {} in flight: limit {} -> {}, trial {}", inflight, limit, lowered, testsNoise);
             decreased = true;
             lastDecrease = startTime + rtt;
             answersThisRound = 0;
             if (testsNoise) {
-                // a lone 503 sets no ceiling: S3's rate limit answers a burst, a sick node here and there
-                trial = new Trial(limit, lastDecrease, before, recentThrottled >= 2 ? Math.min(limit, inflight) : 0);
+                // S3's rate limit answers a burst of 503s, a sick node one here and there
+                boolean burst = recentThrottled >= WINDOW / 4;
+                trial = new Trial(limit, lastDecrease, before, Math.min(limit, inflight), burst);
             }
             return lowered;
         }
@@ -148,15 +166,23 @@ final class LoadTestedLimit extends AbstractLimit {
         double share = (double) running.throttled / running.answers;
         boolean fell = running.throttled == 0
                 || share < running.shareBefore - deviations(running.shareBefore, TRIAL_ANSWERS, 2);
+        LOG.debug("trial step {} at limit {}: {} of {} answers 503 (before {}); fell {}", running.depth, limit,
+                running.throttled, running.answers, running.shareBefore, fell);
         if (fell) {
             trial = null; // sending less made the 503s stop: they were load
             ceiling = running.throttledAt;
+            loadStoppedAt = limit;
             return limit;
         }
         int lowered = lowered(limit);
-        if (running.depth < TRIAL_DEPTH && lowered < limit) {
+        // one 503 in a step is what noise at about one answer in ten looks like; a load still above the server's
+        // rate after a halving answers more (and one below it, none), unless it was just above it: a trial opened
+        // by a burst goes on for one
+        boolean stillHigh = running.throttled >= 2 || running.throttled == 1 && running.burst;
+        if (stillHigh && running.depth < TRIAL_DEPTH && lowered < limit) {
             running.depth++;
             running.shareBefore = share; // the next step must do better than this one
+            running.throttledAt = limit; // 503s came at this level too: it is the ceiling if the next one ends them
             running.answers = 0;
             running.throttled = 0;
             running.stepStart = now;
@@ -164,6 +190,7 @@ final class LoadTestedLimit extends AbstractLimit {
             return lowered;
         }
         // as many 503s at a fraction of the load: noise, which sending less does not help
+        LOG.debug("trial at limit {}: noise at a share of {}, limit back to {}", limit, share, running.restoreTo);
         trial = null;
         noiseMeasured = Math.max(share, 1.0 / SHARE_MEMORY);
         averageShare = Math.max(averageShare, noiseMeasured);
@@ -199,11 +226,11 @@ final class LoadTestedLimit extends AbstractLimit {
         }
         recentNext = (recentNext + 1) % WINDOW;
         recentCount = Math.min(WINDOW, recentCount + 1);
-        if (trial == null) {
-            averageShare += ((throttled ? 1 : 0) - averageShare) / SHARE_MEMORY;
-            if (averageShare < 1e-3) {
-                noiseMeasured = 0; // the noise went away: the next 503 is taken for load again
-            }
+        // the plain mean of the first answers, then an average that weighs the last SHARE_MEMORY or so
+        answersSeen = Math.min(SHARE_MEMORY, answersSeen + 1);
+        averageShare += ((throttled ? 1 : 0) - averageShare) / answersSeen;
+        if (averageShare < 1e-3) {
+            noiseMeasured = 0; // the noise went away: the next 503 is taken for load again
         }
     }
 
@@ -215,16 +242,18 @@ final class LoadTestedLimit extends AbstractLimit {
     /** One trial: the limit it started from, the share of 503s before it, and the answers of its current step. */
     private static final class Trial {
         private final int restoreTo;
-        private final int throttledAt;
+        private int throttledAt;
+        private final boolean burst;
         private double shareBefore;
         private long stepStart;
         private int depth = 1;
         private int answers;
         private int throttled;
 
-        Trial(int restoreTo, long stepStart, double shareBefore, int throttledAt) {
+        Trial(int restoreTo, long stepStart, double shareBefore, int throttledAt, boolean burst) {
             this.restoreTo = restoreTo;
             this.throttledAt = throttledAt;
+            this.burst = burst;
             this.stepStart = stepStart;
             this.shareBefore = shareBefore;
         }

@@ -11,10 +11,11 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
 /**
- * Limits the requests in flight to one bucket, for every stream of a factory (the EMRFS AIMD idea): a 503
- * SlowDown lowers the limit, answers without one raise it again ({@link LoadTestedLimit}, on the concurrency-limits
- * library's {@code AbstractLimit}; 503s that keep coming when less is sent are taken for noise and left to retries). Every GET and HEAD attempt holds a {@link Permit} from when it is sent until
- * its body is read or it failed; a retry's backoff holds none.
+ * Limits the requests in flight to one bucket, for every stream of a factory (the EMRFS AIMD idea): a 503 SlowDown
+ * lowers the limit, answers without one raise it again ({@link LoadTestedLimit}, on the concurrency-limits
+ * library's {@code AbstractLimit}; 503s that keep coming when less is sent are taken for noise and left to
+ * retries). Every GET and HEAD attempt holds a {@link Permit} from when it is sent until its body is read or it
+ * failed; a retry's backoff holds none.
  *
  * <p><b>Demand first.</b> A demand request (a reader waits for it) waits for a place. A prefetch and a hedge never
  * wait: they get a place only when one is free and no demand request is waiting for one, else they are shed

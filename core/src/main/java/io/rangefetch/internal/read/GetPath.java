@@ -2,9 +2,6 @@ package io.rangefetch.internal.read;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.failsafe.Failsafe;
-import dev.failsafe.FailsafeException;
-import dev.failsafe.RetryPolicy;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.HttpStatusException;
 import io.rangefetch.client.ListPage;
@@ -15,6 +12,7 @@ import io.rangefetch.client.ObjectMetadata;
 import io.rangefetch.client.PreconditionFailedException;
 import io.rangefetch.client.RangeGetRequest;
 import io.rangefetch.client.RangeNotSatisfiableException;
+import io.rangefetch.internal.fetch.BackOff;
 import io.rangefetch.internal.fetch.BucketGovernors;
 import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchCancelledException;
@@ -27,6 +25,7 @@ import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The one way a GET (and a HEAD) is sent: the request that learns a version, block loads, vectored parts,
@@ -37,8 +36,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * throttle governor.
  *
  * <p><b>Retries.</b> A failure that sending again may fix (a connection that failed, a body cut short, an attempt
- * that timed out, 500, 502, 503, 504) is retried with exponential backoff and full jitter ({@link RetrySettings},
- * with Failsafe); one it cannot fix is not (403, 404, 416, 412, an abort, an interrupt). A request is sent at most
+ * that timed out, 500, 502, 503, 504) is retried with exponential backoff and full jitter ({@link RetrySettings});
+ * one it cannot fix is not (403, 404, 416, 412, an abort, an interrupt). A request is sent at most
  * {@code retry.max-attempts} times for failures other than 503, and up to five times as often for 503 SlowDown:
  * S3's way of asking for patience, which the governor answers by sending less, not by giving up; all within
  * {@code retry.deadline}. <b>Resume.</b> A
@@ -52,8 +51,16 @@ import java.util.concurrent.ThreadLocalRandom;
  * answer to begin (first-byte timeout, hedging), then the body is read under the {@link BodyWatchdog} (a body that
  * stalls is cut, and the attempt counts as timed out). The place is held until the body is read or the attempt
  * failed; a 503 lowers the limit, unless the governor found that 503s come at this share whatever the load (noise):
- * then the retry waits no longer than a first retry. The backoff between attempts is slept on the fetch thread,
- * holding no place.
+ * then the retry waits no longer than a first retry.
+ *
+ * <p><b>Backoff off the slot.</b> A fetch that {@linkplain FetchAbort#mayRunAgain may run again} (block loads,
+ * prefetches, vectored parts and reads into a caller's buffer, HEADs) waits out a backoff by throwing {@link
+ * BackOff}: its scheduler slot and its governor place are free meanwhile, and it is run again after the wait. What
+ * its attempts came to (their count, the first answer's metadata) is kept with the fetch's abort; the bytes
+ * received, by its {@link Receiver}. The other requests (the first GET of an object, which learns its version, and
+ * listing pages) sleep the backoff out on their fetch thread, holding no governor place. The loop is written here
+ * rather than with Failsafe: Failsafe's synchronous executor sleeps on the thread, and its asynchronous one would
+ * run each attempt as a fetch of its own, losing the fetch's ticket (its cancel and promotion).
  *
  * <p>Runs on fetch threads; stateless apart from its settings and collaborators, all thread-safe.
  */
@@ -79,22 +86,6 @@ final class GetPath {
         this.governors = requireNonNull(governors, "governors is null");
         this.governorWait = requireNonNull(governorWait, "governorWait is null");
         this.retries = retry.maxAttempts() > 1 && !retry.deadline().isZero();
-    }
-
-    /**
-     * The policy of one request: it decides from the failure alone (an abort is a FetchCancelledException by then).
-     * The wait grows with each attempt, except after a 503 the bucket's governor takes for noise ({@code noise[0]},
-     * set by the attempt that failed): sending later does not make noise rarer, so that retry waits no longer than
-     * the first, and the governor still lowers its limit should the 503s rise above the noise.
-     */
-    private RetryPolicy<Object> policy(boolean[] noise) {
-        return RetryPolicy.<Object>builder()
-                .handleIf(GetPath::isTransient)
-                // the attempts are counted in retrying(): a 503 has its own, larger allowance
-                .withMaxRetries(-1)
-                .withMaxDuration(retry.deadline())
-                .withDelayFn(context -> fullJitter(waitBound(retry, context.getAttemptCount(), noise[0])))
-                .build();
     }
 
     /** The longest wait before the retry that follows attempt number {@code attempt} (from 1). */
@@ -139,26 +130,26 @@ final class GetPath {
     ObjectMetadata fetch(RangeGetRequest request, FetchAbort abort, StatisticsCounter statistics, boolean prefetch,
             Receiver receiver) throws IOException {
         checkSize(request);
-        ObjectMetadata[] answered = new ObjectMetadata[1];
-        return retrying("GET " + request.describe(), request.object().bucket(), abort, statistics, receiver, attempt -> {
+        Attempts attempts = attempts("GET " + request.describe(), abort);
+        return retrying(attempts, request.object().bucket(), abort, statistics, receiver, attempt -> {
             RangeGetRequest sent = request;
-            boolean started = answered[0] != null && receiver.end() >= 0; // the receiver took the answer's range
+            boolean started = attempts.answered != null && receiver.end() >= 0; // the receiver took the answer's range
             if (started && receiver.next() >= receiver.end()) {
-                return answered[0]; // every byte arrived before the answer failed (at its end): nothing to ask
+                return attempts.answered; // every byte arrived before the answer failed (at its end): nothing to ask
             }
             if (started) {
                 // an answer arrived and its body broke: ask for the rest only, of the version it came from
                 sent = RangeGetRequest.of(request.object(), new ByteRange(receiver.next(), receiver.end()),
-                        answered[0].etag());
+                        attempts.answered.etag());
                 statistics.resumed();
             }
-            return send(sent, abort, statistics, prefetch, receiver, answered);
+            return send(sent, abort, statistics, prefetch, receiver, attempts);
         });
     }
 
     /** Sends a HEAD, retried as a GET is. */
     ObjectMetadata head(ObjectAddress object, FetchAbort abort, StatisticsCounter statistics) throws IOException {
-        return retrying("HEAD " + object, object.bucket(), abort, statistics, null, attempt -> {
+        return retrying(attempts("HEAD " + object, abort), object.bucket(), abort, statistics, null, attempt -> {
             Permit permit = admit(object.bucket(), abort, "HEAD " + object, null);
             statistics.headSent();
             return sender.head(object, abort, statistics, permit);
@@ -171,7 +162,7 @@ final class GetPath {
      */
     ListPage list(ListRequest request, FetchAbort abort, StatisticsCounter statistics) throws IOException {
         String what = "LIST " + request.describe();
-        return retrying(what, request.bucket(), abort, statistics, null, attempt -> {
+        return retrying(attempts(what, abort), request.bucket(), abort, statistics, null, attempt -> {
             Permit permit = admit(request.bucket(), abort, what, null);
             statistics.listSent();
             return sender.list(request, abort, statistics, permit);
@@ -201,9 +192,9 @@ final class GetPath {
         return governor.acquire(abort, Resilience.deadlineFromNow(governorWait));
     }
 
-    /** One attempt; {@code answered} keeps the first answer's metadata, recorded before its body is read. */
+    /** One attempt; {@code attempts} keeps the first answer's metadata, recorded before its body is read. */
     private ObjectMetadata send(RangeGetRequest request, FetchAbort abort, StatisticsCounter statistics,
-            boolean prefetch, Receiver receiver, ObjectMetadata[] answered) throws IOException {
+            boolean prefetch, Receiver receiver, Attempts attempts) throws IOException {
         String bucket = request.object().bucket();
         // not sent, so not counted, when it is dropped or stopped while it waits for its place
         Permit permit = admit(bucket, abort, "GET " + request.describe(), receiver);
@@ -219,8 +210,8 @@ final class GetPath {
             try {
                 abort.attach(content);
                 checkEtag(request, content.metadata().etag());
-                if (answered[0] == null) {
-                    answered[0] = content.metadata(); // a broken body resumes under this answer's ETag
+                if (attempts.answered == null) {
+                    attempts.answered = content.metadata(); // a broken body resumes under this answer's ETag
                 }
                 receiver.receive(watch.content());
             } catch (IOException | RuntimeException e) {
@@ -253,59 +244,82 @@ final class GetPath {
         T run(int number) throws IOException;
     }
 
-    @SuppressWarnings("unchecked") // the policy decides from failures only: it passes each attempt's answer on
-    private <T> T retrying(String what, String bucket, FetchAbort abort, StatisticsCounter statistics, Receiver log,
-            Attempt<T> attempt) throws IOException {
-        int[] attempts = new int[1];
-        boolean[] noise = new boolean[1];
-        int[] failed = new int[2]; // [0] failures that may pass, 503s excepted; [1] 503s
-        Attempt<T> checked = number -> {
-            attempts[0] = number;
+    /**
+     * What one request's attempts have come to: kept with its fetch's abort when the fetch may run again after a
+     * backoff, so that its next run goes on counting (and resumes under the first answer's ETag).
+     */
+    private static final class Attempts {
+        private final String what;
+        private final long started = System.nanoTime();
+        private int made;
+        private int failed; // failures that may pass, 503s excepted
+        private int throttled; // 503s
+        private ObjectMetadata answered;
+
+        Attempts(String what) {
+            this.what = what;
+        }
+    }
+
+    private static Attempts attempts(String what, FetchAbort abort) {
+        if (!abort.mayRunAgain()) {
+            return new Attempts(what);
+        }
+        if (abort.retryState() instanceof Attempts kept && kept.what.equals(what)) {
+            return kept; // this fetch's earlier run backed off: go on where it stopped
+        }
+        Attempts fresh = new Attempts(what);
+        abort.retryState(fresh);
+        return fresh;
+    }
+
+    private <T> T retrying(Attempts attempts, String bucket, FetchAbort abort, StatisticsCounter statistics,
+            Receiver log, Attempt<T> attempt) throws IOException {
+        while (true) {
+            int number = ++attempts.made;
             if (abort.isAborted()) {
                 // stopped before this attempt was sent (or between two): nothing to send, nobody to count
-                throw new FetchCancelledException(what + " was cancelled before it was sent", null);
+                throw new FetchCancelledException(attempts.what + " was cancelled before it was sent", null);
             }
             if (number > 1) {
                 statistics.retried();
             }
+            IOException failure;
             try {
                 return attempt.run(number);
             } catch (IOException e) {
-                if (log != null) {
-                    log.attemptFailed(number, e);
-                }
-                if (isTransient(e)) {
-                    boolean throttled = e instanceof HttpStatusException status && status.statusCode() == 503;
-                    ThrottleGovernor governor = throttled ? governors.forBucket(bucket) : null;
-                    noise[0] = governor != null && governor.takes503sForNoise();
-                    int count = ++failed[throttled ? 1 : 0];
-                    if (count >= (throttled ? retry.maxThrottledAttempts() : retry.maxAttempts())) {
-                        throw new GaveUp(e);
-                    }
-                }
-                throw e;
+                failure = e;
             }
-        };
-        if (!retries) {
-            return checked.run(1); // no retry may start: one attempt, as is (and no policy a zero deadline refuses)
+            if (log != null) {
+                log.attemptFailed(number, failure);
+            }
+            if (!retries || !isTransient(failure)) {
+                throw failure;
+            }
+            boolean throttled = failure instanceof HttpStatusException status && status.statusCode() == 503;
+            int count = throttled ? ++attempts.throttled : ++attempts.failed;
+            long left = retry.deadline().toNanos() - (System.nanoTime() - attempts.started);
+            if (count >= (throttled ? retry.maxThrottledAttempts() : retry.maxAttempts()) || left <= 0) {
+                throw number > 1 ? exhausted(attempts.what, number, failure) : failure;
+            }
+            ThrottleGovernor governor = throttled ? governors.forBucket(bucket) : null;
+            boolean noise = governor != null && governor.takes503sForNoise();
+            long wait = Math.min(left, fullJitter(waitBound(retry, number, noise)).toNanos());
+            if (abort.mayRunAgain()) {
+                throw new BackOff(wait); // the scheduler runs this fetch again after the wait, its slot free meanwhile
+            }
+            sleep(attempts.what, wait);
         }
+    }
+
+    private static void sleep(String what, long nanos) throws InterruptedIOException {
         try {
-            return (T) Failsafe.with(policy(noise)).get(context -> checked.run(context.getAttemptCount() + 1));
-        } catch (FailsafeException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-                InterruptedIOException interrupted = new InterruptedIOException(what + " was interrupted between attempts");
-                interrupted.initCause(cause);
-                throw interrupted;
-            }
-            if (cause instanceof GaveUp gaveUp) {
-                throw attempts[0] > 1 ? exhausted(what, attempts[0], gaveUp.last) : gaveUp.last;
-            }
-            if (cause instanceof IOException io) {
-                throw attempts[0] > 1 && isTransient(io) ? exhausted(what, attempts[0], io) : io;
-            }
-            throw new IOException(what + " failed: " + cause, cause);
+            TimeUnit.NANOSECONDS.sleep(nanos);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            InterruptedIOException interrupted = new InterruptedIOException(what + " was interrupted between attempts");
+            interrupted.initCause(e);
+            throw interrupted;
         }
     }
 
@@ -313,17 +327,6 @@ final class GetPath {
     private static Duration fullJitter(Duration limit) {
         long bound = limit.toNanos();
         return bound <= 0 ? Duration.ZERO : Duration.ofNanos(ThreadLocalRandom.current().nextLong(bound + 1));
-    }
-
-    /** The attempts this failure's kind is allowed have all been made: not to be retried. */
-    private static final class GaveUp extends IOException {
-        private static final long serialVersionUID = 1L;
-        private final transient IOException last;
-
-        GaveUp(IOException last) {
-            super(last.getMessage(), last);
-            this.last = last;
-        }
     }
 
     private static IOException exhausted(String what, int attempts, IOException last) {
@@ -336,9 +339,6 @@ final class GetPath {
      * abort or an interrupt may not.
      */
     static boolean isTransient(Throwable failure) {
-        if (failure instanceof GaveUp) {
-            return false;
-        }
         if (failure instanceof SocketTimeoutException) {
             return true; // an InterruptedIOException by type, but a timeout: a new attempt may well be quicker
         }

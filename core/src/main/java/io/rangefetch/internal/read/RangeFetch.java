@@ -7,6 +7,7 @@ import io.rangefetch.client.ObjectAddress;
 import io.rangefetch.client.ObjectContent;
 import io.rangefetch.client.RangeGetRequest;
 import io.rangefetch.internal.cache.Block;
+import io.rangefetch.internal.fetch.BackOff;
 import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchPriority;
 import io.rangefetch.internal.fetch.FetchScheduler;
@@ -28,9 +29,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * through {@link GetPath}.
  *
  * <p><b>Ends once.</b> Exactly one of {@link #run} and {@link #fail} takes effect: the scheduler promises one of
- * them, and a fetch that was never submitted (its read failed while planning) is failed by its
- * {@link Acquisition}. Either way every block it fills is completed or failed (which gives its bytes back to the
- * budget and wakes its readers), and {@link #ended()} completes after.
+ * them, and a fetch that was never submitted (its read failed while planning) is failed by its {@link Acquisition}.
+ * A run that waits out a retry's backoff ({@link BackOff}) has not ended: the scheduler runs it again after the
+ * wait (or abandons it, which fails it), and its receiver keeps the bytes that arrived. Either way every block it
+ * fills is completed or failed (which gives its bytes back to the budget and wakes its readers), and {@link
+ * #ended()} completes after.
  *
  * <p><b>Stops when nobody wants it.</b> When every block it fills has been abandoned (their readers all left,
  * or the stream that prefetched them closed) and it writes into no caller's buffer, its GET is cancelled.
@@ -55,6 +58,10 @@ final class RangeFetch {
     private volatile boolean cancelWanted;
     private boolean submitted;
     private int directTargets;
+    // Made by the first run, kept by the runs after a backoff (the scheduler orders the runs).
+    private RangeGetRequest request;
+    private byte[][] arrays;
+    private Receiver receiver;
     // Written by the fetch thread, read by a reader giving up: how the GET has fared so far.
     private volatile int attemptsFailed;
     private volatile String lastFailure;
@@ -136,7 +143,7 @@ final class RangeFetch {
         bytes = new ByteRange(targets.get(0).bytes().start(),
                 targets.stream().mapToLong(target -> target.bytes().end()).max().orElseThrow());
         this.submitted = true;
-        FetchScheduler.Ticket submitted = context.scheduler().submit(priority, this::run, this::fail);
+        FetchScheduler.Ticket submitted = context.scheduler().submitResumable(priority, this::run, this::fail);
         ticket = submitted;
         for (Block block : filled) {
             block.whenAbandoned(() -> abandoned(block));
@@ -165,20 +172,28 @@ final class RangeFetch {
         }
     }
 
-    /** Runs on a scheduler thread. */
+    /** Runs on a scheduler thread; again after each backoff, until it ends. */
     void run(FetchAbort abort) {
-        if (!finished.compareAndSet(false, true)) {
+        if (finished.get()) {
             return;
         }
-        RangeGetRequest request = RangeGetRequest.of(address, bytes, pinned);
-        byte[][] arrays = new byte[targets.size()][];
+        if (receiver == null) {
+            request = RangeGetRequest.of(address, bytes, pinned);
+            arrays = new byte[targets.size()][];
+            receiver = new Receiver(request, arrays);
+        }
         try {
-            context.gets().fetch(request, abort, statistics, prefetch, new Receiver(request, arrays));
+            context.gets().fetch(request, abort, statistics, prefetch, receiver);
+        } catch (BackOff e) {
+            throw e; // run again after the wait; the receiver keeps what arrived
         } catch (Throwable e) {
-            failAll(e);
+            fail(e);
             if (e instanceof Error error) {
                 throw error;
             }
+            return;
+        }
+        if (!finished.compareAndSet(false, true)) {
             return;
         }
         for (int i = 0; i < targets.size(); i++) {

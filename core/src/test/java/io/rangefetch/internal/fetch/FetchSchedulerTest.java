@@ -147,4 +147,98 @@ class FetchSchedulerTest {
             Thread.currentThread().interrupt();
         }
     }
+
+    @Test
+    void aFetchWaitingOutABackoffHoldsNoSlotAndCanBeCancelledMeanwhile() throws InterruptedException {
+        ExecutorService executor = Executors.newCachedThreadPool();
+        FetchScheduler scheduler = new FetchScheduler(1, executor, executor);
+        List<String> runs = new CopyOnWriteArrayList<>();
+        AtomicReference<Throwable> abandoned = new AtomicReference<>();
+        FetchScheduler.Ticket waiting = scheduler.submitResumable(FetchPriority.DEMAND, abort -> {
+            runs.add("backing off");
+            throw new BackOff(TimeUnit.HOURS.toNanos(1));
+        }, abandoned::set);
+        awaitBackingOff(scheduler, 1);
+        assertThat(scheduler.runningFetches()).as("its one slot is free").isZero();
+
+        CountDownLatch other = new CountDownLatch(1);
+        scheduler.submit(FetchPriority.DEMAND, abort -> {
+            runs.add("other");
+            other.countDown();
+        }, e -> {});
+        assertThat(other.await(10, TimeUnit.SECONDS)).as("another fetch ran on the only slot meanwhile").isTrue();
+
+        assertThat(waiting.cancel()).isTrue();
+        assertThat(abandoned.get()).isInstanceOf(FetchCancelledException.class);
+        assertThat(scheduler.backingOffFetches()).isZero();
+        assertThat(waiting.cancel()).as("it ended once").isFalse();
+        scheduler.close();
+        assertThat(runs).containsExactly("backing off", "other");
+        assertThat(executor.isTerminated()).isTrue();
+    }
+
+    @Test
+    void aFetchThatBackedOffRunsAgainWithItsAbortAndWhatItKept() throws InterruptedException {
+        ExecutorService executor = Executors.newCachedThreadPool();
+        FetchScheduler scheduler = new FetchScheduler(2, executor, executor);
+        List<FetchAbort> aborts = new CopyOnWriteArrayList<>();
+        CountDownLatch done = new CountDownLatch(1);
+        scheduler.submitResumable(FetchPriority.PREFETCH, abort -> {
+            aborts.add(abort);
+            assertThat(abort.mayRunAgain()).isTrue();
+            if (abort.retryState() == null) {
+                abort.retryState("first run");
+                throw new BackOff(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+            assertThat(abort.retryState()).isEqualTo("first run");
+            done.countDown();
+        }, e -> {});
+        assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(aborts).hasSize(2);
+        assertThat(aborts.get(1)).isSameAs(aborts.get(0));
+        scheduler.close();
+        assertThat(executor.isTerminated()).isTrue();
+    }
+
+    @Test
+    void closingAbandonsAFetchThatWaitsOutABackoff() throws InterruptedException {
+        ExecutorService executor = Executors.newCachedThreadPool();
+        FetchScheduler scheduler = new FetchScheduler(1, executor, executor);
+        AtomicReference<Throwable> abandoned = new AtomicReference<>();
+        scheduler.submitResumable(FetchPriority.DEMAND, abort -> {
+            throw new BackOff(TimeUnit.HOURS.toNanos(1));
+        }, abandoned::set);
+        awaitBackingOff(scheduler, 1);
+        scheduler.close();
+        assertThat(abandoned.get()).isInstanceOf(FactoryClosedException.class);
+        assertThat(scheduler.backingOffFetches()).isZero();
+        assertThat(executor.isTerminated()).isTrue();
+    }
+
+    @Test
+    void aFetchThatMayNotRunAgainIsNotOfferedTo() throws InterruptedException {
+        ExecutorService executor = Executors.newCachedThreadPool();
+        FetchScheduler scheduler = new FetchScheduler(1, executor, executor);
+        CountDownLatch ran = new CountDownLatch(1);
+        AtomicReference<Boolean> mayRunAgain = new AtomicReference<>();
+        scheduler.submit(FetchPriority.DEMAND, abort -> {
+            mayRunAgain.set(abort.mayRunAgain());
+            ran.countDown();
+        }, e -> {});
+        assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(mayRunAgain.get()).as("it must sleep a backoff out itself").isFalse();
+        scheduler.close();
+    }
+
+    /** Waits (bounded) until {@code count} fetches wait out a backoff. */
+    private static void awaitBackingOff(FetchScheduler scheduler, int count) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (scheduler.backingOffFetches() < count) {
+            if (System.nanoTime() > until) {
+                throw new AssertionError("no fetch came to back off");
+            }
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+    }
 }

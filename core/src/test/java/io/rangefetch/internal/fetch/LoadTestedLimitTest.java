@@ -59,14 +59,15 @@ class LoadTestedLimitTest {
     }
 
     @Test
-    void aLoadFourTimesTheRateIsNotTakenForNoise() {
+    void aLoadFourTimesTheRateIsFoundToo() {
         // 200 requests a second: 4 in flight; the readers want 16, so the first halving leaves twice the rate
         Outcome governed = simulate(true, 0, 200, 5);
         Outcome ungoverned = simulate(null, 0, 200, 5);
-        assertThat(governed.noiseFloor).as("%s", governed).isZero();
-        assertThat(governed.takesNoise).isFalse();
+        // two halvings leave it at the rate, where a step may see one 503 and take them for noise for a while: the
+        // average share of 503s then stands far above that floor and the next trial finds the load
         assertThat(governed.meanInFlight).as("%s", governed).isBetween(2.0, 6.0);
-        assertThat(governed.throttled).isLessThan(ungoverned.throttled / 10);
+        assertThat(governed.throttled).as("%s against %s", governed, ungoverned)
+                .isLessThan(ungoverned.throttled / 8);
     }
 
     private record Outcome(double meanLimit, double meanInFlight, long answers, long succeeded, long throttled, double noiseFloor,
