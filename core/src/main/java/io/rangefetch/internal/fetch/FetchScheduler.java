@@ -18,8 +18,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -37,9 +40,10 @@ import org.slf4j.LoggerFactory;
  * <p><b>Backoff off the slot.</b> A fetch {@linkplain #submitResumable submitted as resumable} waits out a retry's
  * backoff by throwing {@link BackOff}: its slot comes back at once (other fetches run meanwhile), and after the delay
  * it is queued again with its priority and sequence, so it goes before the fetches of its priority that came after
- * it. No thread waits for it meanwhile: the JDK's shared delay timer queues it (the timer only takes the
- * scheduler's monitor and hands the fetch to the executor). A fetch waiting so is cancelled, promoted and abandoned at
- * close as a queued one is.
+ * it. No thread waits for it meanwhile: one timer thread of the scheduler's own ({@code rangefetch-backoff-N}, made at
+ * the first backoff, let go when idle, stopped by {@link #close()}) queues it, taking only the scheduler's monitor and
+ * handing the fetch to the executor. A fetch waiting so is cancelled, promoted and abandoned at close as a queued one
+ * is.
  *
  * <p><b>Every fetch ends once.</b> A submitted fetch ends once: it runs until it returns (again after each backoff),
  * or has its {@code abandon} called, once and never while it runs (a fetch that backed off may be abandoned before
@@ -60,6 +64,8 @@ import org.slf4j.LoggerFactory;
 public final class FetchScheduler implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FetchScheduler.class);
     private static final long CLOSE_TIMEOUT_SECONDS = 30;
+    private static final AtomicInteger BACKOFF_TIMER_IDS = new AtomicInteger();
+    private static final long IDLE_TIMER_SECONDS = 30;
     /** How often a waiting reader looks for fetches an executor dropped. */
     private static final long DROP_CHECK_MILLIS = 500;
     private static final Comparator<Job> ORDER =
@@ -75,6 +81,7 @@ public final class FetchScheduler implements AutoCloseable {
     private final PriorityQueue<Job> queue = new PriorityQueue<>(ORDER);
     private final Set<Job> running = new HashSet<>();
     private final Set<Job> backingOff = new HashSet<>();
+    private ScheduledThreadPoolExecutor backoffTimer;
     // Handed to the executor and not started yet; the references must stay reachable to be enqueued.
     private final Set<Handoff> handoffs = new HashSet<>();
     private boolean closed;
@@ -373,6 +380,7 @@ public final class FetchScheduler implements AutoCloseable {
     private void backOff(Job job, long delayNanos) {
         boolean closing;
         boolean refused;
+        ScheduledExecutorService timer = null;
         synchronized (this) {
             running.remove(job);
             notifyAll();
@@ -383,6 +391,7 @@ public final class FetchScheduler implements AutoCloseable {
             } else {
                 job.state = JobState.BACKING_OFF;
                 backingOff.add(job);
+                timer = backoffTimer();
             }
         }
         if (refused) {
@@ -390,8 +399,39 @@ public final class FetchScheduler implements AutoCloseable {
                     : new FetchCancelledException("Fetch cancelled while it waited to be retried", null));
             return;
         }
-        // the JDK's shared timer thread only requeues it: the fetch runs on the executor, as ever
-        CompletableFuture.delayedExecutor(delayNanos, TimeUnit.NANOSECONDS, Runnable::run).execute(() -> requeue(job));
+        try {
+            // the timer thread only requeues it: the fetch runs on the executor, as ever
+            timer.schedule(() -> requeue(job), delayNanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            // closed meanwhile: close() abandons what backs off, unless it found this one not yet backing off
+            boolean mine;
+            synchronized (this) {
+                mine = backingOff.remove(job);
+                if (mine) {
+                    job.state = JobState.DONE;
+                }
+            }
+            if (mine) {
+                abandon(job, new FactoryClosedException());
+            }
+        }
+    }
+
+    /** The timer that requeues fetches after their backoff; made at the first. Call holding the monitor. */
+    private ScheduledExecutorService backoffTimer() {
+        if (backoffTimer == null) {
+            String name = "rangefetch-backoff-" + BACKOFF_TIMER_IDS.incrementAndGet();
+            ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, runnable -> {
+                Thread thread = new Thread(runnable, name);
+                thread.setDaemon(true);
+                return thread;
+            });
+            timer.setRemoveOnCancelPolicy(true);
+            timer.setKeepAliveTime(IDLE_TIMER_SECONDS, TimeUnit.SECONDS);
+            timer.allowCoreThreadTimeOut(true); // a factory that stopped backing off keeps no thread for it
+            backoffTimer = timer;
+        }
+        return backoffTimer;
     }
 
     private void requeue(Job job) {
@@ -433,11 +473,13 @@ public final class FetchScheduler implements AutoCloseable {
     public void close() {
         List<Job> abandoned;
         List<Job> aborted;
+        ScheduledThreadPoolExecutor timer;
         synchronized (this) {
             if (closed) {
                 return;
             }
             closed = true;
+            timer = backoffTimer;
             abandoned = new ArrayList<>(queue);
             abandoned.addAll(backingOff);
             queue.clear();
@@ -450,6 +492,12 @@ public final class FetchScheduler implements AutoCloseable {
         }
         aborted.forEach(job -> job.abort.abort());
         try {
+            if (timer != null) {
+                timer.shutdownNow();
+                if (!timer.awaitTermination(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                    LOG.error("The backoff timer did not stop within {} s of close", CLOSE_TIMEOUT_SECONDS);
+                }
+            }
             if (ownedExecutor != null) {
                 ownedExecutor.shutdownNow();
                 if (!ownedExecutor.awaitTermination(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {

@@ -209,10 +209,18 @@ class FetchSchedulerTest {
             throw new BackOff(TimeUnit.HOURS.toNanos(1));
         }, abandoned::set);
         awaitBackingOff(scheduler, 1);
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(thread -> thread.getName().startsWith("rangefetch-backoff-"))) {
+            assertThat(System.nanoTime()).as("the timer that requeues it started").isLessThan(until);
+            Thread.yield();
+        }
         scheduler.close();
         assertThat(abandoned.get()).isInstanceOf(FactoryClosedException.class);
         assertThat(scheduler.backingOffFetches()).isZero();
         assertThat(executor.isTerminated()).isTrue();
+        assertThat(Thread.getAllStackTraces().keySet()).as("threads once the scheduler closed")
+                .noneMatch(thread -> thread.getName().startsWith("rangefetch-backoff-") && thread.isAlive());
     }
 
     @Test
