@@ -108,8 +108,13 @@ final class ProxiedS3A implements ExtensionContext.Store.CloseableResource, Auto
      * added by the tests that use them.
      */
     Configuration s3aConfiguration() {
+        return s3aConfiguration(server.reachedAt(proxy.endpoint()));
+    }
+
+    /** S3A on {@code server} (reached at its endpoint, a proxy's or its own), with S3A's own stream type. */
+    static Configuration s3aConfiguration(S3Server server) {
         Configuration conf = new Configuration();
-        conf.set("fs.s3a.endpoint", proxy.endpoint().toString());
+        conf.set("fs.s3a.endpoint", server.endpoint().toString());
         conf.set("fs.s3a.endpoint.region", server.region());
         conf.setBoolean("fs.s3a.path.style.access", true);
         conf.setBoolean("fs.s3a.connection.ssl.enabled", false);

@@ -193,6 +193,17 @@ public class RangefetchS3FileIO extends S3FileIO {
         return factories == null ? List.of() : factories.values().stream().map(StreamFactory::statistics).toList();
     }
 
+    /** Bytes the caches of this FileIO's stream factories hold now (for tests). */
+    synchronized long cacheMemoryBytes() {
+        return factories == null ? 0 : factories.values().stream().mapToLong(StreamFactory::cacheMemoryBytes).sum();
+    }
+
+    /** The sum of the peaks of this FileIO's factories' caches: at least their peak together (for tests). */
+    synchronized long peakCacheMemoryBytes() {
+        return factories == null ? 0
+                : factories.values().stream().mapToLong(StreamFactory::peakCacheMemoryBytes).sum();
+    }
+
     /** How many stream factories (one per client handed out for a path) this FileIO holds now. */
     synchronized int factoryCount() {
         return factories == null ? 0 : factories.size();

@@ -32,7 +32,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * <p>The proxy forwards plain HTTP only: an https endpoint (S3 itself) is reached directly, and the tests that
  * count requests are skipped there.
  */
-abstract class ProxiedS3ServerTestBase extends S3ServerTestBase {
+public abstract class ProxiedS3ServerTestBase extends S3ServerTestBase {
     protected static final Duration THREAD_GRACE = Duration.ofSeconds(10);
     /** Every thread a factory starts (fetch threads, and any helper it may add) is named so. */
     protected static final String RANGEFETCH_THREADS = "rangefetch-";

@@ -3,7 +3,7 @@ package io.rangefetch.it;
 import io.rangefetch.it.server.S3Server;
 import io.rangefetch.it.server.S3Servers;
 
-class RetryFaultMinioIT extends RetryFaultSuite {
+class RetryFaultMinioIT extends FactoryRetryFaultSuite {
     @Override
     protected S3Server startServer() throws Exception {
         return S3Servers.minio();

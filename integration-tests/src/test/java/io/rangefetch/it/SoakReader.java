@@ -3,10 +3,6 @@ package io.rangefetch.it;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.FileRange;
-import io.rangefetch.ObjectChangedException;
-import io.rangefetch.OpenOptions;
-import io.rangefetch.SeekableS3InputStream;
-import io.rangefetch.StreamFactory;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -26,7 +22,7 @@ import java.util.function.BooleanSupplier;
  * <ul>
  *   <li>bytes: each must be the object's, of one version, the same version for everything one stream returns;
  *       a short streaming read only at the end of the object;
- *   <li>{@link ObjectChangedException}: only on an object that was overwritten, by a stream that has a version
+ *   <li>a version change ({@link EntryPoint#isVersionChange}): only on an object that was overwritten, by a stream that has a version
  *       newer than the one it returned bytes of (or, before it returned any, any newer one at all: within
  *       {@code metadata.ttl} a new stream may start on a version the factory learned before);
  *   <li>another {@link IOException}: a fault can outlast the retries; its message must name bucket and key. Never
@@ -41,7 +37,7 @@ final class SoakReader implements Runnable {
     private static final int MIB = 1024 * KIB;
     private static final ReadKind[] KINDS = ReadKind.values();
 
-    private final StreamFactory factory;
+    private final EntryPoint entryPoint;
     private final List<SoakObject> objects;
     private final SplittableRandom random;
     private final SoakTally tally;
@@ -52,9 +48,9 @@ final class SoakReader implements Runnable {
      * @param more whether to start another read
      * @param afterRead runs after every read, whatever its outcome (the soak overwrites an object from there)
      */
-    SoakReader(StreamFactory factory, List<SoakObject> objects, SplittableRandom random, SoakTally tally,
+    SoakReader(EntryPoint entryPoint, List<SoakObject> objects, SplittableRandom random, SoakTally tally,
             BooleanSupplier more, Runnable afterRead) {
-        this.factory = requireNonNull(factory, "factory is null");
+        this.entryPoint = requireNonNull(entryPoint, "entryPoint is null");
         this.objects = List.copyOf(objects);
         this.random = requireNonNull(random, "random is null");
         this.tally = requireNonNull(tally, "tally is null");
@@ -70,8 +66,15 @@ final class SoakReader implements Runnable {
     }
 
     private void readSome(SoakObject object) {
-        OpenedStream opened = open(object);
-        try (SeekableS3InputStream stream = opened.stream) {
+        OpenedStream opened;
+        try {
+            opened = open(object);
+        } catch (IOException | RuntimeException e) {
+            // the proxy fails GETs only; opening sends at most a HEAD (S3A's, for a stream that knows nothing)
+            tally.fail("opening " + object + " through " + entryPoint + " threw " + e);
+            return;
+        }
+        try (EntryStream stream = opened.stream) {
             tally.streamOpened();
             int reads = 1 + random.nextInt(6);
             for (int read = 0; read < reads && more.getAsBoolean(); read++) {
@@ -82,53 +85,54 @@ final class SoakReader implements Runnable {
                     return;
                 }
             }
+        } catch (IOException e) {
+            tally.fail("closing a stream on " + object + " through " + entryPoint + " threw " + e);
         }
     }
 
-    /** Opens knowing nothing, the length, or the length and the newest written version's ETag. */
-    private OpenedStream open(SoakObject object) {
+    /**
+     * Opens knowing nothing, the length, or the length and the newest written version's ETag (where the entry
+     * point passes one on).
+     */
+    private OpenedStream open(SoakObject object) throws IOException {
         int known = random.nextInt(3);
         if (known == 0) {
-            return new OpenedStream(factory.open(object.location()), null);
+            return new OpenedStream(entryPoint.open(object.location(), -1, null), null);
         }
-        OpenOptions.Builder options = OpenOptions.builder().length(object.size());
-        BitSet versions = null;
-        if (known == 2) {
-            int version = object.newestWritten();
-            options.etag(object.etag(version));
-            versions = new BitSet();
-            versions.set(version);
+        if (known == 1 || !entryPoint.passesEtag()) {
+            return new OpenedStream(entryPoint.open(object.location(), object.size(), null), null);
         }
-        return new OpenedStream(factory.open(object.location(), options.build()), versions);
+        int version = object.newestWritten();
+        BitSet versions = new BitSet();
+        versions.set(version);
+        return new OpenedStream(entryPoint.open(object.location(), object.size(), object.etag(version)), versions);
     }
 
     /** One read, checked and counted; false if it threw, and the stream should be given up. */
     private boolean readOnce(SoakObject object, OpenedStream opened) {
         ReadKind kind = KINDS[random.nextInt(KINDS.length)];
+        if (kind == ReadKind.VECTORED && object.size() == 0 && !entryPoint.readsAnEmptyRangeAtTheEnd()) {
+            kind = ReadKind.POSITIONED;
+        }
         List<Chunk> chunks = new ArrayList<>();
         try {
             read(kind, object, opened.stream, chunks);
             check(kind, object, opened, chunks);
             tally.read(kind, SoakTally.OK);
             return true;
-        } catch (ObjectChangedException e) {
-            tally.read(kind, e.getClass().getSimpleName());
-            if (!changeExcused(object, opened, e)) {
-                tally.fail(kind + " read of " + object + " threw although no newer version exists than the stream's "
-                        + opened.versions + ": " + e);
-            }
-            return false;
         } catch (EOFException | FileNotFoundException e) {
             tally.read(kind, e.getClass().getSimpleName());
             tally.fail(kind + " read " + chunks + " of " + object + " is in bounds of an object that exists: " + e);
             return false;
         } catch (IOException e) {
             tally.read(kind, e.getClass().getSimpleName());
-            String message = String.valueOf(e.getMessage());
-            if (!message.contains(object.location().bucket()) || !message.contains(object.location().key())) {
-                tally.fail(kind + " read of " + object + " threw without naming the object: " + e);
+            if (entryPoint.isVersionChange(e)) {
+                if (!changeExcused(object, opened, e)) {
+                    tally.fail(kind + " read of " + object + " threw although no newer version exists than the "
+                            + "stream's " + opened.versions + ": " + e);
+                }
             } else {
-                tally.excused(kind + ": " + e + (e.getCause() == null ? "" : " <- " + e.getCause()));
+                excuseOrFail(kind, object, e);
             }
             return false;
         } catch (RuntimeException | AssertionError e) {
@@ -136,13 +140,13 @@ final class SoakReader implements Runnable {
             tally.fail(kind + " read " + chunks + " of " + object + " threw " + e);
             return false;
         } finally {
-            tally.sampleCache(factory.cacheMemoryBytes());
+            tally.sampleCache(entryPoint.cacheMemoryBytes());
             afterRead.run();
         }
     }
 
     /** Reads as {@code kind} says, at random places; adds what came back to {@code chunks}. */
-    private void read(ReadKind kind, SoakObject object, SeekableS3InputStream stream, List<Chunk> chunks)
+    private void read(ReadKind kind, SoakObject object, EntryStream stream, List<Chunk> chunks)
             throws IOException {
         int size = object.size();
         if (kind == ReadKind.VECTORED) {
@@ -212,8 +216,22 @@ final class SoakReader implements Runnable {
         tally.verified(bytes);
     }
 
-    private static boolean changeExcused(SoakObject object, OpenedStream opened, ObjectChangedException e) {
-        if (!e.key().equals(object.location().key()) || !e.bucket().equals(object.location().bucket())) {
+    /** A fault can outlast the retries: excused if the exception names the object. */
+    private void excuseOrFail(ReadKind kind, SoakObject object, IOException e) {
+        if (!namesObject(object, e)) {
+            tally.fail(kind + " read of " + object + " threw without naming the object: " + e);
+        } else {
+            tally.excused(kind + ": " + e + (e.getCause() == null ? "" : " <- " + e.getCause()));
+        }
+    }
+
+    private static boolean namesObject(SoakObject object, IOException e) {
+        String message = String.valueOf(e.getMessage());
+        return message.contains(object.location().bucket()) && message.contains(object.location().key());
+    }
+
+    private static boolean changeExcused(SoakObject object, OpenedStream opened, IOException e) {
+        if (!namesObject(object, e)) {
             return false;
         }
         int oldest = opened.versions == null ? 0 : opened.versions.nextSetBit(0);
@@ -222,10 +240,10 @@ final class SoakReader implements Runnable {
 
     /** A stream, and the versions its bytes so far match (null while it has returned none). */
     private static final class OpenedStream {
-        private final SeekableS3InputStream stream;
+        private final EntryStream stream;
         private BitSet versions;
 
-        private OpenedStream(SeekableS3InputStream stream, BitSet versions) {
+        private OpenedStream(EntryStream stream, BitSet versions) {
             this.stream = stream;
             this.versions = versions;
         }
