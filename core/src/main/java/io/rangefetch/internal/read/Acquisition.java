@@ -81,7 +81,7 @@ final class Acquisition implements AutoCloseable {
 
     /**
      * Takes a block found in the cache for this read: joins it if it is in flight and retains it. {@code false}
-     * when it is gone or being abandoned (it is then out of the index: look again). The caller holds the
+     * when it is gone, failed or being abandoned (it is then out of the index: look again). The caller holds the
      * object's lock. Taking a block twice takes it once.
      */
     boolean take(Block block) {
@@ -89,6 +89,11 @@ final class Acquisition implements AutoCloseable {
             return true;
         }
         boolean inFlight = !block.isDone();
+        if (!inFlight && block.loaded().isCompletedExceptionally()) {
+            // its GET failed (a dropped prefetch, a cancelled or failed fetch), which took it out of the index
+            // first; found before that, it is no cached block: its bytes are fetched anew
+            return false;
+        }
         if (inFlight && !block.join()) {
             context.cache().forget(block);
             return false;

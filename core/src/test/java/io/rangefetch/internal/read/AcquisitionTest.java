@@ -100,4 +100,35 @@ class AcquisitionTest {
         held.release();
         assertThat(cache.heldBytes()).isZero();
     }
+
+    /**
+     * A prefetch dropped under the governor fails its blocks, which takes them out of the index first. A read that
+     * found one in the index just before, while another read still held a reference, must not take it for a loaded
+     * block: its range would fail with the drop (the randomized suite's seed 19215773396152 did, one run in a few
+     * hundred). It looks again and fetches the bytes itself.
+     */
+    @Test
+    void aBlockWhoseGetFailedIsNotTakenForALoadedOne() throws Exception {
+        String etag = client.put("bucket", "key", TestData.bytes(256 * KIB, 3));
+        PinnedVersion version = new PinnedVersion(etag, 256 * KIB, 1);
+        Block prefetched;
+        try (Acquisition prefetch = acquire(version)) {
+            ReentrantLock lock = cache.lockFor(prefetch.id());
+            lock.lock();
+            try {
+                prefetched = prefetch.claim(new ByteRange(0, 32 * KIB), true);
+            } finally {
+                lock.unlock();
+            }
+            // another read's reference keeps the block's array alive through the failure
+            assertThat(cache.retain(prefetched)).isTrue();
+            cache.fail(prefetched, new io.rangefetch.internal.fetch.FetchCancelledException("dropped", null));
+            try (Acquisition read = acquire(version)) {
+                assertThat(read.take(prefetched)).as("a failed block taken").isFalse();
+                assertThat(cache.blocksOverlapping(read.id(), 0, 256 * KIB)).as("out of the index").isEmpty();
+            }
+        }
+        cache.release(prefetched);
+        assertThat(cache.heldBytes()).isZero();
+    }
 }
