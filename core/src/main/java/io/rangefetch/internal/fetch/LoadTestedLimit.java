@@ -14,19 +14,27 @@ import org.slf4j.LoggerFactory;
  * request, not from a limit nobody used: a limit of 16 with 8 requests in flight drops to 4, not to 8. Once a trial
  * found load, the lowest level where its 503s still came is the <em>ceiling</em>: the limit grows back to below it a
  * step a round, and to it and past it only a step every {@value #PROBE_ROUNDS} rounds, so that a governor near the
- * server's rate probes it seldom (TCP CUBIC's plateau, in the simplest form). The ceiling is forgotten once passed.
+ * server's rate probes it seldom (TCP CUBIC's plateau, in the simplest form). Each time a trial finds load again at
+ * the same level, the rounds before the next probe double, up to {@value #MAX_PROBE_ROUNDS} (as TCP backs off its
+ * probes): against a steady request-rate limit the 503s of probing thin out over time. The ceiling is forgotten
+ * once passed.
  *
  * <p><b>The test.</b> S3 throttles a prefix above a request rate: sending less makes its 503s stop. A server that
  * answers a share of all requests 503 whatever their rate (a sick node, a proxy, a noisy neighbour) is not helped
  * by sending less: cutting the limit there only serializes the reads. So a decrease opens a <em>trial</em>: the
  * next {@value #TRIAL_ANSWERS} answers to requests sent after it. The 503s were load if they stopped, or their
- * share fell clearly (two standard deviations) below the share of 503s before this step. If two or more still came,
+ * share fell clearly (two standard deviations) below the share of 503s before this step: among the recent answers,
+ * or in the round the first 503 came in (it and the answers to requests sent with it), whichever is higher, so that
+ * the burst of a first round at the start, before any window, counts. If two or more still came,
  * the limit is lowered once more, {@value #TRIAL_DEPTH} decreases in all (a load far above the server's rate needs
  * several halvings to fall below it), and so it is after one 503 when a burst opened the trial. If the share did
  * not fall by then, or a step saw just one 503, the 503s are noise: the limit goes back to where the trial found
  * it, and the share at the lowest load becomes the <em>noise floor</em>. A trial this short often sees no 503 of
- * rare noise (one answer in ten) and takes it for load; so a 503 that comes later at a load no higher than where a
- * trial found them stopped proves them noise after all, and the average share of 503s becomes the floor.
+ * rare noise (one answer in ten) and takes it for load; so 503s that come later at a load no higher than where a
+ * trial found them stopped, about as often as before that trial (counting its answers), prove them noise after
+ * all, and the average share of 503s becomes the floor. Far fewer than before say that level is just above the
+ * server's rate: the limit is lowered as for any load. A level where the share of 503s fell but did not reach
+ * zero is not such a level.
  *
  * <p><b>Above the floor.</b> Once noise is known, a 503 lowers the limit (and opens a trial) only when the 503s stand
  * clearly above the floor: among the last {@value #WINDOW} answers (four standard deviations), or in the share of all
@@ -49,8 +57,10 @@ final class LoadTestedLimit extends AbstractLimit {
     static final int TRIAL_DEPTH = 3;
     /** The recent answers whose share of 503s is set against the noise floor. */
     static final int WINDOW = 16;
-    /** Rounds per step of growth at and past the ceiling. */
+    /** Rounds per step of growth at and past the ceiling, at first. */
     static final int PROBE_ROUNDS = 8;
+    /** The most rounds per step there: each probe the server refuses again doubles them, up to this. */
+    static final int MAX_PROBE_ROUNDS = 64;
     /** About how many answers the average share of 503s remembers. */
     static final int SHARE_MEMORY = 128;
 
@@ -69,7 +79,12 @@ final class LoadTestedLimit extends AbstractLimit {
     private double noiseMeasured;
     private int answersThisRound;
     private int ceiling;
+    private int probeRounds = PROBE_ROUNDS;
     private int loadStoppedAt;
+    // since the trial that found loadStoppedAt: its answers and the 503s at no more load, and its share before
+    private int answersAtStoppedLoad;
+    private int throttledAtStoppedLoad;
+    private double shareBeforeStoppedLoad;
     private boolean decreased;
     private long lastDecrease;
     private Trial trial;
@@ -96,6 +111,12 @@ final class LoadTestedLimit extends AbstractLimit {
     protected int _update(long startTime, long rtt, int inflight, boolean didDrop) {
         remember(didDrop);
         int limit = getLimit();
+        if (loadStoppedAt > 0 && trial == null && inflight <= loadStoppedAt) {
+            answersAtStoppedLoad++;
+            if (didDrop) {
+                throttledAtStoppedLoad++;
+            }
+        }
         if (trial != null) {
             return trialAnswer(limit, startTime, startTime + rtt, didDrop);
         }
@@ -109,13 +130,20 @@ final class LoadTestedLimit extends AbstractLimit {
                 return limit; // no more 503s than the noise this server sends at any load
             }
             if (loadStoppedAt > 0 && inflight <= loadStoppedAt && floor() == 0) {
-                // a trial found the 503s stopped at this load, and here is one at no more: they were noise after all
-                noiseMeasured = Math.max(averageShare, 1.0 / SHARE_MEMORY);
-                averageShare = noiseMeasured;
+                double since = (double) throttledAtStoppedLoad / answersAtStoppedLoad;
+                if (since >= shareBeforeStoppedLoad
+                        - deviations(shareBeforeStoppedLoad, answersAtStoppedLoad, 2)) {
+                    // a trial found the 503s stopped at this load, and here they come at no more, as often as before
+                    // it: they were noise after all
+                    noiseMeasured = Math.max(averageShare, 1.0 / SHARE_MEMORY);
+                    averageShare = noiseMeasured;
+                    loadStoppedAt = 0;
+                    LOG.debug("503 with {} in flight, where a trial had found none: noise at {}", inflight,
+                            noiseMeasured);
+                    return limit;
+                }
+                // far fewer than before the trial: that load is just above the server's rate, and this is load
                 loadStoppedAt = 0;
-                LOG.debug("503 with {} in flight, where a trial had found none: noise at {}", inflight,
-                        noiseMeasured);
-                return limit;
             }
             int lowered = lowered(Math.min(limit, inflight));
             if (lowered >= limit) {
@@ -136,12 +164,13 @@ final class LoadTestedLimit extends AbstractLimit {
             return limit; // the limit is not what holds requests back: growing it would prove nothing
         }
         boolean probing = ceiling > 0 && limit + step >= ceiling;
-        if (++answersThisRound < (probing ? PROBE_ROUNDS * limit : limit)) {
+        if (++answersThisRound < (probing ? probeRounds * limit : limit)) {
             return limit;
         }
         answersThisRound = 0;
-        if (limit > ceiling) {
+        if (limit > ceiling && ceiling > 0) {
             ceiling = 0; // passed without a 503 that counted: whatever held the rate there has gone
+            probeRounds = PROBE_ROUNDS;
         }
         return (int) Math.min(max, (long) limit + step);
     }
@@ -154,6 +183,13 @@ final class LoadTestedLimit extends AbstractLimit {
     private int trialAnswer(int limit, long startTime, long now, boolean didDrop) {
         Trial running = trial;
         if (startTime - running.stepStart < 0) {
+            if (running.depth == 1) {
+                // the rest of the round the 503 came in: what the load before the decrease was answered
+                running.tailAnswers++;
+                if (didDrop) {
+                    running.tailThrottled++;
+                }
+            }
             return limit; // sent before this step's decrease: says nothing about the lower limit
         }
         running.answers++;
@@ -164,14 +200,28 @@ final class LoadTestedLimit extends AbstractLimit {
             return limit;
         }
         double share = (double) running.throttled / running.answers;
+        if (running.depth == 1 && running.tailAnswers > 0) {
+            // the 503 that opened the trial and the answers of its round that came after it: the share before,
+            // where the window had too few answers to tell (at the start), or more than it says
+            double roundShare = (running.tailThrottled + 1.0) / (running.tailAnswers + 1);
+            running.shareBefore = Math.max(running.shareBefore, roundShare);
+            running.burst |= running.tailThrottled >= 1 && roundShare >= 0.25;
+        }
         boolean fell = running.throttled == 0
                 || share < running.shareBefore - deviations(running.shareBefore, TRIAL_ANSWERS, 2);
         LOG.debug("trial step {} at limit {}: {} of {} answers 503 (before {}); fell {}", running.depth, limit,
                 running.throttled, running.answers, running.shareBefore, fell);
         if (fell) {
             trial = null; // sending less made the 503s stop: they were load
+            // the server refused the same level again: probe it half as often (TCP's backoff of its probes)
+            probeRounds = ceiling > 0 && running.throttledAt >= ceiling ? Math.min(MAX_PROBE_ROUNDS, 2 * probeRounds)
+                    : PROBE_ROUNDS;
             ceiling = running.throttledAt;
-            loadStoppedAt = limit;
+            // a level where 503s stopped; where their share only fell, 503s there are still load
+            loadStoppedAt = running.throttled > 0 ? 0 : limit;
+            answersAtStoppedLoad = running.answers;
+            throttledAtStoppedLoad = running.throttled;
+            shareBeforeStoppedLoad = running.shareBefore;
             return limit;
         }
         int lowered = lowered(limit);
@@ -243,8 +293,10 @@ final class LoadTestedLimit extends AbstractLimit {
     private static final class Trial {
         private final int restoreTo;
         private int throttledAt;
-        private final boolean burst;
+        private boolean burst;
         private double shareBefore;
+        private int tailAnswers;
+        private int tailThrottled;
         private long stepStart;
         private int depth = 1;
         private int answers;
