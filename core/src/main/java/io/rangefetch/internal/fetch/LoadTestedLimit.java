@@ -23,9 +23,9 @@ import org.slf4j.LoggerFactory;
  * answers a share of all requests 503 whatever their rate (a sick node, a proxy, a noisy neighbour) is not helped
  * by sending less: cutting the limit there only serializes the reads. So a decrease opens a <em>trial</em>: the
  * next {@value #TRIAL_ANSWERS} answers to requests sent after it. The 503s were load if they stopped, or their
- * share fell clearly (two standard deviations) below the share of 503s before this step: among the recent answers,
- * or in the round the first 503 came in (it and the answers to requests sent with it), whichever is higher, so that
- * the burst of a first round at the start, before any window, counts. If two or more still came,
+ * share fell clearly (two standard errors of the difference) below the share of 503s before this step: among the
+ * recent answers, or in the round the first 503 came in (it and the answers to requests sent with it), whichever is
+ * higher, so that the burst of a first round at the start, before any window, counts. If two or more still came,
  * the limit is lowered once more, {@value #TRIAL_DEPTH} decreases in all (a load far above the server's rate needs
  * several halvings to fall below it), and so it is after one 503 when a burst opened the trial. If the share did
  * not fall by then, or a step saw just one 503, the 503s are noise: the limit goes back to where the trial found
@@ -156,7 +156,8 @@ final class LoadTestedLimit extends AbstractLimit {
             if (testsNoise) {
                 // S3's rate limit answers a burst of 503s, a sick node one here and there
                 boolean burst = recentThrottled >= WINDOW / 4;
-                trial = new Trial(limit, lastDecrease, before, Math.min(limit, inflight), burst);
+                trial = new Trial(limit, lastDecrease, before, before > 0 ? WINDOW : 0, Math.min(limit, inflight),
+                        burst);
             }
             return lowered;
         }
@@ -204,11 +205,14 @@ final class LoadTestedLimit extends AbstractLimit {
             // the 503 that opened the trial and the answers of its round that came after it: the share before,
             // where the window had too few answers to tell (at the start), or more than it says
             double roundShare = (running.tailThrottled + 1.0) / (running.tailAnswers + 1);
-            running.shareBefore = Math.max(running.shareBefore, roundShare);
+            if (roundShare > running.shareBefore) {
+                running.shareBefore = roundShare;
+                running.beforeAnswers = running.tailAnswers + 1;
+            }
             running.burst |= running.tailThrottled >= 1 && roundShare >= 0.25;
         }
         boolean fell = running.throttled == 0
-                || share < running.shareBefore - deviations(running.shareBefore, TRIAL_ANSWERS, 2);
+                || clearlyBelow(share, running.answers, running.shareBefore, running.beforeAnswers);
         LOG.debug("trial step {} at limit {}: {} of {} answers 503 (before {}); fell {}", running.depth, limit,
                 running.throttled, running.answers, running.shareBefore, fell);
         if (fell) {
@@ -232,6 +236,7 @@ final class LoadTestedLimit extends AbstractLimit {
         if (stillHigh && running.depth < TRIAL_DEPTH && lowered < limit) {
             running.depth++;
             running.shareBefore = share; // the next step must do better than this one
+            running.beforeAnswers = running.answers;
             running.throttledAt = limit; // 503s came at this level too: it is the ceiling if the next one ends them
             running.answers = 0;
             running.throttled = 0;
@@ -260,6 +265,20 @@ final class LoadTestedLimit extends AbstractLimit {
 
     private double windowShare() {
         return recentCount == 0 ? 0 : (double) recentThrottled / recentCount;
+    }
+
+    /**
+     * Whether a share of 503s among {@code afterAnswers} answers is clearly (two standard errors) below one among
+     * {@code beforeAnswers}: the two-proportion test, so that a share before measured on a few answers (a round of
+     * three, all 503) is not taken as exact.
+     */
+    private static boolean clearlyBelow(double after, int afterAnswers, double before, int beforeAnswers) {
+        if (beforeAnswers == 0) {
+            return false;
+        }
+        double pooled = (after * afterAnswers + before * beforeAnswers) / (afterAnswers + beforeAnswers);
+        double variance = pooled * (1 - pooled) * (1.0 / afterAnswers + 1.0 / beforeAnswers);
+        return before - after > 2 * Math.sqrt(variance);
     }
 
     private static double deviations(double share, int answers, double count) {
@@ -295,6 +314,7 @@ final class LoadTestedLimit extends AbstractLimit {
         private int throttledAt;
         private boolean burst;
         private double shareBefore;
+        private int beforeAnswers;
         private int tailAnswers;
         private int tailThrottled;
         private long stepStart;
@@ -302,12 +322,13 @@ final class LoadTestedLimit extends AbstractLimit {
         private int answers;
         private int throttled;
 
-        Trial(int restoreTo, long stepStart, double shareBefore, int throttledAt, boolean burst) {
+        Trial(int restoreTo, long stepStart, double shareBefore, int beforeAnswers, int throttledAt, boolean burst) {
             this.restoreTo = restoreTo;
             this.throttledAt = throttledAt;
             this.burst = burst;
             this.stepStart = stepStart;
             this.shareBefore = shareBefore;
+            this.beforeAnswers = beforeAnswers;
         }
     }
 }
