@@ -61,6 +61,15 @@ public interface S3Server extends AutoCloseable {
   }
 
   /**
+   * Whether a GET racing an overwrite of its object always answers one version whole: that version's
+   * ETag with that version's bytes, as S3 does. A suite that overwrites objects while others read them
+   * checks every byte against the version the ETag names only where this holds.
+   */
+  default boolean overwritesAtomically() {
+    return true;
+  }
+
+  /**
    * This server reached at another address, such as a proxy in front of it: same credentials, region
    * and buckets, but clients built with {@link S3Clients} send their requests to {@code endpoint}.
    * Closing the view does nothing: the server stays open and stays the caller's to close.

@@ -41,6 +41,11 @@ final class S3ServerAtEndpoint implements S3Server {
   }
 
   @Override
+  public boolean overwritesAtomically() {
+    return server.overwritesAtomically();
+  }
+
+  @Override
   public String testBucket(String preferredName) {
     return server.testBucket(preferredName);
   }
