@@ -126,8 +126,7 @@ class LoadTestedLimitTest {
             waiting.add(reader);
         }
         long sequence = 0;
-        double tokens = 8;
-        long lastRefill = 0;
+        ServerRate server = new ServerRate(rate);
         long throttled = 0;
         long end = 0;
         while (true) {
@@ -148,11 +147,7 @@ class LoadTestedLimitTest {
                 waiting.add(next.reader);
                 continue;
             }
-            long arrived = next.at - rtt + millisecond;
-            tokens = Math.min(8, tokens + rate * (arrived - lastRefill) / 1e9);
-            lastRefill = Math.max(lastRefill, arrived);
-            if (tokens >= 1) {
-                tokens--;
+            if (server.admits(next.at - rtt + millisecond)) {
                 if (next.permit != null) {
                     next.permit.succeeded();
                 }
@@ -179,6 +174,28 @@ class LoadTestedLimitTest {
     /** An answer to a reader's request, or the end of its backoff. */
     private record ColdEvent(long at, int reader, boolean backoffOver, Permit permit, long sequence) {}
 
+    /** The server's request-rate limit: a token bucket of {@code rate} a second and a burst of 8, as S3's. */
+    private static final class ServerRate {
+        private final double rate;
+        private double tokens = 8;
+        private long lastRefill;
+
+        ServerRate(double rate) {
+            this.rate = rate;
+        }
+
+        /** Whether a request arriving at {@code arrived} (simulated nanoseconds) is answered, not 503'd. */
+        boolean admits(long arrived) {
+            tokens = Math.min(8, tokens + rate * (arrived - lastRefill) / 1e9);
+            lastRefill = Math.max(lastRefill, arrived);
+            if (tokens < 1) {
+                return false;
+            }
+            tokens--;
+            return true;
+        }
+    }
+
     private record Outcome(double meanLimit, double meanInFlight, long answers, long succeeded, long throttled, double noiseFloor,
             boolean takesNoise) {}
 
@@ -196,8 +213,7 @@ class LoadTestedLimitTest {
                 new ThrottleSettings(true, 1, 64, 16, 1, 0.5, testsNoise), now::get);
         PriorityQueue<InFlight> inFlight = new PriorityQueue<>((a, b) -> a.answeredAt != b.answeredAt
                 ? Long.compare(a.answeredAt, b.answeredAt) : Long.compare(a.sequence, b.sequence));
-        double tokens = 8;
-        long lastRefill = 0;
+        ServerRate server = new ServerRate(rate);
         long sequence = 0;
         long answers = 0;
         long succeeded = 0;
@@ -224,14 +240,7 @@ class LoadTestedLimitTest {
             boolean slowDown = random.nextDouble() < noise;
             if (rate > 0) {
                 // the server decides when the request arrives; half a round trip is when, within this model
-                long arrived = next.answeredAt - RTT / 2;
-                tokens = Math.min(8, tokens + rate * (arrived - lastRefill) / 1e9);
-                lastRefill = Math.max(lastRefill, arrived);
-                if (tokens >= 1) {
-                    tokens--;
-                } else {
-                    slowDown = true;
-                }
+                slowDown |= !server.admits(next.answeredAt - RTT / 2);
             }
             answers++;
             if (slowDown) {
