@@ -22,19 +22,24 @@ import org.slf4j.LoggerFactory;
  * <p><b>The test.</b> S3 throttles a prefix above a request rate: sending less makes its 503s stop. A server that
  * answers a share of all requests 503 whatever their rate (a sick node, a proxy, a noisy neighbour) is not helped
  * by sending less: cutting the limit there only serializes the reads. So a decrease opens a <em>trial</em>: the
- * next {@value #TRIAL_ANSWERS} answers to requests sent after it. The 503s were load if they stopped, or their
- * share fell clearly (two standard errors of the difference) below the share of 503s before this step: among the
- * recent answers, or in the round the first 503 came in (it and the answers to requests sent with it), whichever is
- * higher, so that the burst of a first round at the start, before any window, counts. If two or more still came,
- * the limit is lowered once more, {@value #TRIAL_DEPTH} decreases in all (a load far above the server's rate needs
+ * next {@value #TRIAL_ANSWERS} answers to requests sent after it. The 503s were load if their share fell clearly
+ * (two standard errors of the difference) below the share of 503s before this step: among the recent answers, or
+ * in the round the first 503 came in (it and the answers to requests sent with it), whichever is higher, so that
+ * the burst of a first round at the start, before any window, counts. A step whose 8 answers saw no 503, or one
+ * (and no burst opened the trial), is too short to tell: noise at one answer in ten shows none in 8 almost every
+ * other time, and the tail of a load just cut shows one. It waits for more answers, up to {@value
+ * #MAX_TRIAL_ANSWERS}: load if none came by then or their share is clearly below; a second 503 after the first 8
+ * answers is a share too low for a load still above the server's rate. If two or more came in the first 8, the
+ * limit is lowered once more, {@value #TRIAL_DEPTH} decreases in all (a load far above the server's rate needs
  * several halvings to fall below it), and so it is after one 503 when a burst opened the trial. If the share did
- * not fall by then, or a step saw just one 503, the 503s are noise: the limit goes back to where the trial found
- * it, and the share at the lowest load becomes the <em>noise floor</em>. A trial this short often sees no 503 of
- * rare noise (one answer in ten) and takes it for load; so 503s that come later at a load no higher than where a
- * trial found them stopped, about as often as before that trial (counting its answers), prove them noise after
- * all, and the average share of 503s becomes the floor. Far fewer than before say that level is just above the
- * server's rate: the limit is lowered as for any load. A level where the share of 503s fell but did not reach
- * zero is not such a level.
+ * not fall by then, the 503s are noise, unless the trial's answers taken together are clearly below the share
+ * where it began (load, whose last few 503s come from a level just above the server's rate; the limit stays): the
+ * limit goes back to where the trial found it, and the share at the lowest load becomes the <em>noise floor</em>.
+ * A trial still sees no 503 of rare noise now and then and takes it for load; so 503s that come later at a load
+ * no higher than where a trial found them stopped, about as often as before that trial (counting its answers),
+ * prove them noise after all: the average share of 503s becomes the floor, and the limit goes back to where that
+ * trial found it. Far fewer than before say that level is just above the server's rate: the limit is lowered as
+ * for any load. A level where the share of 503s fell but did not reach zero is not such a level.
  *
  * <p><b>Above the floor.</b> Once noise is known, a 503 lowers the limit (and opens a trial) only when the 503s stand
  * clearly above the floor: among the last {@value #WINDOW} answers (four standard deviations), or in the share of all
@@ -53,6 +58,11 @@ final class LoadTestedLimit extends AbstractLimit {
     private static final Logger LOG = LoggerFactory.getLogger(LoadTestedLimit.class);
     /** Answers in one step of a trial. */
     static final int TRIAL_ANSWERS = 8;
+    /**
+     * The most answers one step of a trial waits for while none is a 503 and their count is still too small to
+     * tell that the 503s stopped.
+     */
+    static final int MAX_TRIAL_ANSWERS = 4 * TRIAL_ANSWERS;
     /** Decreases a trial may make before it calls the 503s noise. */
     static final int TRIAL_DEPTH = 3;
     /** The recent answers whose share of 503s is set against the noise floor. */
@@ -85,6 +95,7 @@ final class LoadTestedLimit extends AbstractLimit {
     private int answersAtStoppedLoad;
     private int throttledAtStoppedLoad;
     private double shareBeforeStoppedLoad;
+    private int limitBeforeStoppedLoad;
     private boolean decreased;
     private long lastDecrease;
     private Trial trial;
@@ -138,9 +149,15 @@ final class LoadTestedLimit extends AbstractLimit {
                     noiseMeasured = Math.max(averageShare, 1.0 / SHARE_MEMORY);
                     averageShare = noiseMeasured;
                     loadStoppedAt = 0;
-                    LOG.debug("503 with {} in flight, where a trial had found none: noise at {}", inflight,
-                            noiseMeasured);
-                    return limit;
+                    // and the limit that trial lowered goes back, as after a trial that found noise: climbing
+                    // back a step a round would keep the reads serialized for most of a scan
+                    ceiling = 0;
+                    probeRounds = PROBE_ROUNDS;
+                    answersThisRound = 0;
+                    int back = Math.max(limit, limitBeforeStoppedLoad);
+                    LOG.debug("503 with {} in flight, where a trial had found none: noise at {}, limit {} -> {}",
+                            inflight, noiseMeasured, limit, back);
+                    return back;
                 }
                 // far fewer than before the trial: that load is just above the server's rate, and this is load
                 loadStoppedAt = 0;
@@ -194,8 +211,10 @@ final class LoadTestedLimit extends AbstractLimit {
             return limit; // sent before this step's decrease: says nothing about the lower limit
         }
         running.answers++;
+        running.allAnswers++;
         if (didDrop) {
             running.throttled++;
+            running.allThrottled++;
         }
         if (running.answers < TRIAL_ANSWERS) {
             return limit;
@@ -211,8 +230,20 @@ final class LoadTestedLimit extends AbstractLimit {
             }
             running.burst |= running.tailThrottled >= 1 && roundShare >= 0.25;
         }
-        boolean fell = running.throttled == 0
-                || clearlyBelow(share, running.answers, running.shareBefore, running.beforeAnswers);
+        if (running.depth == 1) {
+            running.firstShareBefore = running.shareBefore;
+            running.firstBeforeAnswers = running.beforeAnswers;
+        }
+        boolean fell = clearlyBelow(share, running.answers, running.shareBefore, running.beforeAnswers);
+        boolean few = running.throttled == 0 || running.throttled == 1 && !running.burst;
+        if (!fell && few) {
+            if (running.answers < MAX_TRIAL_ANSWERS) {
+                // too few 503s to call them noise, too few answers to call them stopped: noise at one answer in
+                // ten sends none in 8 answers almost every other time, and the tail of a load just cut sends one
+                return limit;
+            }
+            fell = running.throttled == 0; // none in all those answers: sending less made them stop
+        }
         LOG.debug("trial step {} at limit {}: {} of {} answers 503 (before {}); fell {}", running.depth, limit,
                 running.throttled, running.answers, running.shareBefore, fell);
         if (fell) {
@@ -226,13 +257,15 @@ final class LoadTestedLimit extends AbstractLimit {
             answersAtStoppedLoad = running.answers;
             throttledAtStoppedLoad = running.throttled;
             shareBeforeStoppedLoad = running.shareBefore;
+            limitBeforeStoppedLoad = running.restoreTo;
             return limit;
         }
         int lowered = lowered(limit);
-        // one 503 in a step is what noise at about one answer in ten looks like; a load still above the server's
-        // rate after a halving answers more (and one below it, none), unless it was just above it: a trial opened
-        // by a burst goes on for one
-        boolean stillHigh = running.throttled >= 2 || running.throttled == 1 && running.burst;
+        // a load still above the server's rate after a halving answers two or more of 8 (and one below it, none),
+        // unless it was just above it: a trial opened by a burst goes on for one; a step that waited past 8 answers
+        // saw a share too low for that
+        boolean stillHigh = running.answers == TRIAL_ANSWERS
+                && (running.throttled >= 2 || running.throttled == 1 && running.burst);
         if (stillHigh && running.depth < TRIAL_DEPTH && lowered < limit) {
             running.depth++;
             running.shareBefore = share; // the next step must do better than this one
@@ -243,6 +276,17 @@ final class LoadTestedLimit extends AbstractLimit {
             running.stepStart = now;
             lastDecrease = now;
             return lowered;
+        }
+        if (running.depth > 1 && clearlyBelow((double) running.allThrottled / running.allAnswers, running.allAnswers,
+                running.firstShareBefore, running.firstBeforeAnswers)) {
+            // the last step no better than the one before, but the trial as a whole clearly below where it began:
+            // load, whose last few 503s come from a level just above the server's rate
+            LOG.debug("trial at limit {}: {} of {} answers 503 in all (before {}): load", limit, running.allThrottled,
+                    running.allAnswers, running.firstShareBefore);
+            trial = null;
+            ceiling = limit;
+            loadStoppedAt = 0;
+            return limit;
         }
         // as many 503s at a fraction of the load: noise, which sending less does not help
         LOG.debug("trial at limit {}: noise at a share of {}, limit back to {}", limit, share, running.restoreTo);
@@ -274,7 +318,9 @@ final class LoadTestedLimit extends AbstractLimit {
      */
     private static boolean clearlyBelow(double after, int afterAnswers, double before, int beforeAnswers) {
         if (beforeAnswers == 0) {
-            return false;
+            // nothing before but the 503 that opened the trial: one answer, a 503
+            before = 1;
+            beforeAnswers = 1;
         }
         double pooled = (after * afterAnswers + before * beforeAnswers) / (afterAnswers + beforeAnswers);
         double variance = pooled * (1 - pooled) * (1.0 / afterAnswers + 1.0 / beforeAnswers);
@@ -321,6 +367,10 @@ final class LoadTestedLimit extends AbstractLimit {
         private int depth = 1;
         private int answers;
         private int throttled;
+        private int allAnswers;
+        private int allThrottled;
+        private double firstShareBefore;
+        private int firstBeforeAnswers;
 
         Trial(int restoreTo, long stepStart, double shareBefore, int beforeAnswers, int throttledAt, boolean burst) {
             this.restoreTo = restoreTo;

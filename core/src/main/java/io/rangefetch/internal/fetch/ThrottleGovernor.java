@@ -36,6 +36,7 @@ public final class ThrottleGovernor {
     private final String bucket;
     private final LoadTestedLimit limit;
     private final LongSupplier nanoClock;
+    private final int minLimit;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition placeFreed = lock.newCondition();
     // Guarded by lock.
@@ -46,6 +47,7 @@ public final class ThrottleGovernor {
         this.bucket = requireNonNull(bucket, "bucket is null");
         this.limit = new LoadTestedLimit(settings);
         this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
+        this.minLimit = settings.minConcurrency();
         limit.notifyOnChange(newLimit -> wakeWaiters());
     }
 
@@ -62,6 +64,18 @@ public final class ThrottleGovernor {
     /** Whether 503s from this bucket are taken for noise now: sending less does not make them rarer. */
     public boolean takes503sForNoise() {
         return limit.noiseFloor() > 0;
+    }
+
+    /**
+     * Whether a request answered 503 waits no longer than a first retry before it is sent again, instead of a wait
+     * that doubles with each 503: when the 503s are taken for noise (waiting longer does not make them rarer), and
+     * while the limit is above its minimum, for there the governor is what sends less (it lowered the limit, and
+     * the retry waits for a place under it like any request); waits that double on top would slow the reads twice
+     * for one 503. At the lowest limit only the wait can send less, and it doubles, as S3 asks (TCP likewise
+     * shrinks its window first and backs its timer off only when the window is at its least).
+     */
+    public boolean retriesWaitShort() {
+        return takes503sForNoise() || limit() > minLimit;
     }
 
     /** Requests holding a place now. */

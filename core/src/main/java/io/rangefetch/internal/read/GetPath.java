@@ -50,8 +50,9 @@ import java.util.concurrent.TimeUnit;
  * prefetch nobody waits for is dropped when there is none), then {@link AttemptSender} sends it and waits for its
  * answer to begin (first-byte timeout, hedging), then the body is read under the {@link BodyWatchdog} (a body that
  * stalls is cut, and the attempt counts as timed out). The place is held until the body is read or the attempt
- * failed; a 503 lowers the limit, unless the governor found that 503s come at this share whatever the load (noise):
- * then the retry waits no longer than a first retry.
+ * failed; a 503 lowers the limit, unless the governor found that 503s come at this share whatever the load (noise).
+ * The retry of a 503 waits no longer than a first retry while the governor answers it (noise, or a limit that can
+ * still go lower); only at the lowest limit does its wait double with each 503.
  *
  * <p><b>Backoff off the slot.</b> A fetch that {@linkplain FetchAbort#mayRunAgain may run again} (block loads,
  * prefetches, vectored parts and reads into a caller's buffer, HEADs) waits out a backoff by throwing {@link
@@ -88,9 +89,12 @@ final class GetPath {
         this.retries = retry.maxAttempts() > 1 && !retry.deadline().isZero();
     }
 
-    /** The longest wait before the retry that follows attempt number {@code attempt} (from 1). */
-    static Duration waitBound(RetrySettings retry, int attempt, boolean noise) {
-        return retry.delayBound(noise ? 1 : attempt);
+    /**
+     * The longest wait before the retry that follows attempt number {@code attempt} (from 1): a first retry's when
+     * the bucket's governor answers the 503 itself ({@link ThrottleGovernor#retriesWaitShort}).
+     */
+    static Duration waitBound(RetrySettings retry, int attempt, boolean shortWait) {
+        return retry.delayBound(shortWait ? 1 : attempt);
     }
 
     /** Where one GET's body goes, in object order; it may take several answers when a body breaks. */
@@ -303,8 +307,8 @@ final class GetPath {
                 throw number > 1 ? exhausted(attempts.what, number, failure) : failure;
             }
             ThrottleGovernor governor = throttled ? governors.forBucket(bucket) : null;
-            boolean noise = governor != null && governor.takes503sForNoise();
-            long wait = Math.min(left, fullJitter(waitBound(retry, number, noise)).toNanos());
+            boolean shortWait = governor != null && governor.retriesWaitShort();
+            long wait = Math.min(left, fullJitter(waitBound(retry, number, shortWait)).toNanos());
             if (abort.mayRunAgain()) {
                 throw new BackOff(wait); // the scheduler runs this fetch again after the wait, its slot free meanwhile
             }

@@ -41,6 +41,28 @@ class LoadTestedLimitTest {
         assertThat(tested.meanInFlight).as("%s", tested).isGreaterThanOrEqualTo(0.8 * READERS);
     }
 
+    /**
+     * The benchmark's sequential scan under 10% random 503s, simulated from a fresh governor: about 70 answers. A
+     * trial of 8 answers sees no 503 of this noise almost every other time; taken for load, that held the limit
+     * down for the rest of the scan. Before trials waited for enough answers: a mean of 9.9 in flight of 16, and 67
+     * of 200 runs under half; now 11.2 and 47 (a trial's own steps, at a half and a quarter, are most of the rest).
+     */
+    @Test
+    void aShortScanUnderRareNoiseKeepsItsConcurrencyFromAColdStart() {
+        int runs = 200;
+        int serialized = 0;
+        double meanInFlight = 0;
+        for (long seed = 0; seed < runs; seed++) {
+            Outcome outcome = simulate(true, 0.1, 0, seed, 70);
+            meanInFlight += outcome.meanInFlight / runs;
+            if (outcome.meanInFlight < 0.5 * READERS) {
+                serialized++;
+            }
+        }
+        assertThat(meanInFlight).as("mean requests in flight, of %s", READERS).isGreaterThanOrEqualTo(0.65 * READERS);
+        assertThat(serialized).as("runs under half the concurrency, of %s", runs).isLessThan(runs / 4);
+    }
+
     @Test
     void aRequestRateLimitIsFoundAndFew503sAreSentAboveIt() {
         // 400 requests a second at 20 ms each: 8 in flight is the rate the server allows
@@ -163,7 +185,7 @@ class LoadTestedLimitTest {
                     next.permit.throttled();
                 }
                 attempts[next.reader]++;
-                long bound = governor != null && governor.takes503sForNoise() ? 50 * millisecond
+                long bound = governor != null && governor.retriesWaitShort() ? 50 * millisecond
                         : Math.min(2000 * millisecond, (50 * millisecond) << Math.min(10, attempts[next.reader] - 1));
                 events.add(new ColdEvent(now.get() + (long) (random.nextDouble() * bound), next.reader, true, null,
                         sequence++));
@@ -207,6 +229,11 @@ class LoadTestedLimitTest {
      * @param rate the server's requests per second above which it answers 503 (0: none)
      */
     private static Outcome simulate(Boolean testsNoise, double noise, double rate, long seed) {
+        return simulate(testsNoise, noise, rate, seed, Long.MAX_VALUE);
+    }
+
+    /** As {@link #simulate(Boolean, double, double, long)}, ending after {@code maxAnswers} answers. */
+    private static Outcome simulate(Boolean testsNoise, double noise, double rate, long seed, long maxAnswers) {
         AtomicLong now = new AtomicLong();
         Random random = new Random(seed);
         ThrottleGovernor governor = testsNoise == null ? null : new ThrottleGovernor("bucket",
@@ -222,7 +249,7 @@ class LoadTestedLimitTest {
         double inFlightTime = 0;
         long lastEvent = 0;
         long end = TimeUnit.SECONDS.toNanos(SECONDS);
-        while (now.get() < end) {
+        while (now.get() < end && answers < maxAnswers) {
             // fill up to what the readers want and the governor allows
             while (inFlight.size() < READERS) {
                 Permit permit = governor == null ? null : governor.tryAcquire();

@@ -41,6 +41,11 @@ class ThrottleGovernorTest {
         return new ThrottleGovernor("bucket", new ThrottleSettings(true, min, max, initial, step, factor, false), now::get);
     }
 
+    /** A governor that tests whether 503s are noise, with step 1 and factor 0.5. */
+    private ThrottleGovernor noiseTesting(int min, int initial) {
+        return new ThrottleGovernor("bucket", new ThrottleSettings(true, min, 64, initial, 1, 0.5, true), now::get);
+    }
+
     private static List<Permit> take(ThrottleGovernor governor, int count) {
         List<Permit> permits = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -112,6 +117,91 @@ class ThrottleGovernorTest {
             permit.throttled();
         }
         assertThat(governor.limit()).isEqualTo(3);
+    }
+
+    @Test
+    void aRetryOfA503WaitsShortWhileTheLimitCanStillGoDown() {
+        ThrottleGovernor governor = governor(2, 64, 8, 1, 0.5);
+        assertThat(governor.retriesWaitShort()).as("limit 8, minimum 2").isTrue();
+        List<Permit> permits = take(governor, 4);
+        now.addAndGet(10);
+        permits.get(0).throttled();
+        assertThat(governor.limit()).as("4 in flight, halved").isEqualTo(2);
+        permits.subList(1, permits.size()).forEach(Permit::ignored);
+        assertThat(governor.retriesWaitShort()).as("at the minimum only a growing wait sends less").isFalse();
+
+        assertThat(noiseTesting(2, 8).retriesWaitShort()).isTrue();
+    }
+
+    @Test
+    void aLimitATrialLoweredForLoadGoesBackWhenLater503sProveThemNoise() {
+        ThrottleGovernor governor = noiseTesting(2, 16);
+        List<Permit> rest = openTrial(governor, 16);
+        assertThat(governor.limit()).isEqualTo(8);
+        now.addAndGet(10);
+        rest.forEach(Permit::succeeded);
+        // the trial's answers, none 503: 8 are too few to tell from noise at the share before (1 in 16), so it
+        // waits for more, and after 32 it takes the 503 for load; the limit stays down
+        for (int batch = 0; batch < 4; batch++) {
+            trialStep(governor, 0);
+            assertThat(governor.limit()).as("batch %s of the trial", batch).isEqualTo(8);
+        }
+        assertThat(governor.takes503sForNoise()).isFalse();
+        // a 503 at that lower load, as often as before the trial: it was noise, and the limit goes back to 16
+        List<Permit> later = take(governor, 8);
+        now.addAndGet(10);
+        later.get(0).throttled();
+        assertThat(governor.takes503sForNoise()).isTrue();
+        assertThat(governor.limit()).isEqualTo(16);
+        later.subList(1, later.size()).forEach(Permit::succeeded);
+    }
+
+    @Test
+    void aTrialWhoseLastStepsStillSeeA503IsLoadWhenTheShareFellFromWhereItBegan() {
+        ThrottleGovernor governor = noiseTesting(1, 32);
+        List<Permit> rest = openTrial(governor, 32);
+        assertThat(governor.limit()).isEqualTo(16);
+        // 21 of the round's 32 answers 503: a burst, far above the server's rate
+        for (int i = 0; i < rest.size(); i++) {
+            if (i < 20) {
+                rest.get(i).throttled();
+            } else {
+                rest.get(i).succeeded();
+            }
+        }
+        trialStep(governor, 3);
+        assertThat(governor.limit()).as("3 of 8 after the first halving").isEqualTo(8);
+        trialStep(governor, 1);
+        assertThat(governor.limit()).as("1 of 8 after a burst: once more").isEqualTo(4);
+        trialStep(governor, 1);
+        // the last step saw as many as the one before, but 5 of 24 is clearly fewer than 21 of 32: load, not noise
+        assertThat(governor.limit()).isEqualTo(4);
+        assertThat(governor.takes503sForNoise()).isFalse();
+    }
+
+    /** {@code inFlight} requests sent together, the first answered 503: a trial opens. Returns the others. */
+    private List<Permit> openTrial(ThrottleGovernor governor, int inFlight) {
+        List<Permit> round = take(governor, inFlight);
+        now.addAndGet(10);
+        round.get(0).throttled();
+        return round.subList(1, round.size());
+    }
+
+    /** 8 answers to requests sent from now on (a trial's step), the first {@code throttled} of them 503. */
+    private void trialStep(ThrottleGovernor governor, int throttled) {
+        now.addAndGet(10);
+        int answered = 0;
+        while (answered < 8) {
+            List<Permit> batch = take(governor, Math.min(governor.limit(), 8 - answered));
+            now.addAndGet(10);
+            for (Permit permit : batch) {
+                if (answered++ < throttled) {
+                    permit.throttled();
+                } else {
+                    permit.succeeded();
+                }
+            }
+        }
     }
 
     @Test
