@@ -11,7 +11,9 @@ import org.slf4j.LoggerFactory;
  * <p><b>Rounds.</b> The limit grows by the step once as many answers as the limit came back without a 503, and only
  * while the requests use at least half of it. A 503 to a request sent before the last decrease belongs to the burst
  * that caused that decrease and is not counted again. A decrease starts from what was in flight beside the 503's
- * request, not from a limit nobody used: a limit of 16 with 8 requests in flight drops to 4, not to 8. Once a trial
+ * request, not from a limit nobody used: a limit of 16 with 8 requests in flight drops to 4, not to 8. A lone 503
+ * among a fresh governor's first {@value #WINDOW} answers lowers nothing (S3's rate limit answers a burst, and a
+ * short read's few requests, halved, cost it more than the 503): the second does. Once a trial
  * found load, the lowest level where its 503s still came is the <em>ceiling</em>: the limit grows back to below it a
  * step a round, and to it and past it only a step every {@value #PROBE_ROUNDS} rounds, so that a governor near the
  * server's rate probes it seldom (TCP CUBIC's plateau, in the simplest form). Each time a trial finds load again at
@@ -134,6 +136,11 @@ final class LoadTestedLimit extends AbstractLimit {
         if (didDrop) {
             if (decreased && startTime - lastDecrease < 0) {
                 return limit; // sent before the last decrease: part of the burst already answered for
+            }
+            if (!decreased && recentCount < WINDOW && recentThrottled < 2) {
+                // the first 503 of a fresh governor, alone among its first answers: S3's rate limit answers a
+                // burst, and halving a short read's few requests on one 503 costs more than the 503
+                return limit;
             }
             // a share over fewer answers than the window says too little to compare a trial with
             double before = recentCount < WINDOW ? 0 : Math.max(windowShare(), averageShare);

@@ -38,12 +38,28 @@ class ThrottleGovernorTest {
     }
 
     private ThrottleGovernor governor(int min, int max, int initial, int step, double factor) {
-        return new ThrottleGovernor("bucket", new ThrottleSettings(true, min, max, initial, step, factor, false), now::get);
+        ThrottleGovernor governor = new ThrottleGovernor("bucket",
+                new ThrottleSettings(true, min, max, initial, step, factor, false), now::get);
+        return initial >= 3 ? warm(governor) : governor; // a limit of 1 or 2 is all used by one at a time
     }
 
     /** A governor that tests whether 503s are noise, with step 1 and factor 0.5. */
     private ThrottleGovernor noiseTesting(int min, int initial) {
-        return new ThrottleGovernor("bucket", new ThrottleSettings(true, min, 64, initial, 1, 0.5, true), now::get);
+        return warm(new ThrottleGovernor("bucket", new ThrottleSettings(true, min, 64, initial, 1, 0.5, true),
+                now::get));
+    }
+
+    /**
+     * {@code governor} past its first answers (16, one at a time, none 503: too few in flight to grow a limit of 3
+     * or more), where a lone 503 lowers the limit.
+     */
+    private ThrottleGovernor warm(ThrottleGovernor governor) {
+        for (int i = 0; i < 16; i++) {
+            Permit permit = governor.tryAcquire();
+            now.addAndGet(1);
+            permit.succeeded();
+        }
+        return governor;
     }
 
     private static List<Permit> take(ThrottleGovernor governor, int count) {
@@ -117,6 +133,20 @@ class ThrottleGovernorTest {
             permit.throttled();
         }
         assertThat(governor.limit()).isEqualTo(3);
+    }
+
+    @Test
+    void aFreshGovernorsFirst503AloneLowersNothingAndASecondDoes() {
+        ThrottleGovernor governor = new ThrottleGovernor("bucket",
+                new ThrottleSettings(true, 1, 64, 16, 1, 0.5, true), now::get);
+        List<Permit> first = take(governor, 8);
+        now.addAndGet(10);
+        first.get(0).throttled();
+        assertThat(governor.limit()).as("one 503 among a fresh governor's first answers").isEqualTo(16);
+        first.get(1).succeeded();
+        first.get(2).throttled();
+        assertThat(governor.limit()).as("a second among them: 6 in flight, halved").isEqualTo(3);
+        first.subList(3, first.size()).forEach(Permit::succeeded);
     }
 
     @Test
@@ -277,7 +307,7 @@ class ThrottleGovernorTest {
         assertThat(governors.limit("a")).isEqualTo(-1);
         assertThat(governors.forBucket("a")).isSameAs(governors.forBucket("a")).isNotSameAs(governors.forBucket("b"));
         assertThat(governors.limit("a")).isEqualTo(4);
-        List<Permit> permits = take(governors.forBucket("b"), 4);
+        List<Permit> permits = take(warm(governors.forBucket("b")), 4);
         now.addAndGet(1);
         permits.forEach(Permit::throttled);
         assertThat(governors.lowestLimit()).isEqualTo(2);
