@@ -136,10 +136,13 @@ class AttemptSenderTest {
         for (int i = 0; i < 7; i++) {
             others.add(governor.tryAcquire()); // the limit is in use: a 503 halves what is in flight
         }
-        assertThatThrownBy(() -> sender(Duration.ZERO, 0).get(REQUEST, 4, FetchAbort.standalone(),
-                statistics, governor, governor.tryAcquire())).isInstanceOf(HttpStatusException.class);
-        assertThat(statistics.throttledResponses()).isEqualTo(1);
-        assertThat(governor.limit()).isEqualTo(4);
+        for (int answer = 1; answer <= 2; answer++) {
+            assertThatThrownBy(() -> sender(Duration.ZERO, 0).get(REQUEST, 4, FetchAbort.standalone(),
+                    statistics, governor, governor.tryAcquire())).isInstanceOf(HttpStatusException.class);
+            assertThat(statistics.throttledResponses()).isEqualTo(answer);
+            // a fresh governor takes a lone first 503 for no load yet; the second halves what is in flight
+            assertThat(governor.limit()).as("after 503 number %s", answer).isEqualTo(answer == 1 ? 8 : 4);
+        }
         others.forEach(ThrottleGovernor.Permit::ignored);
         assertThat(governor.inFlight()).isZero();
     }
