@@ -26,6 +26,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -140,6 +141,7 @@ abstract class StreamSuite extends ProxiedS3ServerTestBase {
     @EnumSource(ClientKind.class)
     void hundredRandomOneKibReadsOfALargeObjectCostAtMostHundredSmallGets(ClientKind kind) throws IOException {
         ProxyLedger ledger = countingLedger();
+        AtomicLong hedges = new AtomicLong();
         withFactory(kind, StreamConfig.defaults(), factory -> {
             SplittableRandom random = new SplittableRandom(42);
             try (SeekableS3InputStream stream = factory.open(location("large"),
@@ -151,9 +153,12 @@ abstract class StreamSuite extends ProxiedS3ServerTestBase {
                     assertReads(stream, buffer, KIB);
                 }
             }
+            // a GET slow to begin on a busy machine is hedged: its second send is a GET of the same range
+            hedges.set(factory.statistics().hedgesSent());
         });
         List<ProxiedRequest> requests = requestsFor(ledger, "large");
-        assertThat(requests).as("%s", ledger).hasSizeBetween(1, 100).allMatch(r -> r.method().equals("GET"));
+        assertThat(requests).as("%s, %s hedges", ledger, hedges).hasSizeBetween(1, 100 + (int) hedges.get())
+                .allMatch(r -> r.method().equals("GET"));
         assertThat(ledger.heads()).isZero();
         for (ProxiedRequest request : requests) {
             String range = request.rangeHeader();

@@ -38,10 +38,13 @@ import java.util.function.LongSupplier;
  * for any more is cut the moment it arrives, and its governor place given back.
  *
  * <p><b>Hedging.</b> A GET with no answer after the {@link HedgeSettings#percentile() percentile} of recent
- * first-byte latencies of its size class ({@link FirstByteLatencies}; none before the class has enough of them),
- * and at least the minimum delay, is sent again (the pool gives the second GET another connection, as the first one is busy). Hedges are at most
- * {@link HedgeSettings#maxFraction()} of the GETs sent and need a free place under the bucket's governor, so
- * hedging never adds load to a bucket that throttles. The latency recorded is the winner's, counted from the
+ * first-byte latencies of its size class ({@link FirstByteLatencies}), and at least the minimum delay, is sent
+ * again (the pool gives the second GET another connection, as the first one is busy). Before the class has enough
+ * latencies to tell, the wait is {@value #COLD_HEDGE_DELAY_MILLIS} ms: S3 starts most answers within a small
+ * fraction of that, and a fresh factory's first GETs (a job's first reads, where one held answer stalls every task)
+ * are hedged too. Hedges are at most {@link HedgeSettings#maxFraction()} of the GETs sent (the first hedge of all
+ * may go before that share reaches one) and need a free place under the bucket's governor, so hedging never adds
+ * load to a bucket that throttles. The latency recorded is the winner's, counted from the
  * first send: so the slow answers a hedge cut short do not push the percentile up to their own delay.
  *
  * <p><b>Places.</b> The caller hands the attempt's governor {@link Permit} over; the permit of the answer that
@@ -51,6 +54,9 @@ import java.util.function.LongSupplier;
  * <p>Thread-safe; its counters are atomic, its latencies guard themselves.
  */
 final class AttemptSender {
+    /** The hedge wait of a GET whose size class has no percentile yet. */
+    static final long COLD_HEDGE_DELAY_MILLIS = 300;
+    private static final long COLD_HEDGE_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(COLD_HEDGE_DELAY_MILLIS);
     private final ObjectClient client;
     private final Executor exchanges;
     private final long firstByteTimeoutNanos;
@@ -91,8 +97,10 @@ final class AttemptSender {
         Send<ObjectContent> primary = send(() -> client.get(request), permit);
         Send<ObjectContent> hedge = null;
         long percentile = latencies.percentileNanos(size);
-        long hedgeAt = hedging.active() && percentile >= 0
-                ? start + Math.max(hedging.minDelay().toNanos(), percentile) : Long.MAX_VALUE;
+        boolean cold = percentile < 0;
+        long hedgeAt = hedging.active()
+                ? start + Math.max(hedging.minDelay().toNanos(), cold ? COLD_HEDGE_DELAY_NANOS : percentile)
+                : Long.MAX_VALUE;
         long timeoutAt = firstByteTimeoutNanos > 0 ? start + firstByteTimeoutNanos : Long.MAX_VALUE;
         try {
             while (true) {
@@ -115,7 +123,7 @@ final class AttemptSender {
                 long now = nanoClock.getAsLong();
                 if (hedge == null && now - hedgeAt >= 0 && !primary.failed()) {
                     hedgeAt = Long.MAX_VALUE;
-                    hedge = hedge(request, governor, statistics);
+                    hedge = hedge(request, governor, statistics, cold);
                     continue;
                 }
                 if (now - timeoutAt >= 0) {
@@ -188,8 +196,10 @@ final class AttemptSender {
     }
 
     private Send<ObjectContent> hedge(RangeGetRequest request, ThrottleGovernor governor,
-            StatisticsCounter statistics) {
-        if (hedgesSent.get() + 1 > hedging.maxFraction() * getsSent.get()) {
+            StatisticsCounter statistics, boolean cold) {
+        boolean withinShare = hedgesSent.get() + 1 <= hedging.maxFraction() * getsSent.get();
+        // the first GETs of a sender have no share to spend yet: the first hedge of all may go before it
+        if (!withinShare && !(cold && hedgesSent.get() == 0)) {
             return null;
         }
         Permit permit = null;

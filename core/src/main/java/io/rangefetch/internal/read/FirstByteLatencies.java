@@ -7,7 +7,8 @@ import java.util.Arrays;
  * range may take S3 longer to start), and a high percentile of each: when a GET is hedged. Each class keeps its
  * last {@value #WINDOW} samples; its percentile is worked out again every {@value #RECOMPUTE_EVERY} samples,
  * so a GET reads a number instead of sorting. Until a class has {@value #MIN_SAMPLES} samples it has no
- * percentile (-1), and its GETs are not hedged: there is nothing yet to call slow.
+ * percentile (-1): there is nothing yet to call slow, and {@link AttemptSender} waits a fixed, longer time before
+ * it hedges such a GET.
  *
  * <p>Thread-safe: each class is guarded by its own monitor, held for a few array writes (and a sort of
  * {@value #WINDOW} longs every {@value #RECOMPUTE_EVERY} samples).

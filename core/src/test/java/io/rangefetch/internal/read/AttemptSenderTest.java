@@ -49,12 +49,14 @@ class AttemptSenderTest {
     private final ExecutorService exchanges = Executors.newCachedThreadPool();
     private final AtomicLong clock = new AtomicLong();
     private final CountDownLatch firstMayAnswer = new CountDownLatch(1);
+    private final CountDownLatch held = new CountDownLatch(1);
     private final ScriptedClient client = new ScriptedClient();
     private final StatisticsCounter statistics = StatisticsCounter.root();
 
     @AfterEach
     void stop() throws InterruptedException {
         firstMayAnswer.countDown();
+        held.countDown();
         exchanges.shutdownNow();
         assertThat(exchanges.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
@@ -72,13 +74,32 @@ class AttemptSenderTest {
     }
 
     @Test
-    void noGetIsHedgedBeforeItsSizeClassHasEnoughFirstBytesToCallOneSlow() throws Exception {
-        AttemptSender fresh = new AttemptSender(client, exchanges, Duration.ofSeconds(5),
-                new HedgeSettings(true, 0.95, Duration.ofMillis(100), 1.0),
+    void aFreshSendersFirstSlowGetIsHedgedThoughItsSizeClassHasNoLatenciesYetAndNoShareToSpend() throws Exception {
+        // a share of 5% of no GET sent: the first hedge of all may go all the same, after the cold wait
+        AttemptSender fresh = new AttemptSender(client, exchanges, Duration.ZERO,
+                new HedgeSettings(true, 0.95, Duration.ofMillis(100), 0.05),
                 () -> client.firstArrived.getCount() == 0 ? clock.addAndGet(STEP) : clock.get());
-        assertThatThrownBy(() -> fresh.get(REQUEST, 4, FetchAbort.standalone(), statistics, null, null))
-                .isInstanceOf(SocketTimeoutException.class);
-        assertThat(statistics.hedgesSent()).isZero();
+        AttemptSender.Answer answer = fresh.get(REQUEST, 4, FetchAbort.standalone(), statistics, null, null);
+        assertThat(answer.content().body().readAllBytes()).containsExactly(2, 2, 2, 2); // the hedge's
+        assertThat(statistics.hedgesSent()).isEqualTo(1);
+        firstMayAnswer.countDown();
+        assertThat(client.firstCut.await(10, TimeUnit.SECONDS)).isTrue();
+
+        // a second cold hedge waits for its share, 5% of 3 GETs being none: the GET waits alone until aborted
+        client.holdEvery = true;
+        FetchAbort abort = FetchAbortAccess.abortable();
+        exchanges.execute(() -> {
+            try {
+                client.heldArrived.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            FetchAbortAccess.abort(abort); // the hedge was decided on before the sender first waits
+        });
+        assertThatThrownBy(() -> fresh.get(REQUEST, 4, abort, statistics, null, null))
+                .isInstanceOf(io.rangefetch.internal.fetch.FetchCancelledException.class);
+        assertThat(statistics.hedgesSent()).isEqualTo(1);
+        assertThat(client.gets.get()).isEqualTo(3);
     }
 
     @Test
@@ -186,6 +207,9 @@ class AttemptSenderTest {
         final CountDownLatch firstCut = new CountDownLatch(1);
         final List<ObjectContent> answered = new CopyOnWriteArrayList<>();
         volatile IOException failWith;
+        /** Whether every GET from now on waits like the first, until the test ends. */
+        volatile boolean holdEvery;
+        final CountDownLatch heldArrived = new CountDownLatch(1);
 
         @Override
         public ObjectContent get(RangeGetRequest request) throws IOException {
@@ -205,9 +229,12 @@ class AttemptSenderTest {
                     }
                 }
             };
-            if (number == 1) {
+            if (number == 1 || holdEvery) {
+                if (number > 1) {
+                    heldArrived.countDown();
+                }
                 try {
-                    firstMayAnswer.await(20, TimeUnit.SECONDS);
+                    (number == 1 ? firstMayAnswer : held).await(20, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
