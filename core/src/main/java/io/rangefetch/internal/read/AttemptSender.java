@@ -42,10 +42,11 @@ import java.util.function.LongSupplier;
  * again (the pool gives the second GET another connection, as the first one is busy). Before the class has enough
  * latencies to tell, the wait is {@value #COLD_HEDGE_DELAY_MILLIS} ms: S3 starts most answers within a small
  * fraction of that, and a fresh factory's first GETs (a job's first reads, where one held answer stalls every task)
- * are hedged too. Hedges are at most {@link HedgeSettings#maxFraction()} of the GETs sent (the first hedge of all
- * may go before that share reaches one) and need a free place under the bucket's governor, so hedging never adds
- * load to a bucket that throttles. The latency recorded is the winner's, counted from the
- * first send: so the slow answers a hedge cut short do not push the percentile up to their own delay.
+ * are hedged too. Hedges are at most {@link HedgeSettings#maxFraction()} of the GETs sent, or {@value
+ * #FIRST_HEDGES} while that share is fewer (so that the first GETs, which earned none yet, can be hedged), and
+ * need a free place under the bucket's governor, so hedging never adds load to a bucket that throttles. The latency
+ * recorded is the winner's, counted from the first send: so the slow answers a hedge cut short do not push the
+ * percentile up to their own delay.
  *
  * <p><b>Places.</b> The caller hands the attempt's governor {@link Permit} over; the permit of the answer that
  * wins comes back with it, and every other is given back here: "throttled" for a 503, "ignored" otherwise. A
@@ -57,6 +58,8 @@ final class AttemptSender {
     /** The hedge wait of a GET whose size class has no percentile yet. */
     static final long COLD_HEDGE_DELAY_MILLIS = 300;
     private static final long COLD_HEDGE_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(COLD_HEDGE_DELAY_MILLIS);
+    /** Hedges a sender may send before its share of the GETs sent allows as many. */
+    static final int FIRST_HEDGES = 2;
     private final ObjectClient client;
     private final Executor exchanges;
     private final long firstByteTimeoutNanos;
@@ -123,7 +126,7 @@ final class AttemptSender {
                 long now = nanoClock.getAsLong();
                 if (hedge == null && now - hedgeAt >= 0 && !primary.failed()) {
                     hedgeAt = Long.MAX_VALUE;
-                    hedge = hedge(request, governor, statistics, cold);
+                    hedge = hedge(request, governor, statistics);
                     continue;
                 }
                 if (now - timeoutAt >= 0) {
@@ -196,10 +199,9 @@ final class AttemptSender {
     }
 
     private Send<ObjectContent> hedge(RangeGetRequest request, ThrottleGovernor governor,
-            StatisticsCounter statistics, boolean cold) {
-        boolean withinShare = hedgesSent.get() + 1 <= hedging.maxFraction() * getsSent.get();
-        // the first GETs of a sender have no share to spend yet: the first hedge of all may go before it
-        if (!withinShare && !(cold && hedgesSent.get() == 0)) {
+            StatisticsCounter statistics) {
+        // a sender's first GETs have earned no share yet: until the share is larger, a few hedges are allowed
+        if (hedgesSent.get() + 1 > Math.max(hedging.maxFraction() * getsSent.get(), FIRST_HEDGES)) {
             return null;
         }
         Permit permit = null;

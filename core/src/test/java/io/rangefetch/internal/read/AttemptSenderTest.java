@@ -26,6 +26,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -74,8 +75,7 @@ class AttemptSenderTest {
     }
 
     @Test
-    void aFreshSendersFirstSlowGetIsHedgedThoughItsSizeClassHasNoLatenciesYetAndNoShareToSpend() throws Exception {
-        // a share of 5% of no GET sent: the first hedge of all may go all the same, after the cold wait
+    void aFreshSendersSlowGetIsHedgedThoughItsSizeClassHasNoLatenciesYet() throws Exception {
         AttemptSender fresh = new AttemptSender(client, exchanges, Duration.ZERO,
                 new HedgeSettings(true, 0.95, Duration.ofMillis(100), 0.05),
                 () -> client.firstArrived.getCount() == 0 ? clock.addAndGet(STEP) : clock.get());
@@ -84,22 +84,6 @@ class AttemptSenderTest {
         assertThat(statistics.hedgesSent()).isEqualTo(1);
         firstMayAnswer.countDown();
         assertThat(client.firstCut.await(10, TimeUnit.SECONDS)).isTrue();
-
-        // a second cold hedge waits for its share, 5% of 3 GETs being none: the GET waits alone until aborted
-        client.holdEvery = true;
-        FetchAbort abort = FetchAbortAccess.abortable();
-        exchanges.execute(() -> {
-            try {
-                client.heldArrived.await(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            FetchAbortAccess.abort(abort); // the hedge was decided on before the sender first waits
-        });
-        assertThatThrownBy(() -> fresh.get(REQUEST, 4, abort, statistics, null, null))
-                .isInstanceOf(io.rangefetch.internal.fetch.FetchCancelledException.class);
-        assertThat(statistics.hedgesSent()).isEqualTo(1);
-        assertThat(client.gets.get()).isEqualTo(3);
     }
 
     @Test
@@ -121,20 +105,25 @@ class AttemptSenderTest {
     }
 
     @Test
-    void noHedgeBeyondItsShareOfTheGetsAndTheFirstByteTimeoutEndsTheWait() throws Exception {
-        ThrottleGovernor governor = governor(4);
-        AttemptSender sender = sender(Duration.ofSeconds(5), 0.05); // one GET sent: 5% of it is no hedge
-        assertThatThrownBy(() -> sender.get(REQUEST, 4, FetchAbort.standalone(), statistics, governor,
-                governor.tryAcquire()))
-                .isInstanceOf(SocketTimeoutException.class)
-                .hasMessageContaining("s3://bucket/key")
-                .hasMessageContaining("retry.first-byte-timeout");
-        assertThat(statistics.hedgesSent()).isZero();
-        assertThat(client.gets.get()).isEqualTo(1);
-
-        firstMayAnswer.countDown();
-        assertThat(client.firstCut.await(10, TimeUnit.SECONDS)).as("the answer that came too late is cut").isTrue();
-        awaitNothingInFlight(governor);
+    void theFirstTwoHedgesGoBeforeTheirShareOfTheGetsAndTheNextWaitsForIt() throws Exception {
+        AttemptSender sender = sender(Duration.ZERO, 0.05);
+        client.holdEvery = true; // every answer waits: each GET waits until it is aborted
+        int[] heldPerGet = {1, 2, 1}; // GET 1 (held apart) and its hedge; GET 3 and its hedge; GET 5 alone
+        for (int held : heldPerGet) {
+            FetchAbort abort = FetchAbortAccess.abortable();
+            exchanges.execute(() -> {
+                try {
+                    client.heldArrivals.tryAcquire(held, 10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                FetchAbortAccess.abort(abort); // whether to hedge was decided before the sender first waits
+            });
+            assertThatThrownBy(() -> sender.get(REQUEST, 4, abort, statistics, null, null))
+                    .isInstanceOf(io.rangefetch.internal.fetch.FetchCancelledException.class);
+        }
+        // 3 GETs sent: 5% of them is under the 2 hedges allowed until the share is larger
+        assertThat(statistics.hedgesSent()).isEqualTo(2);
     }
 
     @Test
@@ -142,7 +131,10 @@ class AttemptSenderTest {
         ThrottleGovernor governor = governor(1);
         AttemptSender sender = sender(Duration.ofSeconds(5), 1.0);
         assertThatThrownBy(() -> sender.get(REQUEST, 4, FetchAbort.standalone(), statistics, governor,
-                governor.tryAcquire())).isInstanceOf(SocketTimeoutException.class);
+                governor.tryAcquire()))
+                .isInstanceOf(SocketTimeoutException.class)
+                .hasMessageContaining("s3://bucket/key")
+                .hasMessageContaining("retry.first-byte-timeout");
         assertThat(statistics.hedgesSent()).as("the only place is the first send's").isZero();
         firstMayAnswer.countDown();
         assertThat(client.firstCut.await(10, TimeUnit.SECONDS)).isTrue();
@@ -209,7 +201,8 @@ class AttemptSenderTest {
         volatile IOException failWith;
         /** Whether every GET from now on waits like the first, until the test ends. */
         volatile boolean holdEvery;
-        final CountDownLatch heldArrived = new CountDownLatch(1);
+        /** One permit for each GET after the first that arrived to be held. */
+        final Semaphore heldArrivals = new Semaphore(0);
 
         @Override
         public ObjectContent get(RangeGetRequest request) throws IOException {
@@ -231,7 +224,7 @@ class AttemptSenderTest {
             };
             if (number == 1 || holdEvery) {
                 if (number > 1) {
-                    heldArrived.countDown();
+                    heldArrivals.release();
                 }
                 try {
                     (number == 1 ? firstMayAnswer : held).await(20, TimeUnit.SECONDS);
