@@ -358,21 +358,24 @@ public final class FetchScheduler implements AutoCloseable {
             backOff = e;
         } finally {
             current.remove();
+            // this run's deferred tasks, taken before the job is queued again: a fetch that backed off may run
+            // again on another thread at once, and defer tasks of its own meanwhile (a ticket outlives its fetch,
+            // too: a block's hooks, a stream's prefetch list; it lets go of what it ran)
+            List<Runnable> deferred = job.afterSlot.isEmpty() ? List.of() : new ArrayList<>(job.afterSlot);
+            job.afterSlot.clear();
             if (backOff == null) {
                 finished(job);
             } else {
                 backOff(job, backOff.delayNanos());
             }
             dispatch();
-            for (Runnable task : job.afterSlot) {
+            for (Runnable task : deferred) {
                 try {
                     task.run();
                 } catch (RuntimeException | Error e) {
                     LOG.warn("A completion callback failed after a fetch", e);
                 }
             }
-            // a ticket outlives its fetch (a block's hooks, a stream's prefetch list): let go of what it ran
-            job.afterSlot.clear();
         }
     }
 

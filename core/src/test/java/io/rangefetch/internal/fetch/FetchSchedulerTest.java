@@ -8,6 +8,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -198,6 +199,44 @@ class FetchSchedulerTest {
         assertThat(aborts.get(1)).isSameAs(aborts.get(0));
         scheduler.close();
         assertThat(executor.isTerminated()).isTrue();
+    }
+
+    /**
+     * A fetch that backed off at once runs again on another thread while the first run's deferred tasks still run:
+     * each run's tasks run once, after its own slot (found by RandomizedConcurrencyTest: the first thread went on
+     * through a list the second run was adding to, and failed with ConcurrentModificationException).
+     */
+    @Test
+    void aFetchRunningAgainWhileItsFirstRunsDeferredTasksRunKeepsEachRunsTasksApart() throws InterruptedException {
+        ExecutorService executor = Executors.newCachedThreadPool();
+        FetchScheduler scheduler = new FetchScheduler(2, executor, executor);
+        CountDownLatch firstTaskRunning = new CountDownLatch(1);
+        CountDownLatch secondRunDeferred = new CountDownLatch(1);
+        CountDownLatch secondTaskRan = new CountDownLatch(1);
+        AtomicInteger firstTaskRuns = new AtomicInteger();
+        AtomicInteger secondTaskRuns = new AtomicInteger();
+        scheduler.submitResumable(FetchPriority.DEMAND, abort -> {
+            if (abort.retryState() == null) {
+                abort.retryState("first run");
+                scheduler.afterSlot(() -> {
+                    firstTaskRuns.incrementAndGet();
+                    firstTaskRunning.countDown();
+                    await(secondRunDeferred); // still running when the fetch runs again elsewhere
+                });
+                throw new BackOff(0);
+            }
+            await(firstTaskRunning); // the first run's task holds its thread
+            scheduler.afterSlot(() -> {
+                secondTaskRuns.incrementAndGet();
+                secondTaskRan.countDown();
+            });
+            secondRunDeferred.countDown();
+        }, e -> {});
+        assertThat(secondTaskRan.await(10, TimeUnit.SECONDS)).isTrue();
+        scheduler.close();
+        assertThat(executor.isTerminated()).isTrue();
+        assertThat(firstTaskRuns.get()).as("the first run's task").isEqualTo(1);
+        assertThat(secondTaskRuns.get()).as("the second run's task").isEqualTo(1);
     }
 
     @Test
