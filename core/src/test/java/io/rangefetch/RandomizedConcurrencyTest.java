@@ -12,9 +12,11 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Queue;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -72,14 +74,34 @@ class RandomizedConcurrencyTest {
 
     @Test
     void everyScheduleKeepsEveryPromise() throws Exception {
-        for (int i = 0; i < SCHEDULES; i++) {
-            long seed = FIRST_SEED + i;
-            try {
-                new Schedule(seed).run();
-            } catch (AssertionError | Exception e) {
-                throw new AssertionError("Schedule with seed " + seed + " failed (rerun with -Drangefetch.seed="
-                        + seed + " -Drangefetch.schedules=1): " + e.getMessage(), e);
+        // an exception that escapes a Rangefetch thread breaks a promise even when every read still ends well (a
+        // completion task it skipped, a task it ran twice): the JVM would only print it
+        Queue<Throwable> escaped = new ConcurrentLinkedQueue<>();
+        Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((thread, failure) -> {
+            if (thread.getName().startsWith("rangefetch-")) {
+                escaped.add(new AssertionError("escaped " + thread.getName(), failure));
             }
+            if (before != null) {
+                before.uncaughtException(thread, failure);
+            }
+        });
+        try {
+            for (int i = 0; i < SCHEDULES; i++) {
+                long seed = FIRST_SEED + i;
+                try {
+                    new Schedule(seed).run();
+                    Throwable first = escaped.peek();
+                    if (first != null) {
+                        throw new AssertionError("an exception escaped a Rangefetch thread", first);
+                    }
+                } catch (AssertionError | Exception e) {
+                    throw new AssertionError("Schedule with seed " + seed + " failed (rerun with -Drangefetch.seed="
+                            + seed + " -Drangefetch.schedules=1): " + e.getMessage(), e);
+                }
+            }
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(before);
         }
     }
 
