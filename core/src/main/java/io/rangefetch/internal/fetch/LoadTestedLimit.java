@@ -237,10 +237,6 @@ final class LoadTestedLimit extends AbstractLimit {
             }
             running.burst |= running.tailThrottled >= 1 && roundShare >= 0.25;
         }
-        if (running.depth == 1) {
-            running.firstShareBefore = running.shareBefore;
-            running.firstBeforeAnswers = running.beforeAnswers;
-        }
         boolean fell = clearlyBelow(share, running.answers, running.shareBefore, running.beforeAnswers);
         boolean few = running.throttled == 0 || running.throttled == 1 && !running.burst;
         if (!fell && few) {
@@ -274,6 +270,11 @@ final class LoadTestedLimit extends AbstractLimit {
         boolean stillHigh = running.answers == TRIAL_ANSWERS
                 && (running.throttled >= 2 || running.throttled == 1 && running.burst);
         if (stillHigh && running.depth < TRIAL_DEPTH && lowered < limit) {
+            if (running.depth == 1) {
+                // where the trial began, for judging it as a whole once its steps have their own shares before
+                running.firstShareBefore = running.shareBefore;
+                running.firstBeforeAnswers = running.beforeAnswers;
+            }
             running.depth++;
             running.shareBefore = share; // the next step must do better than this one
             running.beforeAnswers = running.answers;
