@@ -11,7 +11,11 @@ import org.slf4j.LoggerFactory;
  * <p><b>Rounds.</b> The limit grows by the step once as many answers as the limit came back without a 503, and only
  * while the requests use at least half of it. A 503 to a request sent before the last decrease belongs to the burst
  * that caused that decrease and is not counted again. A decrease starts from what was in flight beside the 503's
- * request, not from a limit nobody used: a limit of 16 with 8 requests in flight drops to 4, not to 8. A lone 503
+ * request, not from a limit nobody used: a limit of 16 with 8 requests in flight drops to 4, not to 8. While
+ * trials run, a 503 or two that came without a burst (fewer than a quarter of the window) cut by only
+ * {@value #SHALLOW_CUT} at first: a load just above the server's rate needs no more to fall below it, and noise
+ * then costs its trial a quarter of the requests, not half (a sequential scan needs its requests in flight); a
+ * step that still sees two or more 503s cuts by the factor. A lone 503
  * among a fresh governor's first {@value #WINDOW} answers lowers nothing (S3's rate limit answers a burst, and a
  * short read's few requests, halved, cost it more than the 503): the second does. Once a trial
  * found load, the lowest level where its 503s still came is the <em>ceiling</em>: the limit grows back to below it a
@@ -25,9 +29,11 @@ import org.slf4j.LoggerFactory;
  * answers a share of all requests 503 whatever their rate (a sick node, a proxy, a noisy neighbour) is not helped
  * by sending less: cutting the limit there only serializes the reads. So a decrease opens a <em>trial</em>: the
  * next {@value #TRIAL_ANSWERS} answers to requests sent after it. The 503s were load if their share fell clearly
- * (two standard errors of the difference) below the share of 503s before this step: among the recent answers, or
- * in the round the first 503 came in (it and the answers to requests sent with it), whichever is higher, so that
- * the burst of a first round at the start, before any window, counts. A step whose 8 answers saw no 503, or one
+ * (two standard errors of the difference) below the share of 503s before this step: among the recent answers
+ * (however few: the test weighs a share by the answers it rests on), or in the rest of the round the first 503
+ * came in (the answers to requests sent with it, once there are {@value #MIN_TAIL_ANSWERS}; the 503 itself not
+ * counted, for the trial opened because it came), whichever is higher, so that the burst of a first round at the
+ * start counts. A step whose 8 answers saw no 503, or one
  * (and no burst opened the trial), is too short to tell: noise at one answer in ten shows none in 8 almost every
  * other time, and the tail of a load just cut shows one. It waits for more answers, up to {@value
  * #MAX_TRIAL_ANSWERS}: load if none came by then or their share is clearly below; a second 503 after the first 8
@@ -58,6 +64,10 @@ import org.slf4j.LoggerFactory;
  */
 final class LoadTestedLimit extends AbstractLimit {
     private static final Logger LOG = LoggerFactory.getLogger(LoadTestedLimit.class);
+    /** What the load is multiplied by when a trial opens on a 503 or two that came without a burst. */
+    static final double SHALLOW_CUT = 0.75;
+    /** The fewest answers in the rest of a 503's round for their share to count as the share before a trial. */
+    static final int MIN_TAIL_ANSWERS = 4;
     /** Answers in one step of a trial. */
     static final int TRIAL_ANSWERS = 8;
     /**
@@ -142,8 +152,8 @@ final class LoadTestedLimit extends AbstractLimit {
                 // burst, and halving a short read's few requests on one 503 costs more than the 503
                 return limit;
             }
-            // a share over fewer answers than the window says too little to compare a trial with
-            double before = recentCount < WINDOW ? 0 : Math.max(windowShare(), averageShare);
+            // over the answers so far, however few: the trial's test weighs a share by the answers it rests on
+            double before = Math.max(windowShare(), averageShare);
             if (!aboveNoise()) {
                 return limit; // no more 503s than the noise this server sends at any load
             }
@@ -169,7 +179,13 @@ final class LoadTestedLimit extends AbstractLimit {
                 // far fewer than before the trial: that load is just above the server's rate, and this is load
                 loadStoppedAt = 0;
             }
-            int lowered = lowered(Math.min(limit, inflight));
+            // S3's rate limit answers a burst of 503s, a sick node one here and there
+            boolean burst = recentThrottled >= WINDOW / 4;
+            // a 503 or two here and there are tested with a shallow cut first: noise costs the trial a quarter of
+            // the load instead of half; 503s that go on at that cut, or a burst, are cut by the factor
+            int lowered = testsNoise && !burst
+                    ? Math.max(min, (int) (Math.min(limit, inflight) * Math.max(factor, SHALLOW_CUT)))
+                    : lowered(Math.min(limit, inflight));
             if (lowered >= limit) {
                 return limit;
             }
@@ -178,9 +194,7 @@ final class LoadTestedLimit extends AbstractLimit {
             lastDecrease = startTime + rtt;
             answersThisRound = 0;
             if (testsNoise) {
-                // S3's rate limit answers a burst of 503s, a sick node one here and there
-                boolean burst = recentThrottled >= WINDOW / 4;
-                trial = new Trial(limit, lastDecrease, before, before > 0 ? WINDOW : 0, Math.min(limit, inflight),
+                trial = new Trial(limit, lastDecrease, before, recentCount, Math.min(limit, inflight),
                         burst);
             }
             return lowered;
@@ -228,12 +242,15 @@ final class LoadTestedLimit extends AbstractLimit {
         }
         double share = (double) running.throttled / running.answers;
         if (running.depth == 1 && running.tailAnswers > 0) {
-            // the 503 that opened the trial and the answers of its round that came after it: the share before,
-            // where the window had too few answers to tell (at the start), or more than it says
-            double roundShare = (running.tailThrottled + 1.0) / (running.tailAnswers + 1);
+            // the answers of the round the 503 that opened the trial came in: the share before, where it says more
+            // than the window (a first round's burst). Without that 503 itself: the trial opened because it came,
+            // so counting it would make every share before look higher than it was; and over a few answers at
+            // least, else one 503 reads as a share of 1.
+            double roundShare = running.tailAnswers < MIN_TAIL_ANSWERS ? 0
+                    : (double) running.tailThrottled / running.tailAnswers;
             if (roundShare > running.shareBefore) {
                 running.shareBefore = roundShare;
-                running.beforeAnswers = running.tailAnswers + 1;
+                running.beforeAnswers = running.tailAnswers;
             }
             running.burst |= running.tailThrottled >= 1 && roundShare >= 0.25;
         }

@@ -15,7 +15,8 @@ import java.util.function.LongSupplier;
  * lowers the limit, answers without one raise it again ({@link LoadTestedLimit}, on the concurrency-limits
  * library's {@code AbstractLimit}; 503s that keep coming when less is sent are taken for noise and left to
  * retries). Every GET and HEAD attempt holds a {@link Permit} from when it is sent until its body is read or it
- * failed; a retry's backoff holds none.
+ * failed; a retry's backoff holds none. Its answer counts toward the limit when its headers come
+ * ({@link Permit#answered}): S3 decides a 503 there.
  *
  * <p><b>Demand first.</b> A demand request (a reader waits for it) waits for a place. A prefetch and a hedge never
  * wait: they get a place only when one is free and no demand request is waiting for one, else they are shed
@@ -168,18 +169,34 @@ public final class ThrottleGovernor {
         return "ThrottleGovernor[" + bucket + ", limit " + limit.getLimit() + "]";
     }
 
-    /** One request's place; given back exactly once (later calls do nothing). */
+    /**
+     * One request's place; given back exactly once (later calls do nothing). Its answer counts once toward the
+     * limit: when its headers came without a 503 ({@link #answered}), or else when it is given back.
+     */
     public final class Permit {
         private final long sent;
         private final int inFlightWhenSent;
         private final AtomicBoolean released = new AtomicBoolean();
+        private final AtomicBoolean counted = new AtomicBoolean();
 
         private Permit(long sent, int inFlightWhenSent) {
             this.sent = sent;
             this.inFlightWhenSent = inFlightWhenSent;
         }
 
-        /** Answered without throttling: counts toward raising the limit. */
+        /**
+         * Its headers came without a 503: counts toward raising the limit now, while the place stays held until
+         * the body is read. S3 answers a 503 at once, a GET's 200 only once its body is read; counting each at its
+         * headers keeps the share of 503s among the answers true while bodies are still coming (else the first
+         * answers of a scan are its 503s), and a trial's answers come in a first byte's time, not a body's.
+         */
+        public void answered() {
+            if (!released.get() && counted.compareAndSet(false, true)) {
+                limit.onSample(sent, nanoClock.getAsLong() - sent, loadBeside(), false);
+            }
+        }
+
+        /** Answered without throttling: counts toward raising the limit (unless {@link #answered} did). */
         public void succeeded() {
             release(Outcome.SUCCEEDED);
         }
@@ -194,6 +211,16 @@ public final class ThrottleGovernor {
             release(Outcome.IGNORED);
         }
 
+        /** What runs beside it, at either end of its life. */
+        private int loadBeside() {
+            lock.lock();
+            try {
+                return Math.max(inFlightWhenSent, inFlight);
+            } finally {
+                lock.unlock();
+            }
+        }
+
         private void release(Outcome outcome) {
             if (!released.compareAndSet(false, true)) {
                 return;
@@ -201,13 +228,13 @@ public final class ThrottleGovernor {
             int load;
             lock.lock();
             try {
-                load = Math.max(inFlightWhenSent, inFlight); // what ran beside it, at either end of its life
+                load = Math.max(inFlightWhenSent, inFlight);
                 inFlight--;
                 placeFreed.signalAll();
             } finally {
                 lock.unlock();
             }
-            if (outcome != Outcome.IGNORED) {
+            if (outcome != Outcome.IGNORED && counted.compareAndSet(false, true)) {
                 long now = nanoClock.getAsLong();
                 limit.onSample(sent, now - sent, load, outcome == Outcome.THROTTLED);
             }

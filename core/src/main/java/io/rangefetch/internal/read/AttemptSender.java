@@ -91,6 +91,7 @@ final class AttemptSender {
             try {
                 ObjectContent content = client.get(request);
                 recordFirstByte(size, nanoClock.getAsLong() - start);
+                answered(permit);
                 return new Answer(content, permit);
             } catch (IOException | RuntimeException e) {
                 give(permit, e, statistics);
@@ -111,6 +112,7 @@ final class AttemptSender {
                         : hedge != null && hedge.succeeded() ? hedge : null;
                 if (winner != null) {
                     recordFirstByte(size, nanoClock.getAsLong() - start);
+                    answered(winner.permit);
                     if (winner == hedge) {
                         statistics.hedgeWon();
                     }
@@ -256,6 +258,12 @@ final class AttemptSender {
             future.completeExceptionally(new FetchCancelledException("The request could not be sent: " + e, e));
         }
         return new Send<>(future, permit);
+    }
+
+    private static void answered(Permit permit) {
+        if (permit != null) {
+            permit.answered();
+        }
     }
 
     private static void succeeded(Permit permit) {

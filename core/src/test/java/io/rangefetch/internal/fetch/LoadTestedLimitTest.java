@@ -45,7 +45,9 @@ class LoadTestedLimitTest {
      * The benchmark's sequential scan under 10% random 503s, simulated from a fresh governor: about 70 answers. A
      * trial of 8 answers sees no 503 of this noise almost every other time; taken for load, that held the limit
      * down for the rest of the scan. Before trials waited for enough answers: a mean of 9.9 in flight of 16, and 67
-     * of 200 runs under half; now 11.2 and 47 (a trial's own steps, at a half and a quarter, are most of the rest).
+     * of 200 runs under half; then 10.8 and 44 (a trial's own steps, at a half and a quarter, were most of the
+     * rest); with a first cut of a quarter where no burst came, and the share before a trial taken from the answers
+     * so far, however few (a fresh governor's trial had none to go by, and took 0 or 1 of 8 for load): 13.3 and 5.
      */
     @Test
     void aShortScanUnderRareNoiseKeepsItsConcurrencyFromAColdStart() {
@@ -59,8 +61,8 @@ class LoadTestedLimitTest {
                 serialized++;
             }
         }
-        assertThat(meanInFlight).as("mean requests in flight, of %s", READERS).isGreaterThanOrEqualTo(0.65 * READERS);
-        assertThat(serialized).as("runs under half the concurrency, of %s", runs).isLessThan(runs / 4);
+        assertThat(meanInFlight).as("mean requests in flight, of %s", READERS).isGreaterThanOrEqualTo(0.78 * READERS);
+        assertThat(serialized).as("runs under half the concurrency, of %s", runs).isLessThan(runs / 10);
     }
 
     @Test

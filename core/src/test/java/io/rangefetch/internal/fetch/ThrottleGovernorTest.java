@@ -145,7 +145,7 @@ class ThrottleGovernorTest {
         assertThat(governor.limit()).as("one 503 among a fresh governor's first answers").isEqualTo(16);
         first.get(1).succeeded();
         first.get(2).throttled();
-        assertThat(governor.limit()).as("a second among them: 6 in flight, halved").isEqualTo(3);
+        assertThat(governor.limit()).as("a second among them, no burst: 6 in flight, cut by a quarter").isEqualTo(4);
         first.subList(3, first.size()).forEach(Permit::succeeded);
     }
 
@@ -167,14 +167,14 @@ class ThrottleGovernorTest {
     void aLimitATrialLoweredForLoadGoesBackWhenLater503sProveThemNoise() {
         ThrottleGovernor governor = noiseTesting(2, 16);
         List<Permit> rest = openTrial(governor, 16);
-        assertThat(governor.limit()).isEqualTo(8);
+        assertThat(governor.limit()).as("a lone 503, no burst: cut by a quarter").isEqualTo(12);
         now.addAndGet(10);
         rest.forEach(Permit::succeeded);
         // the trial's answers, none 503: 8 are too few to tell from noise at the share before (1 in 16), so it
         // waits for more, and after 32 it takes the 503 for load; the limit stays down
         for (int batch = 0; batch < 4; batch++) {
             trialStep(governor, 0);
-            assertThat(governor.limit()).as("batch %s of the trial", batch).isEqualTo(8);
+            assertThat(governor.limit()).as("batch %s of the trial", batch).isEqualTo(12);
         }
         assertThat(governor.takes503sForNoise()).isFalse();
         // a 503 at that lower load, as often as before the trial: it was noise, and the limit goes back to 16
@@ -190,7 +190,7 @@ class ThrottleGovernorTest {
     void aTrialWhoseLastStepsStillSeeA503IsLoadWhenTheShareFellFromWhereItBegan() {
         ThrottleGovernor governor = noiseTesting(1, 32);
         List<Permit> rest = openTrial(governor, 32);
-        assertThat(governor.limit()).isEqualTo(16);
+        assertThat(governor.limit()).as("one 503 so far: cut by a quarter").isEqualTo(24);
         // 21 of the round's 32 answers 503: a burst, far above the server's rate
         for (int i = 0; i < rest.size(); i++) {
             if (i < 20) {
@@ -200,12 +200,12 @@ class ThrottleGovernorTest {
             }
         }
         trialStep(governor, 3);
-        assertThat(governor.limit()).as("3 of 8 after the first halving").isEqualTo(8);
+        assertThat(governor.limit()).as("3 of 8 after the first cut: halved").isEqualTo(12);
         trialStep(governor, 1);
-        assertThat(governor.limit()).as("1 of 8 after a burst: once more").isEqualTo(4);
+        assertThat(governor.limit()).as("1 of 8 after a burst: once more").isEqualTo(6);
         trialStep(governor, 1);
-        // the last step saw as many as the one before, but 5 of 24 is clearly fewer than 21 of 32: load, not noise
-        assertThat(governor.limit()).isEqualTo(4);
+        // the last step saw as many as the one before, but 5 of 24 is clearly fewer than 20 of 31: load, not noise
+        assertThat(governor.limit()).isEqualTo(6);
         assertThat(governor.takes503sForNoise()).isFalse();
     }
 
@@ -232,6 +232,25 @@ class ThrottleGovernorTest {
                 }
             }
         }
+    }
+
+    @Test
+    void anAnswerCountsOnceWhetherItWasCountedAtItsHeadersOrWhenGivenBack() {
+        ThrottleGovernor governor = governor(1, 64, 3, 1, 0.5);
+        List<Permit> round = take(governor, 3);
+        round.get(0).answered();
+        round.get(0).succeeded();
+        round.get(1).answered();
+        assertThat(governor.limit()).as("two answers of a round of three").isEqualTo(3);
+        assertThat(governor.inFlight()).as("an answered request keeps its place").isEqualTo(2);
+        round.get(2).succeeded();
+        assertThat(governor.limit()).as("the third").isEqualTo(4);
+        round.get(1).succeeded();
+        assertThat(governor.inFlight()).isZero();
+        Permit late = governor.tryAcquire();
+        late.succeeded();
+        late.answered();
+        assertThat(governor.inFlight()).isZero();
     }
 
     @Test

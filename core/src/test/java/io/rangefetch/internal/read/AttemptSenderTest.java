@@ -160,6 +160,28 @@ class AttemptSenderTest {
         assertThat(governor.inFlight()).isZero();
     }
 
+    /**
+     * S3 answers a 503 at once and a 200 only once its body is read: counted then, the first answers of a scan
+     * would be its 503s, and a trial's answers would take a body's time to come instead of a first byte's.
+     */
+    @Test
+    void anAnswerCountsTowardTheGovernorAtItsHeadersWhileItsPlaceIsHeldUntilItsBodyIsRead() throws Exception {
+        firstMayAnswer.countDown();
+        ThrottleGovernor governor = governor(2);
+        AttemptSender sender = sender(Duration.ZERO, 0);
+        List<AttemptSender.Answer> answers = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            answers.add(sender.get(REQUEST, 4, FetchAbort.standalone(), statistics, governor, governor.tryAcquire()));
+        }
+        assertThat(governor.limit()).as("a round of answers at a limit in use, no body read yet").isEqualTo(3);
+        assertThat(governor.inFlight()).isEqualTo(2);
+        for (AttemptSender.Answer answer : answers) {
+            assertThat(answer.content().body().readAllBytes()).hasSize(4);
+            answer.permit().succeeded();
+        }
+        assertThat(governor.inFlight()).isZero();
+    }
+
     @Test
     void anAbortEndsTheWaitForAnAnswer() throws Exception {
         FetchAbort abort = FetchAbortAccess.abortable();
