@@ -15,12 +15,15 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -245,28 +248,56 @@ class RetryTest {
     @Test
     void aReadWaitingOutABackoffLeavesItsFetchSlotToOtherReads() throws Exception {
         fixture.put("throttled", SIZE);
+        waitsOutItsBackoffOffTheSlot(request -> request.isGet() && request.key().equals("throttled"), factory -> () -> {
+            factory.open(at("throttled"), known("throttled")).readFully(0, new byte[KIB], 0, KIB);
+            return null;
+        });
+    }
+
+    @Test
+    void aFirstReadLearningTheObjectWaitsOutItsBackoffOffItsFetchSlot() throws Exception {
+        fixture.put("throttled", SIZE);
+        // nothing known: the first read's GET learns the length and the ETag
+        waitsOutItsBackoffOffTheSlot(request -> request.isGet() && request.key().equals("throttled"), factory -> () -> {
+            factory.open(at("throttled")).readFully(0, new byte[KIB], 0, KIB);
+            return null;
+        });
+    }
+
+    @Test
+    void aListingPageWaitsOutItsBackoffOffItsFetchSlot() throws Exception {
+        fixture.put("listed/a", KIB);
+        waitsOutItsBackoffOffTheSlot(request -> request.method().equals("LIST"), factory -> () -> {
+            try (ObjectListing listing = factory.list(List.of(at("listed/")))) {
+                return listing.toList();
+            }
+        });
+    }
+
+    /**
+     * One fetch slot, and a first retry that may wait up to an hour: {@code throttledWork} (run on another thread),
+     * whose requests {@code throttled} accepts are answered 503, must wait out its backoff off the slot while a read
+     * of another object runs on it; closing the factory ends that wait with an {@link IOException}, not a hang.
+     */
+    private void waitsOutItsBackoffOffTheSlot(Predicate<Request> throttled,
+            Function<StreamFactory, Callable<Object>> throttledWork) throws Exception {
         byte[] other = fixture.put("other", SIZE);
-        // one fetch slot, and a first retry that may wait up to an hour: held on the slot, it would stop every read
         StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(256L * MIB).prefetchMaxSize(0)
                 .fetchMaxConcurrency(1).throttleEnabled(false).retryMaxAttempts(8)
                 .retryBaseDelay(Duration.ofHours(1)).retryMaxDelay(Duration.ofHours(1))
                 .retryDeadline(Duration.ofHours(2)).readDeadline(Duration.ZERO).build());
         client.addFault(request -> {
-            if (request.isGet() && request.key().equals("throttled")) {
-                throw new HttpStatusException("GET s3://" + request.bucket() + "/" + request.key() + " "
-                        + request.range() + " failed with HTTP 503", 503, null);
+            if (throttled.test(request)) {
+                throw new HttpStatusException(request.method() + " s3://" + request.bucket() + "/" + request.key()
+                        + " failed with HTTP 503", 503, null);
             }
         });
-        ExecutorService readers = Executors.newSingleThreadExecutor();
+        ExecutorService workers = Executors.newSingleThreadExecutor();
         try {
-            SeekableS3InputStream throttled = factory.open(at("throttled"), known("throttled"));
-            Future<?> waiting = readers.submit(() -> {
-                throttled.readFully(0, new byte[KIB], 0, KIB);
-                return null;
-            });
+            Future<Object> waiting = workers.submit(throttledWork.apply(factory));
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (client.gets().stream().noneMatch(get -> get.key().equals("throttled"))) {
-                assertThat(System.nanoTime()).as("the throttled GET was sent").isLessThan(until);
+            while (client.requests().stream().noneMatch(throttled)) {
+                assertThat(System.nanoTime()).as("the throttled request was sent").isLessThan(until);
                 Thread.onSpinWait();
             }
             byte[] bytes = new byte[KIB];
@@ -274,14 +305,14 @@ class RetryTest {
                 stream.readFully(3L * MIB, bytes, 0, KIB);
             }
             assertThat(bytes).isEqualTo(slice(other, 3L * MIB, KIB));
-            assertThat(waiting).as("the throttled read still waits out its backoff").isNotDone();
+            assertThat(waiting).as("the throttled work still waits out its backoff").isNotDone();
 
-            factory.close(); // ends the wait: the read fails, it does not hang
+            factory.close(); // ends the wait: the work fails, it does not hang
             assertThatThrownBy(() -> waiting.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                     .cause().isInstanceOf(IOException.class);
         } finally {
-            readers.shutdownNow();
-            assertThat(readers.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+            workers.shutdownNow();
+            assertThat(workers.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
         }
     }
 }

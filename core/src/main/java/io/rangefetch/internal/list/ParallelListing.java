@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.rangefetch.client.ListEntry;
 import io.rangefetch.client.ListPage;
 import io.rangefetch.client.ListRequest;
+import io.rangefetch.internal.fetch.BackOff;
 import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchPriority;
 import io.rangefetch.internal.fetch.FetchScheduler;
@@ -233,7 +234,8 @@ public final class ParallelListing implements Closeable {
 
     private void send(List<Pending> due) {
         for (Pending pending : due) {
-            FetchScheduler.Ticket ticket = scheduler.submit(FetchPriority.DEMAND,
+            // resumable: a page answered 503 waits out its backoff off the fetch slot, other reads running meanwhile
+            FetchScheduler.Ticket ticket = scheduler.submitResumable(FetchPriority.DEMAND,
                     abort -> fetch(pending.run, pending.request, abort),
                     reason -> failed(pending.run, reason));
             boolean cancel;
@@ -254,6 +256,8 @@ public final class ParallelListing implements Closeable {
             ListPage answer = sender.send(request, abort);
             step = run.cursor.accept(request, answer); // this is the cursor's one request in flight
             cuts = step.next() == null ? List.of() : run.cursor.plannedCuts(maxCursors - 1);
+        } catch (BackOff e) {
+            throw e; // the same page is sent again after the wait: the cursor has not moved
         } catch (IOException | RuntimeException e) {
             failed(run, e);
             return;

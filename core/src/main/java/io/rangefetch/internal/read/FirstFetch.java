@@ -192,6 +192,11 @@ final class FirstFetch {
         }
 
         @Override
+        public boolean mayWaitOffTheSlot() {
+            return answered == null; // a run after the backoff plans and receives anew: nothing to lose before this
+        }
+
+        @Override
         public long next() {
             return next;
         }

@@ -123,6 +123,16 @@ final class GetPath {
         default boolean dropIfUnwanted() {
             return false;
         }
+
+        /**
+         * Whether a backoff may be waited out off the fetch slot, the fetch running again after it ({@link BackOff}):
+         * only when the next run loses nothing this one received. A receiver made anew by each run (the learning
+         * request's) says no once an answer fixed its range: its retry then waits on the slot and resumes under
+         * that answer's ETag.
+         */
+        default boolean mayWaitOffTheSlot() {
+            return true;
+        }
     }
 
     /**
@@ -309,7 +319,7 @@ final class GetPath {
             ThrottleGovernor governor = throttled ? governors.forBucket(bucket) : null;
             boolean shortWait = governor != null && governor.retriesWaitShort();
             long wait = Math.min(left, fullJitter(waitBound(retry, number, shortWait)).toNanos());
-            if (abort.mayRunAgain()) {
+            if (abort.mayRunAgain() && (log == null || log.mayWaitOffTheSlot())) {
                 throw new BackOff(wait); // the scheduler runs this fetch again after the wait, its slot free meanwhile
             }
             sleep(attempts.what, wait);

@@ -6,6 +6,7 @@ import io.rangefetch.client.ObjectAddress;
 import io.rangefetch.client.ObjectMetadata;
 import io.rangefetch.client.PreconditionFailedException;
 import io.rangefetch.internal.cache.ObjectId;
+import io.rangefetch.internal.fetch.BackOff;
 import io.rangefetch.internal.fetch.FetchPriority;
 import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.internal.stats.StatisticsCounter;
@@ -267,11 +268,15 @@ final class ObjectVersion {
 
     private void submitLearning(Learning learning, FirstFetch.Shape shape, boolean counts, Runnable opened) {
         FirstFetch first = new FirstFetch(context, address, statistics);
-        learning.ticket = context.scheduler().submit(FetchPriority.DEMAND, abort -> {
+        // resumable: a first request answered 503 waits out its backoff off the fetch slot, and is planned and sent
+        // again after it (its attempts and the first answer's ETag carry over in the abort)
+        learning.ticket = context.scheduler().submitResumable(FetchPriority.DEMAND, abort -> {
             FirstFetch.Learned outcome;
             try {
                 outcome = first.run(shape, learning.basis.length(), learning.basis.etag(), abort);
                 publish(learning, outcome.metadata(), counts);
+            } catch (BackOff e) {
+                throw e;
             } catch (IOException | RuntimeException | Error e) {
                 failLearning(learning, e);
                 if (e instanceof Error error) {
