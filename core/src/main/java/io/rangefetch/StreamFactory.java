@@ -37,6 +37,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,6 +60,8 @@ public final class StreamFactory implements AutoCloseable {
     private static final AtomicInteger FACTORY_IDS = new AtomicInteger();
     private static final Logger LOG = LoggerFactory.getLogger(StreamFactory.class);
     private static final long CLOSE_TIMEOUT_SECONDS = 10;
+    /** How long an idle thread of the factory's timer lives, as a cached pool's threads do. */
+    private static final long IDLE_THREAD_SECONDS = 60;
     /** S3's longest key, in bytes of UTF-8. */
     private static final int MAX_KEY_BYTES = 1024;
 
@@ -86,8 +89,7 @@ public final class StreamFactory implements AutoCloseable {
         Resilience resilience = config.resilience();
         this.exchanges = !resilience.watchesFirstBytes() ? null
                 : Executors.newCachedThreadPool(daemonThreads("rangefetch-exchange-" + id));
-        this.timer = resilience.betweenBytesTimeout().isZero() ? null
-                : Executors.newSingleThreadScheduledExecutor(daemonThreads("rangefetch-watchdog-" + id));
+        this.timer = resilience.betweenBytesTimeout().isZero() ? null : idleReleasingTimer("rangefetch-watchdog-" + id);
         this.executor = executor;
         this.formats = builder.formatPolicies == null ? FormatPolicies.discover(config)
                 : FormatPolicies.of(builder.formatPolicies, config);
@@ -312,6 +314,18 @@ public final class StreamFactory implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * The watchdog's timer: its one thread ends once idle for as long as the cached pools' do (a factory an engine
+     * never closes keeps no thread), and a cancelled check leaves its queue at once.
+     */
+    private static ScheduledExecutorService idleReleasingTimer(String name) {
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, daemonThreads(name));
+        timer.setKeepAliveTime(IDLE_THREAD_SECONDS, TimeUnit.SECONDS);
+        timer.allowCoreThreadTimeOut(true);
+        timer.setRemoveOnCancelPolicy(true);
+        return timer;
     }
 
     private static ThreadFactory daemonThreads(String prefix) {

@@ -9,7 +9,9 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import software.amazon.awssdk.http.Abortable;
@@ -22,22 +24,27 @@ import software.amazon.awssdk.http.Abortable;
  * those that made none. The read then fails, and the GET path, seeing the watch {@linkplain Watch#timedOut()
  * timed out}, treats it as a timeout to resume from, not as an abort.
  *
+ * <p>The checks run only while a body is watched: the first watch starts them, and a check that finds none left
+ * stops them, so an idle factory's timer has nothing to do and can let its thread go (a factory an engine never
+ * closes keeps no thread for it).
+ *
  * <p>Thread-safe: the watched set is concurrent, a watch's progress mark is volatile, and cutting a body from
- * the timer thread is what {@link ObjectContent#abort()} is for.
+ * the timer thread is what {@link ObjectContent#abort()} is for. Adding a watch and stopping the checks on an
+ * empty set happen under this object's lock, so a body is never added just as the checks stop.
  */
 final class BodyWatchdog {
+    private final ScheduledExecutorService timer;
     private final long timeoutNanos;
     private final LongSupplier nanoClock;
     private final Set<Watch> watched = ConcurrentHashMap.newKeySet();
+    // Guarded by this: the running checks, null while nothing is watched.
+    private ScheduledFuture<?> checking;
 
     /** @param timer runs the checks; {@code null}, or a zero timeout, watches nothing */
     BodyWatchdog(ScheduledExecutorService timer, Duration timeout, LongSupplier nanoClock) {
         this.timeoutNanos = requireNonNull(timeout, "timeout is null").toNanos();
         this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
-        if (timer != null && timeoutNanos > 0) {
-            long period = Math.max(TimeUnit.MILLISECONDS.toNanos(5), timeoutNanos / 4);
-            timer.scheduleWithFixedDelay(this::check, period, period, TimeUnit.NANOSECONDS);
-        }
+        this.timer = timeoutNanos > 0 ? timer : null;
     }
 
     static BodyWatchdog off() {
@@ -47,10 +54,25 @@ final class BodyWatchdog {
     /** Watches {@code content} until the returned watch is closed; read the watch's content, not the original. */
     Watch watch(ObjectContent content) {
         Watch watch = new Watch(content);
-        if (timeoutNanos > 0) {
-            watched.add(watch);
+        if (timer != null) {
+            synchronized (this) {
+                watched.add(watch);
+                if (checking == null) {
+                    long period = Math.max(TimeUnit.MILLISECONDS.toNanos(5), timeoutNanos / 4);
+                    try {
+                        checking = timer.scheduleWithFixedDelay(this::check, period, period, TimeUnit.NANOSECONDS);
+                    } catch (RejectedExecutionException e) {
+                        // the factory is closing: its reads are being stopped, and nothing is left to watch for
+                    }
+                }
+            }
         }
         return watch;
+    }
+
+    /** Whether checks are scheduled now (for tests). */
+    synchronized boolean checking() {
+        return checking != null;
     }
 
     /** Runs on the timer thread. */
@@ -61,6 +83,12 @@ final class BodyWatchdog {
                 watch.timedOut = true;
                 watched.remove(watch);
                 watch.original.abort();
+            }
+        }
+        synchronized (this) {
+            if (watched.isEmpty() && checking != null) {
+                checking.cancel(false); // the next watch starts them again
+                checking = null;
             }
         }
     }
