@@ -183,9 +183,8 @@ final class LoadTestedLimit extends AbstractLimit {
             boolean burst = recentThrottled >= WINDOW / 4;
             // a 503 or two here and there are tested with a shallow cut first: noise costs the trial a quarter of
             // the load instead of half; 503s that go on at that cut, or a burst, are cut by the factor
-            int lowered = testsNoise && !burst
-                    ? Math.max(min, (int) (Math.min(limit, inflight) * Math.max(factor, SHALLOW_CUT)))
-                    : lowered(Math.min(limit, inflight));
+            double by = testsNoise && !burst ? Math.max(factor, SHALLOW_CUT) : factor;
+            int lowered = lowered(Math.min(limit, inflight), by);
             if (lowered >= limit) {
                 return limit;
             }
@@ -214,8 +213,8 @@ final class LoadTestedLimit extends AbstractLimit {
         return (int) Math.min(max, (long) limit + step);
     }
 
-    private int lowered(int from) {
-        return Math.max(min, (int) (from * factor));
+    private int lowered(int from, double by) {
+        return Math.max(min, (int) (from * by));
     }
 
     /** An answer while a trial runs: counts it if its request was sent during the step, and ends the step. */
@@ -280,7 +279,7 @@ final class LoadTestedLimit extends AbstractLimit {
             limitBeforeStoppedLoad = running.restoreTo;
             return limit;
         }
-        int lowered = lowered(limit);
+        int lowered = lowered(limit, factor);
         // a load still above the server's rate after a halving answers two or more of 8 (and one below it, none),
         // unless it was just above it: a trial opened by a burst goes on for one; a step that waited past 8 answers
         // saw a share too low for that
