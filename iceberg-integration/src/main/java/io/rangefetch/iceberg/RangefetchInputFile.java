@@ -33,14 +33,19 @@ final class RangefetchInputFile implements InputFile {
     private final S3Location s3Location;
     private final StreamFactory factory;
     private final MetricsContext metrics;
+    // Never read: it keeps the FileIO that made this file reachable while this file or a stream of it is (a stream
+    // holds its file), so the FileIO's lease on the shared factory cannot end by collection under an open stream.
+    @SuppressWarnings("unused")
+    private final RangefetchS3FileIO fileIO;
     private volatile long length;
 
     RangefetchInputFile(String location, S3Location s3Location, OptionalLong length, StreamFactory factory,
-            MetricsContext metrics) {
+            MetricsContext metrics, RangefetchS3FileIO fileIO) {
         this.location = requireNonNull(location, "location is null");
         this.s3Location = requireNonNull(s3Location, "s3Location is null");
         this.factory = requireNonNull(factory, "factory is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
+        this.fileIO = requireNonNull(fileIO, "fileIO is null");
         this.length = requireNonNull(length, "length is null").orElse(-1);
     }
 

@@ -6,18 +6,17 @@ import io.rangefetch.S3Location;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
 import io.rangefetch.StreamStatistics;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.UUID;
+import java.util.function.Supplier;
 import org.apache.iceberg.aws.s3.S3FileIO;
 import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.io.StorageCredential;
 import org.apache.iceberg.metrics.MetricsContext;
 import org.apache.iceberg.util.SerializableSupplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -31,14 +30,16 @@ import software.amazon.awssdk.services.s3.S3Client;
  * {@value #ENABLED}{@code =false} turns Rangefetch off: {@code newInputFile} then returns exactly what
  * {@code S3FileIO} returns.
  *
- * <p><b>Clients and factories.</b> Reads go through the client {@link S3FileIO#client(String)} gives for the
- * path, so per-prefix credentials and endpoints keep working. Each distinct client gets one
- * {@link StreamFactory} (its block cache, learned metadata and fetch threads), created on first use and closed
- * with this FileIO. There is no JVM-wide cache whose eviction could close a factory still being read: a
- * factory lives exactly as long as the FileIO that made it. Rangefetch never closes a client; Iceberg does.
+ * <p><b>Clients and factories.</b> Reads go through the client {@code client(path)} gives for the path, so
+ * per-prefix credentials and endpoints keep working. Each distinct client gets one {@link StreamFactory} (its
+ * block cache, learned metadata and fetch threads), made at the first read. The factories are shared in the JVM
+ * by every copy of this FileIO (same properties, same storage credentials), counted by reference and closed with
+ * the last copy, or when the last copy is collected without being closed: an executor that deserializes the
+ * FileIO for every task keeps one cache budget and one pool, not one per copy ({@link SharedFactories}). Their
+ * clients are a FileIO of their own with the same properties, since a copy's clients close with the copy.
  *
- * <p><b>Serialization.</b> Iceberg ships FileIOs to workers (Java serialization or Kryo). The factories are
- * transient: a copy rebuilds them lazily, like {@code S3FileIO} rebuilds its clients, and starts open.
+ * <p><b>Serialization.</b> Iceberg ships FileIOs to workers (Java serialization or Kryo). A copy starts open and
+ * leases the shared factories at its first read.
  *
  * <p>Thread-safe, as a FileIO must be.
  */
@@ -49,10 +50,13 @@ public class RangefetchS3FileIO extends S3FileIO {
     public static final String ENABLED = PREFIX + "enabled";
 
     private static final long serialVersionUID = 1L;
-    private static final Logger LOG = LoggerFactory.getLogger(RangefetchS3FileIO.class);
 
     // null: the context the properties name, as S3FileIO loads it; else a test's own
     private final MetricsContext metricsOverride;
+    // The caller's client supplier and the lineage minted with it (copies share both), or both null when Iceberg
+    // builds the clients from the properties: a supplier cannot be compared, so its copies are known by lineage.
+    private final SerializableSupplier<S3Client> clientSupplier;
+    private final String clientLineage;
     // Set by initialize, serialized with the FileIO (the config is rebuilt from the properties); volatile because
     // an engine may hand the FileIO to other threads without a lock.
     private volatile boolean enabled = true;
@@ -61,24 +65,27 @@ public class RangefetchS3FileIO extends S3FileIO {
 
     // Rebuilt lazily after deserialization (both null then); guarded by this.
     private transient StreamConfig config;
-    private transient Map<S3Client, StreamFactory> factories;
+    private transient SharedFactories.Lease lease; // taken at the first read
     private transient volatile boolean closed;
 
     /** What a catalog calls (through {@code io-impl}), followed by {@link #initialize}. */
     public RangefetchS3FileIO() {
         this.metricsOverride = null;
+        this.clientSupplier = null;
+        this.clientLineage = null;
     }
 
     /** With a client of the caller's, as {@link S3FileIO#S3FileIO(SerializableSupplier)}. */
     public RangefetchS3FileIO(SerializableSupplier<S3Client> s3) {
-        super(s3);
-        this.metricsOverride = null;
+        this(s3, null);
     }
 
-    /** For tests: a metrics context of their own instead of the one the properties name. */
+    /** For tests: a metrics context of their own ({@code null}: the one the properties name). */
     RangefetchS3FileIO(SerializableSupplier<S3Client> s3, MetricsContext metrics) {
         super(s3);
-        this.metricsOverride = requireNonNull(metrics, "metrics is null");
+        this.metricsOverride = metrics;
+        this.clientSupplier = requireNonNull(s3, "s3 is null");
+        this.clientLineage = UUID.randomUUID().toString();
     }
 
     @Override
@@ -135,8 +142,7 @@ public class RangefetchS3FileIO extends S3FileIO {
 
     private InputFile newRangefetchInputFile(String path, OptionalLong length) {
         S3Location location = parseLocation(path);
-        checkOpen(path); // before asking the closed S3FileIO for a client; factoryFor checks again under the lock
-        return new RangefetchInputFile(path, location, length, factoryFor(client(path), path), metrics);
+        return new RangefetchInputFile(path, location, length, factoryFor(path), metrics, this);
     }
 
     /**
@@ -154,14 +160,37 @@ public class RangefetchS3FileIO extends S3FileIO {
         }
     }
 
-    /** The factory for a client, created on first use; one per distinct client (by identity). */
-    private synchronized StreamFactory factoryFor(S3Client client, String path) {
-        requireNonNull(client, "client is null");
-        checkOpen(path);
-        if (factories == null) {
-            factories = new IdentityHashMap<>();
+    /** The shared factory for the client of {@code path}, leasing the shared factories at the first read. */
+    private StreamFactory factoryFor(String path) {
+        SharedFactories.Lease current;
+        synchronized (this) {
+            checkOpen(path);
+            if (lease == null) {
+                SharedFactories.Identity identity =
+                        new SharedFactories.Identity(properties(), credentials(), clientLineage);
+                lease = SharedFactories.lease(this, identity, sharedClientsSource(), config());
+            }
+            current = lease;
         }
-        return factories.computeIfAbsent(client, c -> StreamFactory.create(c, config()));
+        return current.factoryFor(path);
+    }
+
+    /**
+     * The clients the shared factories send through: a plain {@link S3FileIO} like this one (same properties,
+     * credentials and supplier), closed with the last copy. It must not capture this copy, which may close first.
+     */
+    private Supplier<S3FileIO> sharedClientsSource() {
+        SerializableSupplier<S3Client> supplier = clientSupplier;
+        Map<String, String> properties = Map.copyOf(properties());
+        List<StorageCredential> credentials = List.copyOf(credentials());
+        return () -> {
+            S3FileIO clients = supplier == null ? new S3FileIO() : new S3FileIO(supplier);
+            clients.initialize(properties);
+            if (!credentials.isEmpty()) {
+                clients.setCredentials(credentials);
+            }
+            return clients;
+        };
     }
 
     private synchronized StreamConfig config() {
@@ -188,46 +217,47 @@ public class RangefetchS3FileIO extends S3FileIO {
         return config();
     }
 
-    /** What each stream factory this FileIO holds has cost so far (for tests and the benchmark runner). */
-    synchronized List<StreamStatistics> factoryStatistics() {
-        return factories == null ? List.of() : factories.values().stream().map(StreamFactory::statistics).toList();
+    /** The stream factories this FileIO reads through now, shared with its copies (none before its first read). */
+    synchronized List<StreamFactory> factories() {
+        return lease == null ? List.of() : lease.factories();
+    }
+
+    /** What each stream factory this FileIO reads through has cost so far, its copies' reads included. */
+    List<StreamStatistics> factoryStatistics() {
+        return factories().stream().map(StreamFactory::statistics).toList();
     }
 
     /** Bytes the caches of this FileIO's stream factories hold now (for tests). */
-    synchronized long cacheMemoryBytes() {
-        return factories == null ? 0 : factories.values().stream().mapToLong(StreamFactory::cacheMemoryBytes).sum();
+    long cacheMemoryBytes() {
+        return factories().stream().mapToLong(StreamFactory::cacheMemoryBytes).sum();
     }
 
     /** The sum of the peaks of this FileIO's factories' caches: at least their peak together (for tests). */
-    synchronized long peakCacheMemoryBytes() {
-        return factories == null ? 0
-                : factories.values().stream().mapToLong(StreamFactory::peakCacheMemoryBytes).sum();
+    long peakCacheMemoryBytes() {
+        return factories().stream().mapToLong(StreamFactory::peakCacheMemoryBytes).sum();
     }
 
-    /** How many stream factories (one per client handed out for a path) this FileIO holds now. */
-    synchronized int factoryCount() {
-        return factories == null ? 0 : factories.size();
+    /** How many stream factories (one per client handed out for a path) this FileIO reads through now. */
+    int factoryCount() {
+        return factories().size();
     }
 
     /**
-     * Closes the stream factories first (stopping their fetches and threads while the clients they use are
-     * still open, so nothing in flight fails for a closed client), then Iceberg's part, which closes the
-     * clients. Streams still open fail their next read that needs a request. Idempotent.
+     * Gives back this copy's lease on the shared factories (the last copy's close stops their fetches and threads,
+     * then closes their clients), then closes Iceberg's part and its clients. While other copies are open, this
+     * copy's streams still open keep reading; after the last, they fail their next read that needs a request.
+     * Idempotent.
      */
     @Override
     public void close() {
-        List<StreamFactory> toClose;
+        SharedFactories.Lease toRelease;
         synchronized (this) {
             closed = true;
-            toClose = factories == null ? List.of() : new ArrayList<>(factories.values());
-            factories = null;
+            toRelease = lease;
+            lease = null;
         }
-        for (StreamFactory factory : toClose) {
-            try {
-                factory.close();
-            } catch (RuntimeException e) {
-                LOG.warn("Failed to close a Rangefetch stream factory", e);
-            }
+        if (toRelease != null) {
+            toRelease.release();
         }
         super.close();
     }
