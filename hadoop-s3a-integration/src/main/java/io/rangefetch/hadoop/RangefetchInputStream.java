@@ -65,6 +65,10 @@ final class RangefetchInputStream extends ObjectInputStream
 
     private final StreamFactory factory;
     private final StreamCallbacksS3Client requests;
+    // Never read: keeps the S3A factory that opened this stream reachable while the stream is, so that factory's
+    // lease on the shared Rangefetch factory cannot end by collection under an open stream.
+    @SuppressWarnings("unused")
+    private final RangefetchStreamFactory opener;
     private final ObjectInputStreamCallbacks callbacks;
     private final S3Location location;
     private final S3AInputStreamStatistics streamStatistics;
@@ -80,11 +84,12 @@ final class RangefetchInputStream extends ObjectInputStream
     private volatile long unbufferedPosition;
     private volatile boolean closed;
 
-    RangefetchInputStream(ObjectReadParameters parameters, StreamFactory factory, StreamCallbacksS3Client requests)
-            throws IOException {
+    RangefetchInputStream(ObjectReadParameters parameters, StreamFactory factory, StreamCallbacksS3Client requests,
+            RangefetchStreamFactory opener) throws IOException {
         super(InputStreamType.Custom, parameters);
         this.factory = requireNonNull(factory, "factory is null");
         this.requests = requireNonNull(requests, "requests is null");
+        this.opener = requireNonNull(opener, "opener is null");
         this.callbacks = getCallbacks();
         this.location = new S3Location(getBucket(), getKey());
         this.streamStatistics = getS3AStreamStatistics();
@@ -92,11 +97,11 @@ final class RangefetchInputStream extends ObjectInputStream
         this.options = S3AOpenOptions.of(getObjectAttributes(), getContext().getInputPolicy(),
                 getContext().getChangeDetectionPolicy(), factory.config().formatExtensions());
         this.ioStatistics = new RangefetchIOStatistics(streamStatistics.getIOStatistics(), this::rangefetchStatistics);
-        requests.register(getKey(), callbacks);
+        requests.register(getBucket(), getKey(), callbacks);
         try {
             this.current = factory.open(location, options);
         } catch (RuntimeException e) {
-            requests.unregister(getKey(), callbacks);
+            requests.unregister(getBucket(), getKey(), callbacks);
             throw e;
         }
         streamStatistics.streamOpened();
@@ -367,7 +372,7 @@ final class RangefetchInputStream extends ObjectInputStream
                 retire(stream);
                 current = null;
             }
-            requests.unregister(getKey(), callbacks);
+            requests.unregister(getBucket(), getKey(), callbacks);
             ioStatistics.publish(streamStatistics);
             mergeThreadIOStatistics(ioStatistics.rangefetchOnly());
         } finally {
@@ -386,7 +391,7 @@ final class RangefetchInputStream extends ObjectInputStream
         if (stream != null) {
             stream.close();
         }
-        requests.unregister(getKey(), callbacks);
+        requests.unregister(getBucket(), getKey(), callbacks);
     }
 
     @Override

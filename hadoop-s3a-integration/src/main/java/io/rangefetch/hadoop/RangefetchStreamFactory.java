@@ -2,7 +2,6 @@ package io.rangefetch.hadoop;
 
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
-import io.rangefetch.client.SdkSyncObjectClient;
 import java.io.IOException;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
@@ -22,8 +21,13 @@ import org.apache.hadoop.fs.s3a.impl.streams.StreamIntegration;
  * <p><b>Life cycle.</b> S3A creates one factory per file system and runs it as a service: {@code serviceInit}
  * reads the {@code fs.s3a.rangefetch.*} settings (S3A has already folded the file system's bucket's
  * {@code fs.s3a.bucket.<b>.rangefetch.*} overrides into them) and fails on a bad one, naming the key;
- * {@code serviceStart} builds the one Rangefetch {@link StreamFactory} (its block cache, its threads) that serves
- * every stream of the file system; {@code serviceStop} closes it, stopping its threads.
+ * {@code serviceStart} leases the Rangefetch {@link StreamFactory} (its block cache, its threads) that serves every
+ * stream of the file system, shared with every other file system of the same user and the same {@code fs.s3a.}
+ * settings in the JVM ({@link SharedStreamFactories}); {@code serviceStop} gives the lease back, and the last one
+ * closes the factory, stopping its threads. A file system never closed gives its lease back when it is collected.
+ * With Hadoop's file system cache (the default) that is one factory per bucket and user, as before; with
+ * {@code fs.s3a.impl.disable.cache=true}, where engines make a file system per task, it is still one budget and one
+ * pool, not one per file system.
  *
  * <p><b>Requests.</b> The Rangefetch factory sends its GETs through {@link StreamCallbacksS3Client}, which hands
  * each to the S3A callbacks of an open stream of that object: S3A's client, credentials, audit span, SSE-C and
@@ -37,9 +41,9 @@ public final class RangefetchStreamFactory extends AbstractObjectInputStreamFact
     /** The prefix of Rangefetch's own settings in a Hadoop configuration, the {@link StreamConfig} keys after it. */
     public static final String CONFIG_PREFIX = "fs.s3a.rangefetch.";
 
-    private final StreamCallbacksS3Client requests = new StreamCallbacksS3Client();
     private StreamConfig config;
-    private volatile StreamFactory factory;
+    private SharedStreamFactories.Identity identity;
+    private volatile SharedStreamFactories.Lease lease;
 
     /** The constructor S3A calls; the settings come in {@code serviceInit}. */
     public RangefetchStreamFactory() {
@@ -50,31 +54,33 @@ public final class RangefetchStreamFactory extends AbstractObjectInputStreamFact
     protected void serviceInit(Configuration conf) throws Exception {
         super.serviceInit(conf);
         config = HadoopSettings.streamConfig(conf);
+        identity = SharedStreamFactories.Identity.of(conf);
     }
 
     @Override
     protected void serviceStart() throws Exception {
-        factory = StreamFactory.create(new SdkSyncObjectClient(requests), config);
+        lease = SharedStreamFactories.lease(this, identity, config);
         super.serviceStart();
     }
 
     @Override
     protected void serviceStop() throws Exception {
-        StreamFactory started = factory;
+        SharedStreamFactories.Lease started = lease;
         if (started != null) {
-            started.close();
+            started.release();
         }
         super.serviceStop();
     }
 
     @Override
     public ObjectInputStream readObject(ObjectReadParameters parameters) throws IOException {
-        StreamFactory started = factory;
-        if (started == null) {
+        SharedStreamFactories.Lease started = lease;
+        // stopped: the lease is given back and the shared factory may serve other file systems still; not this one
+        if (started == null || isInState(STATE.STOPPED)) {
             throw new IOException("Rangefetch stream factory is " + getServiceState() + ", not started: cannot open "
                     + parameters.getObjectAttributes().getPath());
         }
-        return new RangefetchInputStream(parameters, started, requests);
+        return new RangefetchInputStream(parameters, started.factory(), started.requests(), this);
     }
 
     @Override
@@ -98,13 +104,16 @@ public final class RangefetchStreamFactory extends AbstractObjectInputStreamFact
                 || super.hasCapability(capability);
     }
 
-    /** The Rangefetch factory serving this file system's streams, once started: its statistics, its cache. */
+    /**
+     * The Rangefetch factory serving this file system's streams, once started: its statistics, its cache. It is
+     * shared with the file systems of the same user and settings, so its figures count their reads too.
+     */
     public StreamFactory rangefetch() {
-        StreamFactory started = factory;
+        SharedStreamFactories.Lease started = lease;
         if (started == null) {
             throw new IllegalStateException("Rangefetch stream factory is " + getServiceState() + ", not started");
         }
-        return started;
+        return started.factory();
     }
 
     @Override

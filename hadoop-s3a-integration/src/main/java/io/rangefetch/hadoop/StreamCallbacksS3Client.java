@@ -27,22 +27,23 @@ import org.apache.hadoop.fs.s3a.impl.streams.ObjectInputStreamCallbacks;
  * retries by its own settings otherwise) are copied onto it, then S3A's {@code getObject} sends it once. SDK
  * exceptions pass through untouched, so Rangefetch's client translates them as for any SDK client.
  *
- * <p><b>Why a registry.</b> One Rangefetch factory serves a whole file system while S3A's callbacks belong to
- * one stream (its audit span, closed with it). A GET names only its object, and may be a prefetch running on a
- * Rangefetch thread, so it is sent with the callbacks of the most recently opened stream still open on that
- * key. A key with no open stream has nobody to charge the request to: the GET fails (a prefetch of a closed
- * stream is cancelled anyway). Thread-safe: the registry is a concurrent map of copy-on-write lists.
+ * <p><b>Why a registry.</b> One Rangefetch factory serves whole file systems (every one with the same settings,
+ * {@link SharedStreamFactories}) while S3A's callbacks belong to one stream (its audit span, closed with it). A GET
+ * names only its object, and may be a prefetch running on a Rangefetch thread, so it is sent with the callbacks of
+ * the most recently opened stream still open on that bucket and key. An object with no open stream has nobody to
+ * charge the request to: the GET fails (a prefetch of a closed stream is cancelled anyway). Thread-safe: the registry is a concurrent map of copy-on-write lists.
  *
  * <p>HEAD is refused: S3A always tells a stream its length and ETag, so Rangefetch never needs one here.
  */
 final class StreamCallbacksS3Client implements S3Client {
     private final Map<String, List<ObjectInputStreamCallbacks>> openStreams = new ConcurrentHashMap<>();
 
-    /** Makes {@code callbacks} the ones GETs of {@code key} use until {@link #unregister}. */
-    void register(String key, ObjectInputStreamCallbacks callbacks) {
+    /** Makes {@code callbacks} the ones GETs of {@code bucket}'s {@code key} use until {@link #unregister}. */
+    void register(String bucket, String key, ObjectInputStreamCallbacks callbacks) {
+        requireNonNull(bucket, "bucket is null");
         requireNonNull(key, "key is null");
         requireNonNull(callbacks, "callbacks is null");
-        openStreams.compute(key, (k, list) -> {
+        openStreams.compute(object(bucket, key), (k, list) -> {
             List<ObjectInputStreamCallbacks> updated = list == null ? new ArrayList<>(1) : new ArrayList<>(list);
             updated.add(callbacks);
             return List.copyOf(updated);
@@ -50,12 +51,17 @@ final class StreamCallbacksS3Client implements S3Client {
     }
 
     /** Forgets {@code callbacks} for {@code key}; harmless when they were never registered or already removed. */
-    void unregister(String key, ObjectInputStreamCallbacks callbacks) {
-        openStreams.computeIfPresent(key, (k, list) -> {
+    void unregister(String bucket, String key, ObjectInputStreamCallbacks callbacks) {
+        openStreams.computeIfPresent(object(bucket, key), (k, list) -> {
             List<ObjectInputStreamCallbacks> updated = new ArrayList<>(list);
             updated.remove(callbacks);
             return updated.isEmpty() ? null : List.copyOf(updated);
         });
+    }
+
+    /** A bucket and key as one string: a bucket's name holds no '/'. */
+    private static String object(String bucket, String key) {
+        return bucket + "/" + key;
     }
 
     /** How many streams are registered, over all keys (for tests: closed streams leave none behind). */
@@ -65,7 +71,7 @@ final class StreamCallbacksS3Client implements S3Client {
 
     @Override
     public ResponseInputStream<GetObjectResponse> getObject(GetObjectRequest request) {
-        List<ObjectInputStreamCallbacks> registered = openStreams.get(request.key());
+        List<ObjectInputStreamCallbacks> registered = openStreams.get(object(request.bucket(), request.key()));
         if (registered == null || registered.isEmpty()) {
             throw SdkClientException.create("No S3A stream is open on s3a://" + request.bucket() + "/" + request.key()
                     + " to send its GET " + request.range() + " through; reopen the file");

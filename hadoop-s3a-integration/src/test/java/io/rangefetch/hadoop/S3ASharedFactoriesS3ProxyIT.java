@@ -1,0 +1,229 @@
+package io.rangefetch.hadoop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rangefetch.StreamFactory;
+import io.rangefetch.it.server.S3Clients;
+import io.rangefetch.it.server.S3ProxyServer;
+import io.rangefetch.it.server.ThreadLeakChecker;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.ref.WeakReference;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.s3a.S3AFileSystem;
+import org.apache.hadoop.service.CompositeService;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * S3A with Hadoop's file system cache off ({@code fs.s3a.impl.disable.cache=true}), as engines run it when they make a
+ * file system per task: a hundred file systems read through one Rangefetch factory, one budget and one pool, and
+ * leave no thread once closed or collected. File systems with other settings get a factory of their own.
+ */
+class S3ASharedFactoriesS3ProxyIT {
+    private static final String BUCKET = "shared-factories";
+    private static final int OBJECTS = 6;
+    private static final int OBJECT_SIZE = 1024 * 1024 + 77;
+    private static final long BUDGET = 3L * 1024 * 1024;
+    private static final byte[][] DATA = new byte[OBJECTS][];
+    private static final Pattern FACTORY_THREAD = Pattern.compile("rangefetch-(fetch|exchange|watchdog)-(\\d+)-.*");
+
+    private static S3ProxyServer server;
+    private static ExecutorService readers;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = S3ProxyServer.start();
+        server.createBucket(BUCKET);
+        Random random = new Random(31);
+        try (S3Client client = S3Clients.sync(server)) {
+            for (int i = 0; i < OBJECTS; i++) {
+                DATA[i] = new byte[OBJECT_SIZE];
+                random.nextBytes(DATA[i]);
+                int index = i;
+                client.putObject(request -> request.bucket(BUCKET).key(key(index)), RequestBody.fromBytes(DATA[i]));
+            }
+        }
+        readers = Executors.newFixedThreadPool(8, runnable -> new Thread(runnable, "fs-reader"));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (readers != null) {
+            readers.shutdownNow();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void fileSystemsWithTheCacheOffReadThroughOneFactoryAndLeaveNoThreadWhenClosed() throws Exception {
+        ThreadLeakChecker threads = ThreadLeakChecker.snapshot();
+        int factoriesBefore = SharedStreamFactories.openFactories();
+        Configuration conf = configuration(BUDGET);
+        List<S3AFileSystem> fileSystems = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            fileSystems.add((S3AFileSystem) FileSystem.get(URI.create("s3a://" + BUCKET + "/"), conf));
+        }
+        assertThat(fileSystems.get(0)).isNotSameAs(fileSystems.get(1)); // the cache is off
+        readThroughAll(fileSystems.subList(0, 10));
+        int threadsAfterFew = rangefetchThreads().size();
+        readThroughAll(fileSystems);
+        readThroughAll(fileSystems);
+
+        StreamFactory shared = rangefetchOf(fileSystems.get(0));
+        for (S3AFileSystem fs : fileSystems) {
+            assertThat(rangefetchOf(fs)).isSameAs(shared);
+        }
+        assertThat(SharedStreamFactories.openFactories()).isEqualTo(factoriesBefore + 1);
+        assertThat(factoriesOwningThreads()).hasSize(1);
+        int inFlight = Math.max(shared.config().fetchMaxConcurrency(), shared.config().throttleMaxConcurrency());
+        assertThat(rangefetchThreads().size())
+                .as("rangefetch threads after 10 file systems: %d", threadsAfterFew)
+                .isLessThanOrEqualTo(Math.max(threadsAfterFew, 3 * inFlight + 2));
+        assertThat(shared.peakCacheMemoryBytes()).isPositive().isLessThanOrEqualTo(BUDGET);
+
+        // other settings: a factory of their own, closed with its file system
+        try (S3AFileSystem other = (S3AFileSystem) FileSystem.get(URI.create("s3a://" + BUCKET + "/"),
+                configuration(2 * BUDGET))) {
+            readThroughAll(List.of(other));
+            assertThat(rangefetchOf(other)).isNotSameAs(shared);
+            assertThat(SharedStreamFactories.openFactories()).isEqualTo(factoriesBefore + 2);
+        }
+        assertThat(SharedStreamFactories.openFactories()).isEqualTo(factoriesBefore + 1);
+
+        for (int i = fileSystems.size() - 1; i >= 1; i--) {
+            fileSystems.get(i).close();
+        }
+        readThroughAll(fileSystems.subList(0, 1)); // the last file system still reads through the shared factory
+        fileSystems.get(0).close();
+        assertThat(SharedStreamFactories.openFactories()).isEqualTo(factoriesBefore);
+        threads.assertNoNewThreads("rangefetch-", Duration.ofSeconds(10));
+    }
+
+    @Test
+    void fileSystemsDroppedWithoutCloseGiveBackTheFactoryWhenCollectedButNotWhileAStreamOfThemIsOpen()
+            throws Exception {
+        ThreadLeakChecker threads = ThreadLeakChecker.snapshot();
+        int factoriesBefore = SharedStreamFactories.openFactories();
+        Configuration conf = configuration(BUDGET);
+
+        // one file system stays reachable only through a stream it opened
+        S3AFileSystem streaming = (S3AFileSystem) FileSystem.get(URI.create("s3a://" + BUCKET + "/"), conf);
+        FSDataInputStream stream = streaming.open(new Path("s3a://" + BUCKET + "/" + key(0)));
+        byte[] head = new byte[1000];
+        stream.readFully(0, head);
+        WeakReference<S3AFileSystem> streamingRef = new WeakReference<>(streaming);
+        streaming = null;
+
+        List<S3AFileSystem> fileSystems = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            fileSystems.add((S3AFileSystem) FileSystem.get(URI.create("s3a://" + BUCKET + "/"), conf));
+        }
+        readThroughAll(fileSystems);
+        List<WeakReference<S3AFileSystem>> dropped = new ArrayList<>();
+        fileSystems.forEach(fs -> dropped.add(new WeakReference<>(fs)));
+        fileSystems = null;
+
+        awaitCollected("the dropped file systems", () -> dropped.stream().allMatch(ref -> ref.get() == null));
+        assertThat(streamingRef.get()).isNotNull();
+        assertThat(SharedStreamFactories.openFactories()).isEqualTo(factoriesBefore + 1);
+        byte[] rest = new byte[OBJECT_SIZE - head.length];
+        stream.readFully(head.length, rest);
+        assertThat(rest).isEqualTo(Arrays.copyOfRange(DATA[0], head.length, OBJECT_SIZE));
+
+        stream.close();
+        stream = null;
+        awaitCollected("the file system whose stream closed",
+                () -> SharedStreamFactories.openFactories() == factoriesBefore);
+        threads.assertNoNewThreads("rangefetch-", Duration.ofSeconds(10));
+    }
+
+    private static Configuration configuration(long budget) {
+        Configuration conf = ProxiedS3A.withRangefetch(ProxiedS3A.s3aConfiguration(server));
+        conf.setBoolean("fs.s3a.impl.disable.cache", true);
+        conf.set(RangefetchStreamFactory.CONFIG_PREFIX + "cache.max-memory", String.valueOf(budget));
+        return conf;
+    }
+
+    private static String key(int index) {
+        return "data/part-" + index + ".parquet";
+    }
+
+    /** Every file system reads a whole object (which one turns with the file system), all at once. */
+    private static void readThroughAll(List<S3AFileSystem> fileSystems) throws Exception {
+        List<Future<?>> reads = new ArrayList<>();
+        for (int i = 0; i < fileSystems.size(); i++) {
+            S3AFileSystem fs = fileSystems.get(i);
+            int object = i % OBJECTS;
+            reads.add(readers.submit(() -> {
+                byte[] read = new byte[OBJECT_SIZE];
+                try (FSDataInputStream stream = fs.open(new Path("s3a://" + BUCKET + "/" + key(object)))) {
+                    stream.readFully(0, read);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                assertThat(read).isEqualTo(DATA[object]);
+                return null;
+            }));
+        }
+        for (Future<?> read : reads) {
+            read.get();
+        }
+    }
+
+    /** The Rangefetch factory S3A made: a service of S3A's store, found through Hadoop's public API. */
+    private static StreamFactory rangefetchOf(S3AFileSystem fs) {
+        CompositeService store = (CompositeService) fs.getS3AInternals().getStore();
+        return store.getServices().stream().filter(RangefetchStreamFactory.class::isInstance)
+                .map(service -> ((RangefetchStreamFactory) service).rangefetch()).findFirst().orElseThrow();
+    }
+
+    private static List<Thread> rangefetchThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.isAlive() && thread.getName().startsWith("rangefetch-"))
+                .toList();
+    }
+
+    private static Set<String> factoriesOwningThreads() {
+        Set<String> factories = new TreeSet<>();
+        for (Thread thread : rangefetchThreads()) {
+            Matcher matcher = FACTORY_THREAD.matcher(thread.getName());
+            if (matcher.matches()) {
+                factories.add(matcher.group(2));
+            }
+        }
+        return factories;
+    }
+
+    /** Asks for collections until {@code done} holds; fails after 60 s (a condition's deadline, not a timing). */
+    private static void awaitCollected(String what, BooleanSupplier done) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!done.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("%s collected within 60 s", what).isLessThan(deadline);
+            System.gc();
+            Thread.sleep(20); // gives the Cleaner's thread its turn between collections
+        }
+    }
+}
