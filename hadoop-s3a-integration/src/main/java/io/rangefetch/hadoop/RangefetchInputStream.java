@@ -315,15 +315,22 @@ final class RangefetchInputStream extends ObjectInputStream
                 Optional.of(getContentLength()));
         streamStatistics.readVectoredOperationStarted(sorted.size(), sorted.size());
         List<io.rangefetch.FileRange> reads = new ArrayList<>(sorted.size());
+        long bytes = 0;
         for (FileRange range : sorted) {
             io.rangefetch.FileRange read = io.rangefetch.FileRange.of(range.getOffset(), range.getLength());
             reads.add(read);
             range.setData(translated(read.data(), range));
+            bytes += range.getLength();
         }
         try {
             stream.readVectored(reads, allocate, release);
         } catch (IOException e) {
             throw failed(e, "readVectored", sorted.isEmpty() ? 0 : sorted.get(0).getOffset());
+        }
+        // Counted here, on the caller's thread, not as ranges complete on Rangefetch's: the file system's statistics
+        // are per thread, and engines (Spark's task input metrics) read only the threads that call the stream
+        if (fileSystemStatistics != null) {
+            fileSystemStatistics.incrementBytesRead(bytes);
         }
     }
 
@@ -331,7 +338,8 @@ final class RangefetchInputStream extends ObjectInputStream
         CompletableFuture<ByteBuffer> result = new CompletableFuture<>();
         data.whenComplete((buffer, failure) -> {
             if (failure == null) {
-                bytesRead(range.getLength());
+                // the stream's own count, as each range arrives; the file system's was counted when asked
+                streamStatistics.bytesRead(range.getLength());
                 result.complete(buffer);
             } else {
                 Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
 import io.rangefetch.client.SdkSyncObjectClient;
+import java.io.IOException;
 import java.lang.ref.Cleaner;
 import java.util.HashMap;
 import java.util.Map;
@@ -50,7 +51,7 @@ final class SharedStreamFactories {
         }
 
         /** The current user's identity for a file system's configuration (bucket overrides already folded in). */
-        static Identity of(Configuration conf) throws java.io.IOException {
+        static Identity of(Configuration conf) throws IOException {
             return new Identity(UserGroupInformation.getCurrentUser(), new TreeMap<>(conf.getPropsWithPrefix("fs.s3a.")));
         }
 

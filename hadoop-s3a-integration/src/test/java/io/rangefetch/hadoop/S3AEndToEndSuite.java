@@ -10,6 +10,7 @@ import io.rangefetch.it.proxy.ProxyLedger;
 import io.rangefetch.it.server.S3Clients;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileRange;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.s3a.RemoteFileChangedException;
 import org.apache.hadoop.fs.statistics.IOStatistics;
@@ -168,6 +170,33 @@ abstract class S3AEndToEndSuite {
             // the closed stream's counts reached the file system's IOStatistics
             assertThat(((IOStatisticsSource) fs).getIOStatistics().counters().get("stream_read_bytes"))
                     .isEqualTo(200_000L);
+        }
+    }
+
+    @Test
+    void aVectoredReadsBytesCountOnTheCallersThreadWhereSparksTaskMetricsLookNotOnRangefetchs() throws Exception {
+        byte[] object = patterned(4 * 1024 * KIB, 11);
+        put("e2e/vectored-metrics.bin", object);
+        try (FileSystem fs = FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"),
+                rangefetchPerBucket())) {
+            FileSystem.Statistics statistics = FileSystem.getStatistics("s3a", fs.getClass());
+            long before = statistics.getThreadStatistics().getBytesRead();
+            List<FileRange> ranges = List.of(FileRange.createFileRange(0, 70_000),
+                    FileRange.createFileRange(1_000_000, 300_000), FileRange.createFileRange(3_500_000, 12_345));
+            try (FSDataInputStream in = fs.open(new org.apache.hadoop.fs.Path("/e2e/vectored-metrics.bin"))) {
+                in.readVectored(ranges, ByteBuffer::allocate);
+                for (FileRange range : ranges) {
+                    ByteBuffer data = range.getData().get();
+                    byte[] read = new byte[data.remaining()];
+                    data.get(read);
+                    assertThat(read).isEqualTo(Arrays.copyOfRange(object, (int) range.getOffset(),
+                            (int) range.getOffset() + range.getLength()));
+                }
+                // the ranges were fetched and completed on Rangefetch's threads; this thread's count has them all
+                assertThat(statistics.getThreadStatistics().getBytesRead() - before).isEqualTo(382_345L);
+                assertThat(((RangefetchInputStream) in.getWrappedStream()).getIOStatistics().counters()
+                        .get("stream_read_bytes")).isEqualTo(382_345L);
+            }
         }
     }
 

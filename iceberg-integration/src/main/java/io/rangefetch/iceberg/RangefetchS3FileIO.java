@@ -222,8 +222,11 @@ public class RangefetchS3FileIO extends S3FileIO {
         return lease == null ? List.of() : lease.factories();
     }
 
-    /** What each stream factory this FileIO reads through has cost so far, its copies' reads included. */
-    List<StreamStatistics> factoryStatistics() {
+    /**
+     * What reading through this FileIO has cost so far: one entry per stream factory (one per distinct S3 client it
+     * read through), its copies' reads in this JVM included, since they share the factories.
+     */
+    public List<StreamStatistics> statistics() {
         return factories().stream().map(StreamFactory::statistics).toList();
     }
 

@@ -100,7 +100,7 @@ class CatalogS3ProxyTest {
                     dataPath(table, 2, 0), dataPath(table, 2, 1), dataPath(table, 3, 0), dataPath(table, 3, 1));
 
             RangefetchS3FileIO io = (RangefetchS3FileIO) table.io();
-            List<StreamStatistics> statistics = io.factoryStatistics();
+            List<StreamStatistics> statistics = io.statistics();
             assertThat(statistics).isNotEmpty();
             assertThat(statistics.stream().mapToLong(StreamStatistics::getRequests).sum()).isPositive();
             assertThat(statistics.stream().mapToLong(StreamStatistics::headRequests).sum())

@@ -184,7 +184,7 @@ abstract class IcebergEndToEndSuite {
             assertThat(ids(records)).isEqualTo(expectedIds());
             assertThat(ledger.requests().stream().filter(request -> request.status() == 503).count())
                     .as("503s served").isEqualTo(3);
-            assertThat(io.factoryStatistics().stream().mapToLong(StreamStatistics::retries).sum())
+            assertThat(io.statistics().stream().mapToLong(StreamStatistics::retries).sum())
                     .as("Rangefetch's retries").isEqualTo(3);
         } finally {
             catalog.close();

@@ -88,7 +88,7 @@ final class IcebergEntryPoint implements EntryPoint {
     /** The one factory's (every path here is handed the same client). */
     @Override
     public StreamStatistics statistics() {
-        List<StreamStatistics> statistics = io.factoryStatistics();
+        List<StreamStatistics> statistics = io.statistics();
         if (statistics.size() != 1) {
             throw new IllegalStateException("expected one stream factory, found " + statistics.size());
         }

@@ -90,7 +90,7 @@ public final class SparkQueryServer implements Closeable {
         // standard error
         PrintStream answers = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         System.setOut(System.err);
-        try (SparkQueryServer server = new SparkQueryServer(parse(args), answers)) {
+        try (SparkQueryServer server = new SparkQueryServer(CommandLine.options(args), answers)) {
             server.serve(System.in);
         }
     }
@@ -361,17 +361,6 @@ public final class SparkQueryServer implements Closeable {
 
     private String option(String name) {
         return Objects.requireNonNull(options.get(name), () -> "missing option --" + name);
-    }
-
-    private static Map<String, String> parse(String[] args) {
-        Map<String, String> options = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            if (!args[i].startsWith("--") || i + 1 >= args.length) {
-                throw new IllegalArgumentException("expected --name value pairs, got " + String.join(" ", args));
-            }
-            options.put(args[i].substring(2), args[++i]);
-        }
-        return options;
     }
 
     @Override

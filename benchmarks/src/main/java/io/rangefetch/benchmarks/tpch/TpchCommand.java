@@ -1,6 +1,7 @@
 package io.rangefetch.benchmarks.tpch;
 
 import io.rangefetch.benchmarks.env.BenchEnvironment;
+import io.rangefetch.it.spark.SparkChild;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,11 +48,12 @@ public final class TpchCommand {
         this.data = new TpchData(cache.toAbsolutePath(), this.repository, scaleFactor, parts);
     }
 
-    /** Fails with a usage error when the Spark build is missing. */
+    /** Fails with a usage error when the Spark build or the bundle jar is missing. */
     public void validate() {
-        if (!Files.isDirectory(sparkLibraries())) {
-            throw new IllegalArgumentException("no Spark build in " + sparkLibraries().getParent()
-                    + ": run ./tpch, which builds it (./mvnw -f spark-tpch/pom.xml package)");
+        try {
+            SparkChild.classPath(repository);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(e.getMessage() + " (./tpch builds both)", e);
         }
     }
 
@@ -64,15 +66,11 @@ public final class TpchCommand {
             data.upload(client, environment.bucket());
         }
         Files.createDirectories(work);
-        String classPath = repository.resolve("spark-tpch/target/classes") + ":" + sparkLibraries() + "/*";
+        String classPath = SparkChild.classPath(repository);
         TpchRun.Plan plan = new TpchRun.Plan(paths, modes, queries, passes, icebergCatalog, classPath, sparkHeap,
                 sparkSettings, work, requestLogs);
         List<QueryResult> rows = new TpchRun(environment, data, plan).execute();
         return new Outcome(rows);
-    }
-
-    private Path sparkLibraries() {
-        return repository.resolve("spark-tpch/target/lib");
     }
 
     /** Every query's figures, and the report made of them. */

@@ -7,6 +7,7 @@ import io.rangefetch.benchmarks.readers.S3Target;
 import io.rangefetch.benchmarks.run.Traffic;
 import io.rangefetch.benchmarks.run.TrafficCounter;
 import io.rangefetch.it.proxy.ProxiedRequest;
+import io.rangefetch.it.spark.SparkChild;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -69,8 +70,8 @@ final class TpchRun {
             Path answers = plan.workDirectory().resolve("results").resolve(path.id);
             Files.createDirectories(answers);
             System.err.println("== " + path.description + " (Spark log: " + log + ")");
-            try (SparkChild spark = SparkChild.start(plan.sparkClassPath(), options(path, answers),
-                    plan.sparkHeap(), log)) {
+            try (SparkChild spark = SparkChild.start("io.rangefetch.tpch.SparkQueryServer", plan.sparkClassPath(),
+                    options(path, answers), plan.sparkHeap(), log)) {
                 if (path.iceberg()) {
                     prepareIceberg(spark, path);
                 }

@@ -1,0 +1,309 @@
+package io.rangefetch.it.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rangefetch.it.proxy.NetworkModel;
+import io.rangefetch.it.proxy.ProxyLedger;
+import io.rangefetch.it.proxy.ShapingProxy;
+import io.rangefetch.it.server.MinioServer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Spark 4.1.1 in local mode reading through both adapters, loaded from the bundle jar alone, with exactly the lines of
+ * docs/SPARK.md, against MinIO behind the shaping proxy (20 ms to the first byte, 80 MB/s a connection). Each Spark
+ * runs in a JVM of its own ({@link SparkChild} running {@code io.rangefetch.sparkcheck.SparkCheckServer}) whose class
+ * path is the {@code spark-tpch} build's (Spark, S3A 3.4.2, the AWS SDK, Iceberg's Spark runtime) and the bundle.
+ *
+ * <p>The baseline is what Spark uses without Rangefetch: S3A's classic stream and Iceberg's {@code S3FileIO}. Every
+ * query runs cold (a fresh file system or catalog), and the proxy's ledger counts its requests.
+ *
+ * <p>Needs the Spark build and the bundle jar ({@link SparkChild#classPath}) and a MinIO binary: {@code .ci/run}
+ * builds both and runs this with {@code -Dit.test=SparkEnginesIT}; the module's default run leaves it out.
+ */
+class SparkEnginesIT {
+    private static final Path REPOSITORY = Path.of("..").toAbsolutePath().normalize();
+    private static final String CHILD = "io.rangefetch.sparkcheck.SparkCheckServer";
+    private static final String HEAP = "2g";
+    /** The bucket and catalog docs/SPARK.md names. */
+    private static final String BUCKET = "my-bucket";
+    private static final String CATALOG = "lake";
+    private static final List<String> QUERIES = List.of("filter", "projection", "aggregate", "join", "checksum", "point", "deleted");
+    private static final Pattern DOC_BLOCK =
+            Pattern.compile("<!-- spark-test: ([a-z0-9-]+) -->\\s*```properties\\n(.*?)```", Pattern.DOTALL);
+
+    private static MinioServer minio;
+    private static ShapingProxy proxy;
+    private static String classPath;
+    private static Map<String, String> documented;
+    // the data set's catalog and the Spark logs' settings files
+    @TempDir
+    static Path work;
+    // Spark without Rangefetch: writes the data set once, then runs the baselines
+    private static SparkChild defaultsSpark;
+    private static long deletedEvents;
+
+    @BeforeAll
+    static void start() throws Exception {
+        classPath = SparkChild.classPath(REPOSITORY);
+        documented = documentedBlocks(REPOSITORY.resolve("docs/SPARK.md"));
+        assertThat(documented).containsKeys("s3a", "s3a-bucket", "iceberg");
+        minio = MinioServer.start();
+        minio.createBucket(BUCKET);
+        proxy = ShapingProxy.start(minio.endpoint(), NetworkModel.s3InRegion());
+        defaultsSpark = child("defaults", defaults());
+        String[] written = defaultsSpark.call("WRITE").split(" ");
+        assertThat(written[0]).as("WRITE answered %s", String.join(" ", written)).isEqualTo("OK");
+        deletedEvents = Long.parseLong(written[2]);
+        assertThat(deletedEvents).as("rows the Iceberg table's position deletes remove").isPositive();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (defaultsSpark != null) {
+            defaultsSpark.close();
+        }
+        if (proxy != null) {
+            proxy.close();
+        }
+        if (minio != null) {
+            minio.close();
+        }
+    }
+
+    /** The blocks of docs/SPARK.md marked {@code <!-- spark-test: name -->}, by name, as they are written there. */
+    static Map<String, String> documentedBlocks(Path doc) throws IOException {
+        Map<String, String> blocks = new LinkedHashMap<>();
+        Matcher matcher = DOC_BLOCK.matcher(Files.readString(doc, StandardCharsets.UTF_8));
+        while (matcher.find()) {
+            blocks.put(matcher.group(1), matcher.group(2));
+        }
+        return blocks;
+    }
+
+    @Test
+    void bothAdaptersAnswerAsSparksDefaultsWithFewerGetsAndTheirInputInSparksMetrics() throws Exception {
+        Map<String, QueryRun> baseline = new LinkedHashMap<>();
+        runAll(defaultsSpark, "s3a", baseline);
+        runAll(defaultsSpark, "iceberg", baseline);
+        Map<String, QueryRun> rangefetch = new LinkedHashMap<>();
+        try (SparkChild spark = child("rangefetch", rangefetchLines())) {
+            runAll(spark, "s3a", rangefetch);
+            runAll(spark, "iceberg", rangefetch);
+        }
+
+        System.out.println("query                without Rangefetch: GETs HEADs   MB  task input |"
+                + "  with Rangefetch: GETs HEADs   MB  task input  handed (in planning)");
+        for (String key : baseline.keySet()) {
+            QueryRun before = baseline.get(key);
+            QueryRun after = rangefetch.get(key);
+            System.out.printf("%-20s %24d %5d %6.1f %11d | %21d %5d %6.1f %11d %8d (%d)%n", key, before.gets,
+                    before.heads, before.bodyBytes / 1e6, before.taskInput, after.gets, after.heads,
+                    after.bodyBytes / 1e6, after.taskInput, after.handed, after.handedPlanning);
+        }
+
+        for (String key : baseline.keySet()) {
+            QueryRun before = baseline.get(key);
+            QueryRun after = rangefetch.get(key);
+            // the same answer as Spark's own path
+            assertThat(after.rows).as("%s rows", key).isEqualTo(before.rows);
+            assertThat(after.checksum).as("%s result", key).isEqualTo(before.checksum);
+            assertThat(after.handed).as("%s: bytes handed by Rangefetch", key).isPositive();
+            if (key.startsWith("s3a ")) {
+                // Spark's input metrics are the bytes Rangefetch handed to the task's readers, vectored reads included
+                assertThat(after.taskInput).as("%s: Spark's task input bytes", key).isEqualTo(after.handed);
+            } else {
+                // Iceberg reads position deletes on its delete worker pool and plans part of a scan on the driver
+                // as the query runs: bytes Spark's per-thread task metrics never see, whatever the FileIO. What the
+                // tasks' own readers were handed is counted as Iceberg's own S3FileIO counts it
+                assertThat(after.taskInput).as("%s: Spark's task input bytes", key).isEqualTo(before.taskInput)
+                        .isPositive().isLessThanOrEqualTo(after.handed);
+            }
+            assertThat(after.heads).as("%s HEADs", key).isLessThanOrEqualTo(before.heads);
+        }
+        for (String kind : List.of("s3a", "iceberg")) {
+            long gets = total(baseline, kind, true);
+            long rangefetchGets = total(rangefetch, kind, true);
+            assertThat(rangefetchGets).as("%s: GETs with Rangefetch against %d without", kind, gets).isLessThan(gets);
+        }
+        // a row the Iceberg table's deletes removed is found in the Parquet files and not in the table
+        assertThat(rangefetch.get("s3a point").rows).isOne();
+        assertThat(rangefetch.get("iceberg point").rows).isOne();
+        assertThat(rangefetch.get("s3a deleted").rows).isOne();
+        assertThat(rangefetch.get("iceberg deleted").rows).isZero();
+    }
+
+    @Test
+    void manyQueriesKeepOneFactoryPerAdapterAndLeaveNoThreadOnceTheReadPathCloses() throws Exception {
+        try (SparkChild spark = child("rangefetch-lifecycle", rangefetchLines())) {
+            // a hundred queries of an Iceberg table; S3A, whose factories Hadoop's file system cache keeps, fewer
+            for (Map.Entry<String, Integer> run : Map.of("iceberg", 100, "s3a", 40).entrySet()) {
+                String kind = run.getKey();
+                expectOk(spark, "OPEN " + kind);
+                Threads afterTen = null;
+                for (int i = 1; i <= run.getValue(); i++) {
+                    assertThat(spark.call("QUERY " + (i % 2 == 0 ? "point" : "filter"))).startsWith("RESULT ");
+                    if (i == 10) {
+                        afterTen = threads(spark.call("THREADS"));
+                    }
+                }
+                Threads afterAll = threads(spark.call("THREADS"));
+                System.out.printf("%s, one session: rangefetch threads after 10 queries %s, after %d %s%n", kind,
+                        afterTen, run.getValue(), afterAll);
+                assertThat(afterAll.factories).as("%s: factories owning threads", kind).isLessThanOrEqualTo(1);
+                assertThat(afterAll.live).isLessThanOrEqualTo(Math.max(afterTen.live, Threads.CEILING));
+                expectOk(spark, "CLOSE");
+                assertThat(threads(spark.call("THREADS"))).as("%s: after the read path closed", kind)
+                        .isEqualTo(new Threads(0, 0));
+            }
+        }
+        // Hadoop's file system cache off: a file system per task, never closed by Spark
+        Map<String, String> uncached = rangefetchLines();
+        uncached.put("spark.hadoop.fs.s3a.impl.disable.cache", "true");
+        try (SparkChild spark = child("rangefetch-uncached", uncached)) {
+            expectOk(spark, "OPEN s3a");
+            Threads afterTen = null;
+            for (int i = 1; i <= 60; i++) {
+                assertThat(spark.call("QUERY " + (i % 2 == 0 ? "point" : "filter"))).startsWith("RESULT ");
+                if (i == 10) {
+                    afterTen = threads(spark.call("THREADS"));
+                }
+            }
+            Threads afterAll = threads(spark.call("THREADS"));
+            Threads collected = threads(spark.call("COLLECT"));
+            System.out.printf("s3a, disable.cache=true: rangefetch threads after 10 queries %s, after 60 %s,"
+                    + " after collection %s%n", afterTen, afterAll, collected);
+            // Spark made a file system per task and closed none: the shared factory lived until they were collected
+            assertThat(afterAll.factories).isLessThanOrEqualTo(1);
+            assertThat(afterAll.live).isLessThanOrEqualTo(Math.max(afterTen.live, Threads.CEILING));
+            assertThat(collected).isEqualTo(new Threads(0, 0));
+        }
+    }
+
+    /** Live {@code rangefetch-} threads and the factories owning them, as the child counts them. */
+    private record Threads(int live, int factories) {
+        /** One factory's most: fetch and exchange threads for 16 requests in flight, a watchdog, a backoff timer. */
+        static final int CEILING = 3 * 16 + 2;
+    }
+
+    private static Threads threads(String answer) {
+        String[] words = answer.split(" ");
+        assertThat(words[0]).as("answer %s", answer).isEqualTo("THREADS");
+        return new Threads(Integer.parseInt(words[1]), Integer.parseInt(words[2]));
+    }
+
+    /** A query's answer and what it cost on the proxy's ledger. */
+    private record QueryRun(long rows, String checksum, long taskInput, long handed, long handedPlanning, long gets,
+            long heads, long bodyBytes) {}
+
+    /** Runs every query cold on one kind of table, each with a fresh file system or catalog. */
+    private static void runAll(SparkChild spark, String kind, Map<String, QueryRun> runs) throws IOException {
+        for (String query : QUERIES) {
+            expectOk(spark, "CLOSE");
+            expectOk(spark, "OPEN " + kind);
+            ProxyLedger ledger = proxy.ledger();
+            ledger.reset();
+            String answer = spark.call("QUERY " + query);
+            long gets = ledger.gets();
+            long heads = ledger.heads();
+            long body = ledger.responseBodyBytes();
+            String[] words = answer.split(" ");
+            assertThat(words[0]).as("%s %s answered %s", kind, query, answer).isEqualTo("RESULT");
+            runs.put(kind + " " + query, new QueryRun(Long.parseLong(words[1]), words[2], Long.parseLong(words[3]),
+                    Long.parseLong(words[4]), Long.parseLong(words[5]), gets, heads, body));
+        }
+    }
+
+    private static long total(Map<String, QueryRun> runs, String kind, boolean gets) {
+        return runs.entrySet().stream().filter(run -> run.getKey().startsWith(kind + " "))
+                .mapToLong(run -> gets ? run.getValue().gets : run.getValue().heads).sum();
+    }
+
+    private static void expectOk(SparkChild spark, String command) throws IOException {
+        assertThat(spark.call(command)).as(command).isEqualTo("OK");
+    }
+
+    private static SparkChild child(String name, Map<String, String> settings) throws IOException {
+        Path conf = work.resolve(name + ".conf");
+        List<String> lines = new ArrayList<>();
+        settings.forEach((key, value) -> lines.add(key + " " + value));
+        Files.write(conf, lines, StandardCharsets.UTF_8);
+        Path log = Path.of("target", "spark-" + name + ".log").toAbsolutePath();
+        Files.createDirectories(log.getParent());
+        Files.deleteIfExists(log);
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put("path", name);
+        options.put("conf-file", conf.toString());
+        options.put("bucket", BUCKET);
+        options.put("catalog", CATALOG);
+        return SparkChild.start(CHILD, classPath, options, HEAP, log);
+    }
+
+    /**
+     * What Spark runs with here besides any Rangefetch line: local mode on loopback, S3A and the Iceberg catalog on
+     * the proxy's endpoint with MinIO's keys. Iceberg's reads are its own {@code S3FileIO}, S3A's its classic stream.
+     */
+    private static Map<String, String> defaults() {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("spark.master", "local[2]");
+        settings.put("spark.ui.enabled", "false");
+        settings.put("spark.driver.host", "127.0.0.1");
+        settings.put("spark.driver.bindAddress", "127.0.0.1");
+        settings.put("spark.sql.shuffle.partitions", "4");
+        String endpoint = proxy.endpoint().toString();
+        settings.put("spark.hadoop.fs.s3a.endpoint", endpoint);
+        settings.put("spark.hadoop.fs.s3a.endpoint.region", minio.region());
+        settings.put("spark.hadoop.fs.s3a.path.style.access", "true");
+        settings.put("spark.hadoop.fs.s3a.connection.ssl.enabled", "false");
+        settings.put("spark.hadoop.fs.s3a.bucket.probe", "0");
+        settings.put("spark.hadoop.fs.s3a.aws.credentials.provider",
+                "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+        settings.put("spark.hadoop.fs.s3a.access.key", minio.accessKey());
+        settings.put("spark.hadoop.fs.s3a.secret.key", minio.secretKey());
+        settings.put("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions");
+        String catalog = "spark.sql.catalog." + CATALOG;
+        settings.put(catalog, "org.apache.iceberg.spark.SparkCatalog");
+        settings.put(catalog + ".catalog-impl", "org.apache.iceberg.jdbc.JdbcCatalog");
+        settings.put(catalog + ".uri", "jdbc:sqlite:" + work.resolve("catalog.db"));
+        settings.put(catalog + ".jdbc.schema-version", "V1");
+        // no table cache: Spark's caching wrapper cannot be closed, and closing the catalog (so its FileIO) is what
+        // makes a query cold and what the lifecycle test checks
+        settings.put(catalog + ".cache-enabled", "false");
+        settings.put(catalog + ".warehouse", "s3://" + BUCKET + "/warehouse");
+        settings.put(catalog + ".io-impl", "org.apache.iceberg.aws.s3.S3FileIO");
+        settings.put(catalog + ".s3.endpoint", endpoint);
+        settings.put(catalog + ".s3.path-style-access", "true");
+        settings.put(catalog + ".s3.access-key-id", minio.accessKey());
+        settings.put(catalog + ".s3.secret-access-key", minio.secretKey());
+        settings.put(catalog + ".client.region", minio.region());
+        return settings;
+    }
+
+    /** The defaults with docs/SPARK.md's blocks for S3A, a bucket and the Iceberg catalog over them. */
+    private static Map<String, String> rangefetchLines() {
+        Map<String, String> settings = defaults();
+        for (String block : List.of("s3a", "s3a-bucket", "iceberg")) {
+            for (String line : documented.get(block).split("\n")) {
+                String trimmed = line.strip();
+                if (trimmed.isEmpty() || trimmed.startsWith("#")) {
+                    continue;
+                }
+                String[] parts = trimmed.split("\\s+", 2);
+                settings.put(parts[0], parts[1]);
+            }
+        }
+        return settings;
+    }
+}
