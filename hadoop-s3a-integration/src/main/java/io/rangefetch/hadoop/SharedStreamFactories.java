@@ -52,7 +52,8 @@ final class SharedStreamFactories {
 
         /** The current user's identity for a file system's configuration (bucket overrides already folded in). */
         static Identity of(Configuration conf) throws IOException {
-            return new Identity(UserGroupInformation.getCurrentUser(), new TreeMap<>(conf.getPropsWithPrefix("fs.s3a.")));
+            return new Identity(UserGroupInformation.getCurrentUser(),
+                    new TreeMap<>(conf.getPropsWithPrefix("fs.s3a.")));
         }
 
         @Override

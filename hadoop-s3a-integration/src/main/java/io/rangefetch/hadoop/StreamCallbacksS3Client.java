@@ -31,7 +31,8 @@ import org.apache.hadoop.fs.s3a.impl.streams.ObjectInputStreamCallbacks;
  * {@link SharedStreamFactories}) while S3A's callbacks belong to one stream (its audit span, closed with it). A GET
  * names only its object, and may be a prefetch running on a Rangefetch thread, so it is sent with the callbacks of
  * the most recently opened stream still open on that bucket and key. An object with no open stream has nobody to
- * charge the request to: the GET fails (a prefetch of a closed stream is cancelled anyway). Thread-safe: the registry is a concurrent map of copy-on-write lists.
+ * charge the request to: the GET fails (a prefetch of a closed stream is cancelled anyway). Thread-safe: the
+ * registry is a concurrent map of copy-on-write lists.
  *
  * <p>HEAD is refused: S3A always tells a stream its length and ETag, so Rangefetch never needs one here.
  */

@@ -97,6 +97,9 @@ class S3ASharedFactoriesS3ProxyIT {
             assertThat(rangefetchOf(fs)).isSameAs(shared);
         }
         assertThat(SharedStreamFactories.openFactories()).isEqualTo(factoriesBefore + 1);
+        System.out.printf("S3A file systems (cache off): rangefetch threads after 10 read %d, after 100 %d; open"
+                + " factories %d; cache peak %d of %d bytes%n", threadsAfterFew, rangefetchThreads().size(),
+                SharedStreamFactories.openFactories() - factoriesBefore, shared.peakCacheMemoryBytes(), BUDGET);
         assertThat(factoriesOwningThreads()).hasSize(1);
         int inFlight = Math.max(shared.config().fetchMaxConcurrency(), shared.config().throttleMaxConcurrency());
         assertThat(rangefetchThreads().size())

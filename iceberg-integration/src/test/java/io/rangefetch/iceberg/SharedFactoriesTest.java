@@ -112,6 +112,9 @@ class SharedFactoriesTest {
         // one factory's threads, however many copies read: not one pool per copy
         assertThat(factoriesOwningThreads()).isEqualTo(factoriesAfterFew).hasSize(1);
         int threadsAfterMany = rangefetchThreads().size();
+        System.out.printf("FileIO copies: rangefetch threads after 11 copies read %d, after 421 %d; open factories %d;"
+                + " cache peak %d of %d bytes%n", threadsAfterFew, threadsAfterMany,
+                SharedFactories.openHolders() - holdersBefore, original.peakCacheMemoryBytes(), BUDGET);
         assertThat(threadsAfterMany)
                 .as("rangefetch threads after 11 copies: %d; after 421: %d", threadsAfterFew, threadsAfterMany)
                 .isLessThanOrEqualTo(Math.max(threadsAfterFew, threadCeiling(shared)));

@@ -40,7 +40,8 @@ class SparkEnginesIT {
     /** The bucket and catalog docs/SPARK.md names. */
     private static final String BUCKET = "my-bucket";
     private static final String CATALOG = "lake";
-    private static final List<String> QUERIES = List.of("filter", "projection", "aggregate", "join", "checksum", "point", "deleted");
+    private static final List<String> QUERIES =
+            List.of("filter", "projection", "aggregate", "join", "checksum", "point", "deleted");
     private static final Pattern DOC_BLOCK =
             Pattern.compile("<!-- spark-test: ([a-z0-9-]+) -->\\s*```properties\\n(.*?)```", Pattern.DOTALL);
 
