@@ -37,7 +37,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * S3A with Hadoop's file system cache off ({@code fs.s3a.impl.disable.cache=true}), as engines run it when they make a
- * file system per task: a hundred file systems read through one Rangefetch factory, one budget and one pool, and
+ * file system per task: fifty file systems read through one Rangefetch factory, one budget and one pool, and
  * leave no thread once closed or collected. File systems with other settings get a factory of their own.
  */
 class S3ASharedFactoriesS3ProxyIT {
@@ -83,7 +83,7 @@ class S3ASharedFactoriesS3ProxyIT {
         int factoriesBefore = SharedStreamFactories.openFactories();
         Configuration conf = configuration(BUDGET);
         List<S3AFileSystem> fileSystems = new ArrayList<>();
-        for (int i = 0; i < 100; i++) {
+        for (int i = 0; i < 50; i++) {
             fileSystems.add((S3AFileSystem) FileSystem.get(URI.create("s3a://" + BUCKET + "/"), conf));
         }
         assertThat(fileSystems.get(0)).isNotSameAs(fileSystems.get(1)); // the cache is off
@@ -97,7 +97,7 @@ class S3ASharedFactoriesS3ProxyIT {
             assertThat(rangefetchOf(fs)).isSameAs(shared);
         }
         assertThat(SharedStreamFactories.openFactories()).isEqualTo(factoriesBefore + 1);
-        System.out.printf("S3A file systems (cache off): rangefetch threads after 10 read %d, after 100 %d; open"
+        System.out.printf("S3A file systems (cache off): rangefetch threads after 10 read %d, after 50 %d; open"
                 + " factories %d; cache peak %d of %d bytes%n", threadsAfterFew, rangefetchThreads().size(),
                 SharedStreamFactories.openFactories() - factoriesBefore, shared.peakCacheMemoryBytes(), BUDGET);
         assertThat(factoriesOwningThreads()).hasSize(1);
