@@ -6,7 +6,7 @@ import io.rangefetch.format.FormatSettings;
 import io.rangefetch.internal.config.Checks;
 import io.rangefetch.internal.config.Setting;
 import io.rangefetch.internal.plan.CoalescerSettings;
-import io.rangefetch.internal.plan.NetworkModel;
+import io.rangefetch.internal.plan.RequestCostModel;
 import io.rangefetch.internal.plan.PlannerSettings;
 import io.rangefetch.internal.fetch.ThrottleSettings;
 import io.rangefetch.internal.read.HedgeSettings;
@@ -355,8 +355,8 @@ public final class StreamConfig implements FormatSettings {
     }
 
     /** The cost model the derived vectored sizes and the parallel part sizes follow from. */
-    NetworkModel networkModel() {
-        return new NetworkModel(firstByteLatency(), connectionBandwidth());
+    RequestCostModel requestCostModel() {
+        return new RequestCostModel(firstByteLatency(), connectionBandwidth());
     }
 
     /** How the engine tries a GET or HEAD again (see {@code retry.*}). */
@@ -378,7 +378,7 @@ public final class StreamConfig implements FormatSettings {
 
     /**
      * The planner's limits. A prefetch window is cut into as many parts as the fetch concurrency, each at least
-     * one first-byte latency's worth of bytes ({@link NetworkModel#minPartSize}).
+     * one first-byte latency's worth of bytes ({@link RequestCostModel#minPartSize}).
      */
     PlannerSettings plannerSettings() {
         return new PlannerSettings(minRequestSize(), maxRequestSize(), smallObjectSize(), sequentialReads(),
@@ -397,7 +397,7 @@ public final class StreamConfig implements FormatSettings {
     }
 
     private long minPartSize() {
-        return networkModel().minPartSize(minRequestSize(), maxRequestSize());
+        return requestCostModel().minPartSize(minRequestSize(), maxRequestSize());
     }
 
     /** The value of one setting; the table's types make the cast safe (values go in only through set). */
@@ -643,7 +643,7 @@ public final class StreamConfig implements FormatSettings {
                 throw new IllegalArgumentException(THROTTLE_MAX_CONCURRENCY + " (" + throttleMax + ") must be at least "
                         + THROTTLE_MIN_CONCURRENCY + " (" + throttleMin + ")");
             }
-            NetworkModel network = new NetworkModel(get(SettingsTable.FIRST_BYTE_LATENCY),
+            RequestCostModel network = new RequestCostModel(get(SettingsTable.FIRST_BYTE_LATENCY),
                     get(SettingsTable.CONNECTION_BANDWIDTH));
             long minSeek = resolveMinSeek(network);
             Map<Setting<?>, Object> built = new HashMap<>(values);
@@ -657,7 +657,7 @@ public final class StreamConfig implements FormatSettings {
          * byte, so reading through a gap that size costs no more time than skipping it with another request.
          * Yields to an explicit max-merged size, which it must not exceed.
          */
-        private long resolveMinSeek(NetworkModel network) {
+        private long resolveMinSeek(RequestCostModel network) {
             if (given.contains(SettingsTable.VECTORED_MIN_SEEK)) {
                 return get(SettingsTable.VECTORED_MIN_SEEK);
             }
@@ -672,7 +672,7 @@ public final class StreamConfig implements FormatSettings {
          * would split what one GET could carry) and at least the min-seek gap (which must fit in a merged
          * request), at most 1 GiB. Explicit values are only checked against each other.
          */
-        private long resolveMaxMergedSize(NetworkModel network, long minSeek, long maxRequestSize) {
+        private long resolveMaxMergedSize(RequestCostModel network, long minSeek, long maxRequestSize) {
             if (given.contains(SettingsTable.VECTORED_MAX_MERGED_SIZE)) {
                 long maxMergedSize = get(SettingsTable.VECTORED_MAX_MERGED_SIZE);
                 if (maxMergedSize < minSeek) {

@@ -12,7 +12,6 @@ import java.lang.reflect.InvocationTargetException;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -25,7 +24,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.fs.FileSystem;
@@ -35,8 +33,6 @@ import org.apache.hadoop.service.Service;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.spark.Spark3Util;
 import org.apache.iceberg.spark.SparkCatalog;
-import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -109,7 +105,7 @@ public final class SparkCheckServer implements Closeable {
         this.options = options;
         this.answers = answers;
         SparkSession.Builder builder = SparkSession.builder().appName("rangefetch-check-" + option("path"));
-        for (Map.Entry<String, String> setting : sparkDefaults(Path.of(option("conf-file"))).entrySet()) {
+        for (Map.Entry<String, String> setting : CommandLine.sparkDefaults(Path.of(option("conf-file"))).entrySet()) {
             builder.config(setting.getKey(), setting.getValue());
         }
         this.spark = builder.getOrCreate();
@@ -123,23 +119,6 @@ public final class SparkCheckServer implements Closeable {
         try (SparkCheckServer server = new SparkCheckServer(CommandLine.options(args), answers)) {
             server.serve(System.in);
         }
-    }
-
-    /** A spark-defaults file: {@code key value} lines (whitespace between), {@code #} comments, blank lines. */
-    static Map<String, String> sparkDefaults(Path file) throws IOException {
-        Map<String, String> settings = new LinkedHashMap<>();
-        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-            String trimmed = line.strip();
-            if (trimmed.isEmpty() || trimmed.startsWith("#")) {
-                continue;
-            }
-            String[] parts = trimmed.split("\\s+", 2);
-            if (parts.length != 2) {
-                throw new IllegalArgumentException("not a 'key value' line in " + file + ": " + line);
-            }
-            settings.put(parts[0], parts[1].strip());
-        }
-        return settings;
     }
 
     private void serve(InputStream commands) throws IOException {
@@ -370,22 +349,6 @@ public final class SparkCheckServer implements Closeable {
                     MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    /** Sums the input bytes of every task that ends. */
-    private static final class TaskInputBytes extends SparkListener {
-        final AtomicLong bytes = new AtomicLong();
-
-        void reset() {
-            bytes.set(0);
-        }
-
-        @Override
-        public void onTaskEnd(SparkListenerTaskEnd taskEnd) {
-            if (taskEnd.taskMetrics() != null) {
-                bytes.addAndGet(taskEnd.taskMetrics().inputMetrics().bytesRead());
-            }
         }
     }
 

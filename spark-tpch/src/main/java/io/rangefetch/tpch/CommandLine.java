@@ -1,9 +1,13 @@
 package io.rangefetch.tpch;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** The {@code --name value} options the Spark servers of this build are started with. */
+/** The {@code --name value} options and the spark-defaults files the Spark servers of this build start with. */
 public final class CommandLine {
     private CommandLine() {}
 
@@ -17,5 +21,22 @@ public final class CommandLine {
             options.put(args[i].substring(2), args[++i]);
         }
         return options;
+    }
+
+    /** A spark-defaults file: {@code key value} lines (whitespace between), {@code #} comments, blank lines. */
+    public static Map<String, String> sparkDefaults(Path file) throws IOException {
+        Map<String, String> settings = new LinkedHashMap<>();
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            String trimmed = line.strip();
+            if (trimmed.isEmpty() || trimmed.startsWith("#")) {
+                continue;
+            }
+            String[] parts = trimmed.split("\\s+", 2);
+            if (parts.length != 2) {
+                throw new IllegalArgumentException("not a 'key value' line in " + file + ": " + line);
+            }
+            settings.put(parts[0], parts[1].strip());
+        }
+        return settings;
     }
 }

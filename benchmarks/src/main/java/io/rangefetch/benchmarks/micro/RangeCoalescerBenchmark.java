@@ -4,7 +4,7 @@ import io.rangefetch.StreamConfig;
 import io.rangefetch.internal.plan.CallerRange;
 import io.rangefetch.internal.plan.CoalescedRequest;
 import io.rangefetch.internal.plan.CoalescerSettings;
-import io.rangefetch.internal.plan.NetworkModel;
+import io.rangefetch.internal.plan.RequestCostModel;
 import io.rangefetch.internal.plan.RangeCoalescer;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -43,7 +43,7 @@ public class RangeCoalescerBenchmark {
     public void setUp() {
         StreamConfig config = StreamConfig.defaults();
         // The factory's rule: parallel parts of at least one latency's worth, as many as the fetch concurrency.
-        NetworkModel network = new NetworkModel(config.firstByteLatency(), config.connectionBandwidth());
+        RequestCostModel network = new RequestCostModel(config.firstByteLatency(), config.connectionBandwidth());
         coalescer = new RangeCoalescer(new CoalescerSettings(config.vectoredMinSeek(), config.vectoredMaxMergedSize(),
                 config.maxRequestSize(), config.vectoredDiscardTolerance(),
                 network.minPartSize(config.minRequestSize(), config.maxRequestSize()), config.fetchMaxConcurrency()));

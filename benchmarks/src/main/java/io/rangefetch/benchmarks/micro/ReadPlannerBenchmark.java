@@ -3,7 +3,7 @@ package io.rangefetch.benchmarks.micro;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.internal.plan.AccessHint;
-import io.rangefetch.internal.plan.NetworkModel;
+import io.rangefetch.internal.plan.RequestCostModel;
 import io.rangefetch.internal.plan.PlannerSettings;
 import io.rangefetch.internal.plan.ReadPlan;
 import io.rangefetch.internal.plan.ReadPlanner;
@@ -46,7 +46,7 @@ public class ReadPlannerBenchmark {
     public void setUp() {
         StreamConfig config = StreamConfig.defaults();
         // The factory's mapping, written from the public getters (the factory's own is package-private).
-        NetworkModel network = new NetworkModel(config.firstByteLatency(), config.connectionBandwidth());
+        RequestCostModel network = new RequestCostModel(config.firstByteLatency(), config.connectionBandwidth());
         planner = new ReadPlanner(new PlannerSettings(config.minRequestSize(), config.maxRequestSize(),
                 config.smallObjectSize(), config.sequentialReads(), config.prefetchInitialSize(),
                 config.prefetchMaxSize(), config.fetchMaxConcurrency(),

@@ -4,7 +4,7 @@ package io.rangefetch.internal.plan;
  * The request-shaping limits the planner works within (see StreamConfig for what each means).
  * {@code maxRequestSize >= 2 * minRequestSize} so that the even parts of a split never fall below the minimum.
  * {@code prefetchParallelism} is how many GETs a full prefetch window is cut into (the fetch concurrency), in
- * parts of at least {@code prefetchMinPartSize} ({@link NetworkModel#minPartSize}): a part smaller than what
+ * parts of at least {@code prefetchMinPartSize} ({@link RequestCostModel#minPartSize}): a part smaller than what
  * one connection moves during a first-byte latency spends more time waiting than transferring. A small object
  * read whole is cut into as many parallel parts of at least {@code smallObjectPartSize} as
  * {@code prefetchParallelism} allows.

@@ -19,11 +19,11 @@ import java.time.Duration;
  * <p>Pure and immutable. The arithmetic is exact (a floating-point product can land one byte off a whole
  * number, and the derived sizes are pinned by tests and documented to the byte).
  */
-public record NetworkModel(Duration firstByteLatency, long connectionBandwidth) {
+public record RequestCostModel(Duration firstByteLatency, long connectionBandwidth) {
     private static final BigInteger NANOS_PER_SECOND = BigInteger.valueOf(1_000_000_000L);
     private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
 
-    public NetworkModel {
+    public RequestCostModel {
         requireNonNull(firstByteLatency, "firstByteLatency is null");
         if (firstByteLatency.isNegative()) {
             throw new IllegalArgumentException("First-byte latency must not be negative, got " + firstByteLatency);
