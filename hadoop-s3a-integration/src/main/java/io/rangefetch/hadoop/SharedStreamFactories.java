@@ -75,10 +75,8 @@ final class SharedStreamFactories {
             holder = HOLDERS.computeIfAbsent(identity, key -> new Holder(key, config));
             holder.leases++;
         }
-        Lease lease = new Lease(holder);
-        // the action refers to the lease and its holder, never to the owner, or the owner could not be collected
-        lease.cleanable = FILE_SYSTEMS_COLLECTED.register(owner, lease::end);
-        return lease;
+        // the action refers to the holder, never to the owner, or the owner could not be collected
+        return new Lease(holder, FILE_SYSTEMS_COLLECTED.register(owner, () -> returned(holder)));
     }
 
     /** How many shared factories are open in this JVM (for tests). */
@@ -88,12 +86,25 @@ final class SharedStreamFactories {
         }
     }
 
+    /** Waits up to {@code timeoutMillis} for no more than {@code count} to be open; whether they are (for tests). */
+    static boolean awaitOpenFactories(int count, long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
+        synchronized (HOLDERS) {
+            for (long left = timeoutMillis; HOLDERS.size() > count && left > 0;
+                    left = (deadline - System.nanoTime()) / 1_000_000) {
+                HOLDERS.wait(left);
+            }
+            return HOLDERS.size() <= count;
+        }
+    }
+
     private static void returned(Holder holder) {
         boolean last;
         synchronized (HOLDERS) {
             last = --holder.leases == 0;
             if (last) {
                 HOLDERS.remove(holder.identity);
+                HOLDERS.notifyAll();
             }
         }
         if (last) {
@@ -104,11 +115,11 @@ final class SharedStreamFactories {
     /** One file system's share of a factory; ended once, by {@link #release} or by its owner's collection. */
     static final class Lease {
         private final Holder holder;
-        private boolean ended; // guarded by this
-        private Cleaner.Cleanable cleanable;
+        private final Cleaner.Cleanable cleanable; // its action gives the lease back, at most once
 
-        private Lease(Holder holder) {
+        private Lease(Holder holder, Cleaner.Cleanable cleanable) {
             this.holder = holder;
+            this.cleanable = cleanable;
         }
 
         StreamFactory factory() {
@@ -121,17 +132,7 @@ final class SharedStreamFactories {
 
         /** Gives the lease back (the last one closes the factory); later calls do nothing. */
         void release() {
-            cleanable.clean(); // runs end() at most once, whether now or at collection
-        }
-
-        private void end() {
-            synchronized (this) {
-                if (ended) {
-                    return;
-                }
-                ended = true;
-            }
-            returned(holder);
+            cleanable.clean(); // the Cleaner runs the action at most once: now, or already at collection
         }
     }
 

@@ -3,6 +3,7 @@ package io.rangefetch.hadoop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.StreamFactory;
+import io.rangefetch.it.server.RangefetchThreads;
 import io.rangefetch.it.server.S3Clients;
 import io.rangefetch.it.server.S3ProxyServer;
 import io.rangefetch.it.server.ThreadLeakChecker;
@@ -15,14 +16,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.BooleanSupplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -46,7 +42,7 @@ class S3ASharedFactoriesS3ProxyIT {
     private static final int OBJECT_SIZE = 1024 * 1024 + 77;
     private static final long BUDGET = 3L * 1024 * 1024;
     private static final byte[][] DATA = new byte[OBJECTS][];
-    private static final Pattern FACTORY_THREAD = Pattern.compile("rangefetch-(fetch|exchange|watchdog)-(\\d+)-.*");
+    private static final Duration COLLECTION_LIMIT = Duration.ofSeconds(60);
 
     private static S3ProxyServer server;
     private static ExecutorService readers;
@@ -88,7 +84,7 @@ class S3ASharedFactoriesS3ProxyIT {
         }
         assertThat(fileSystems.get(0)).isNotSameAs(fileSystems.get(1)); // the cache is off
         readThroughAll(fileSystems.subList(0, 10));
-        int threadsAfterFew = rangefetchThreads().size();
+        int threadsAfterFew = RangefetchThreads.live().size();
         readThroughAll(fileSystems);
         readThroughAll(fileSystems);
 
@@ -98,11 +94,11 @@ class S3ASharedFactoriesS3ProxyIT {
         }
         assertThat(SharedStreamFactories.openFactories()).isEqualTo(factoriesBefore + 1);
         System.out.printf("S3A file systems (cache off): rangefetch threads after 10 read %d, after 50 %d; open"
-                + " factories %d; cache peak %d of %d bytes%n", threadsAfterFew, rangefetchThreads().size(),
+                + " factories %d; cache peak %d of %d bytes%n", threadsAfterFew, RangefetchThreads.live().size(),
                 SharedStreamFactories.openFactories() - factoriesBefore, shared.peakCacheMemoryBytes(), BUDGET);
-        assertThat(factoriesOwningThreads()).hasSize(1);
+        assertThat(RangefetchThreads.owningFactories()).hasSize(1);
         int inFlight = Math.max(shared.config().fetchMaxConcurrency(), shared.config().throttleMaxConcurrency());
-        assertThat(rangefetchThreads().size())
+        assertThat(RangefetchThreads.live().size())
                 .as("rangefetch threads after 10 file systems: %d", threadsAfterFew)
                 .isLessThanOrEqualTo(Math.max(threadsAfterFew, 3 * inFlight + 2));
         assertThat(shared.peakCacheMemoryBytes()).isPositive().isLessThanOrEqualTo(BUDGET);
@@ -149,7 +145,8 @@ class S3ASharedFactoriesS3ProxyIT {
         fileSystems.forEach(fs -> dropped.add(new WeakReference<>(fs)));
         fileSystems = null;
 
-        awaitCollected("the dropped file systems", () -> dropped.stream().allMatch(ref -> ref.get() == null));
+        RangefetchThreads.collectUntil("the dropped file systems", COLLECTION_LIMIT,
+                () -> dropped.stream().allMatch(ref -> ref.get() == null));
         assertThat(streamingRef.get()).isNotNull();
         assertThat(SharedStreamFactories.openFactories()).isEqualTo(factoriesBefore + 1);
         byte[] rest = new byte[OBJECT_SIZE - head.length];
@@ -158,8 +155,8 @@ class S3ASharedFactoriesS3ProxyIT {
 
         stream.close();
         stream = null;
-        awaitCollected("the file system whose stream closed",
-                () -> SharedStreamFactories.openFactories() == factoriesBefore);
+        RangefetchThreads.collectUntil("the file system whose stream closed", COLLECTION_LIMIT,
+                () -> SharedStreamFactories.awaitOpenFactories(factoriesBefore, 100));
         threads.assertNoNewThreads("rangefetch-", Duration.ofSeconds(10));
     }
 
@@ -203,30 +200,4 @@ class S3ASharedFactoriesS3ProxyIT {
                 .map(service -> ((RangefetchStreamFactory) service).rangefetch()).findFirst().orElseThrow();
     }
 
-    private static List<Thread> rangefetchThreads() {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(thread -> thread.isAlive() && thread.getName().startsWith("rangefetch-"))
-                .toList();
-    }
-
-    private static Set<String> factoriesOwningThreads() {
-        Set<String> factories = new TreeSet<>();
-        for (Thread thread : rangefetchThreads()) {
-            Matcher matcher = FACTORY_THREAD.matcher(thread.getName());
-            if (matcher.matches()) {
-                factories.add(matcher.group(2));
-            }
-        }
-        return factories;
-    }
-
-    /** Asks for collections until {@code done} holds; fails after 60 s (a condition's deadline, not a timing). */
-    private static void awaitCollected(String what, BooleanSupplier done) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!done.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("%s collected within 60 s", what).isLessThan(deadline);
-            System.gc();
-            Thread.sleep(20); // gives the Cleaner's thread its turn between collections
-        }
-    }
 }

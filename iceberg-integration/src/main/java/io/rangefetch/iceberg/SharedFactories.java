@@ -82,10 +82,8 @@ final class SharedFactories {
             holder = HOLDERS.computeIfAbsent(identity, key -> new Holder(key, clients, config));
             holder.leases++;
         }
-        Lease lease = new Lease(holder);
-        // the action refers to the lease and the holder, never to the copy, or the copy could not be collected
-        lease.cleanable = COPIES_COLLECTED.register(copy, lease::end);
-        return lease;
+        // the action refers to the holder, never to the copy, or the copy could not be collected
+        return new Lease(holder, COPIES_COLLECTED.register(copy, () -> returned(holder)));
     }
 
     /** How many holders are open in this JVM (for tests). */
@@ -95,12 +93,25 @@ final class SharedFactories {
         }
     }
 
+    /** Waits up to {@code timeoutMillis} for no more than {@code count} to be open; whether they are (for tests). */
+    static boolean awaitOpenHolders(int count, long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
+        synchronized (HOLDERS) {
+            for (long left = timeoutMillis; HOLDERS.size() > count && left > 0;
+                    left = (deadline - System.nanoTime()) / 1_000_000) {
+                HOLDERS.wait(left);
+            }
+            return HOLDERS.size() <= count;
+        }
+    }
+
     private static void returned(Holder holder) {
         boolean last;
         synchronized (HOLDERS) {
             last = --holder.leases == 0;
             if (last) {
                 HOLDERS.remove(holder.identity);
+                HOLDERS.notifyAll();
             }
         }
         if (last) {
@@ -111,11 +122,11 @@ final class SharedFactories {
     /** One copy's share of a holder; ended once, by {@link #release} or by the copy's collection. */
     static final class Lease {
         private final Holder holder;
-        private boolean ended; // guarded by this
-        private Cleaner.Cleanable cleanable;
+        private final Cleaner.Cleanable cleanable; // its action gives the lease back, at most once
 
-        private Lease(Holder holder) {
+        private Lease(Holder holder, Cleaner.Cleanable cleanable) {
             this.holder = holder;
+            this.cleanable = cleanable;
         }
 
         /** The factory for the client the holder's FileIO gives {@code path}. */
@@ -129,17 +140,7 @@ final class SharedFactories {
 
         /** Gives the lease back (the last one closes the holder); later calls do nothing. */
         void release() {
-            cleanable.clean(); // runs end() at most once, whether now or at collection
-        }
-
-        private void end() {
-            synchronized (this) {
-                if (ended) {
-                    return;
-                }
-                ended = true;
-            }
-            returned(holder);
+            cleanable.clean(); // the Cleaner runs the action at most once: now, or already at collection
         }
     }
 

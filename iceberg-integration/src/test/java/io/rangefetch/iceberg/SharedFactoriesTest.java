@@ -7,6 +7,7 @@ import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy;
 import io.rangefetch.StreamFactory;
+import io.rangefetch.it.server.RangefetchThreads;
 import io.rangefetch.it.server.S3Clients;
 import io.rangefetch.it.server.S3ProxyServer;
 import io.rangefetch.it.server.ThreadLeakChecker;
@@ -24,13 +25,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.BooleanSupplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.RangeReadable;
 import org.apache.iceberg.io.SeekableInputStream;
@@ -52,8 +49,7 @@ class SharedFactoriesTest {
     private static final int OBJECT_SIZE = 1024 * 1024 + 333;
     private static final long BUDGET = 4L * 1024 * 1024; // half the data: the budget binds
     private static final byte[][] DATA = new byte[OBJECTS][];
-    // rangefetch-fetch-12-3, rangefetch-watchdog-12-1, ...: the number after the pool's name is its factory's
-    private static final Pattern FACTORY_THREAD = Pattern.compile("rangefetch-(fetch|exchange|watchdog)-(\\d+)-.*");
+    private static final Duration COLLECTION_LIMIT = Duration.ofSeconds(60);
 
     private static S3ProxyServer server;
     private static ExecutorService readers;
@@ -96,8 +92,8 @@ class SharedFactoriesTest {
         copies.add(original);
         addCopies(copies, javaForm, kryoForm, 10);
         readThroughAll(copies);
-        int threadsAfterFew = rangefetchThreads().size();
-        Set<String> factoriesAfterFew = factoriesOwningThreads();
+        int threadsAfterFew = RangefetchThreads.live().size();
+        Set<String> factoriesAfterFew = RangefetchThreads.owningFactories();
 
         addCopies(copies, javaForm, kryoForm, 200); // 400 more: 200 by Java serialization, 200 by Kryo
         readThroughAll(copies);
@@ -110,8 +106,8 @@ class SharedFactoriesTest {
         }
         assertThat(SharedFactories.openHolders()).isEqualTo(holdersBefore + 1);
         // one factory's threads, however many copies read: not one pool per copy
-        assertThat(factoriesOwningThreads()).isEqualTo(factoriesAfterFew).hasSize(1);
-        int threadsAfterMany = rangefetchThreads().size();
+        assertThat(RangefetchThreads.owningFactories()).isEqualTo(factoriesAfterFew).hasSize(1);
+        int threadsAfterMany = RangefetchThreads.live().size();
         System.out.printf("FileIO copies: rangefetch threads after 11 copies read %d, after 421 %d; open factories %d;"
                 + " cache peak %d of %d bytes%n", threadsAfterFew, threadsAfterMany,
                 SharedFactories.openHolders() - holdersBefore, original.peakCacheMemoryBytes(), BUDGET);
@@ -158,7 +154,8 @@ class SharedFactoriesTest {
         copies = null;
         original = null;
 
-        awaitCollected("the dropped copies", () -> dropped.stream().allMatch(ref -> ref.get() == null));
+        RangefetchThreads.collectUntil("the dropped copies", COLLECTION_LIMIT,
+                () -> dropped.stream().allMatch(ref -> ref.get() == null));
         // the dropped copies were collected, the one behind the open stream was not, and its stream reads on
         assertThat(streamingRef.get()).isNotNull();
         assertThat(SharedFactories.openHolders()).isEqualTo(holdersBefore + 1);
@@ -168,7 +165,8 @@ class SharedFactoriesTest {
 
         stream.close();
         stream = null;
-        awaitCollected("the copy whose stream closed", () -> SharedFactories.openHolders() == holdersBefore);
+        RangefetchThreads.collectUntil("the copy whose stream closed", COLLECTION_LIMIT,
+                () -> SharedFactories.awaitOpenHolders(holdersBefore, 100));
         assertThat(streamingRef.get()).isNull();
         threads.assertNoNewThreads("rangefetch-", Duration.ofSeconds(10));
     }
@@ -225,33 +223,6 @@ class SharedFactoriesTest {
     private static int threadCeiling(StreamFactory factory) {
         int inFlight = Math.max(factory.config().fetchMaxConcurrency(), factory.config().throttleMaxConcurrency());
         return 3 * inFlight + 2;
-    }
-
-    private static List<Thread> rangefetchThreads() {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(thread -> thread.isAlive() && thread.getName().startsWith("rangefetch-"))
-                .toList();
-    }
-
-    private static Set<String> factoriesOwningThreads() {
-        Set<String> factories = new TreeSet<>();
-        for (Thread thread : rangefetchThreads()) {
-            Matcher matcher = FACTORY_THREAD.matcher(thread.getName());
-            if (matcher.matches()) {
-                factories.add(matcher.group(2));
-            }
-        }
-        return factories;
-    }
-
-    /** Asks for collections until {@code done} holds; fails after 60 s (a condition's deadline, not a timing). */
-    private static void awaitCollected(String what, BooleanSupplier done) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!done.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("%s collected within 60 s", what).isLessThan(deadline);
-            System.gc();
-            Thread.sleep(20); // gives the Cleaner's thread its turn between collections
-        }
     }
 
     private static byte[] javaBytes(RangefetchS3FileIO io) throws IOException {
