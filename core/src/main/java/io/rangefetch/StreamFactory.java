@@ -411,7 +411,8 @@ public final class StreamFactory implements AutoCloseable {
         /**
          * Runs the factory's delayed work (backoffs, hedge delays, timeouts, deadlines, watchdog checks) on
          * {@code scheduler} instead of a thread the factory starts; the factory never shuts it down. Its tasks are
-         * short and never block; one thread is enough. Closing the factory cancels none of them: each finds its work
+         * short and never block; one thread is enough. It must not be the {@link #executor} fetches run on, as a
+         * fetch may wait for one of its tasks. Closing the factory cancels none of them: each finds its work
          * ended and does nothing.
          */
         public Builder scheduler(ScheduledExecutorService scheduler) {
@@ -429,6 +430,12 @@ public final class StreamFactory implements AutoCloseable {
         }
 
         public StreamFactory build() {
+            if (scheduler != null && scheduler == executor) {
+                // a fetch waits for the scheduler's tasks (a deadline, a backoff): on its own pool it could wait on
+                // a thread that is itself a fetch waiting
+                throw new IllegalArgumentException("The scheduler must not be the fetch executor: fetches wait for "
+                        + "the scheduler's tasks; give the factory two executors");
+            }
             if (config == null) {
                 config = StreamConfig.defaults();
             }

@@ -171,7 +171,8 @@ class ResilienceTest {
         try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "stalled"), known("stalled"))) {
             CompletableFuture<Void> read = reading(() -> stream.readFully(2L * MIB, bytes, 0, bytes.length));
             assertThat(hold.awaitHeld(1)).as("the body stalls").isTrue();
-            // checked every 25 ms: the check after 100 ms without a byte cuts it
+            // its reader watches it, checked every 25 ms: the check after 100 ms without a byte cuts it
+            time.awaitTaskWithin(Duration.ofMillis(25));
             time.advance(Duration.ofMillis(125));
             time.advanceUntilDone(Duration.ofMillis(5), read); // the backoff before the resumed GET
             read.get(20, TimeUnit.SECONDS);
