@@ -2,7 +2,6 @@ package io.rangefetch;
 
 import static java.util.Objects.requireNonNull;
 
-import com.github.benmanes.caffeine.cache.Ticker;
 import io.rangefetch.client.ObjectAddress;
 import io.rangefetch.client.ObjectClient;
 import io.rangefetch.client.ObjectMetadata;
@@ -20,6 +19,7 @@ import io.rangefetch.internal.read.ObjectReader;
 import io.rangefetch.internal.read.ReaderContext;
 import io.rangefetch.internal.read.Resilience;
 import io.rangefetch.internal.stats.StatisticsCounter;
+import io.rangefetch.internal.time.TimeSource;
 import io.rangefetch.format.FormatPolicy;
 import io.rangefetch.format.FormatSession;
 import io.rangefetch.format.OpenFetch;
@@ -41,6 +41,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +56,13 @@ import software.amazon.awssdk.services.s3.S3Client;
  * waits for nothing longer than that), stops every thread the factory started and drops the cache; streams
  * still open then fail their next read that needs a request with an {@link java.io.IOException} saying so. The S3
  * client or {@link ObjectClient} handed to a factory stays open: its owner closes it.
+ *
+ * <p><b>Time.</b> A factory has one ticker (monotonic nanoseconds; {@link System#nanoTime()} unless the builder is
+ * given another) and one scheduler for delayed work (a thread of its own, {@code rangefetch-timer-N-1}, started at
+ * the first delayed task, let go when idle and stopped by {@link #close()}, unless the builder is given one). Every
+ * timed part measures on that ticker and ends its waits through that scheduler: the fetch scheduler's backoffs and
+ * read deadlines, the throttle governors, hedging and the first-byte timeout, the body watchdog, retries, listing
+ * and the metadata's freshness. Tests give a ticker they move and a scheduler they run, and never wait.
  */
 public final class StreamFactory implements AutoCloseable {
     private static final AtomicInteger FACTORY_IDS = new AtomicInteger();
@@ -68,12 +76,14 @@ public final class StreamFactory implements AutoCloseable {
     private final StreamConfig config;
     private final ObjectClient client;
     private final ReaderContext context;
+    private final TimeSource time;
     private final StatisticsCounter statistics = StatisticsCounter.root();
     private final FormatPolicies formats;
     private final Executor executor;
     // Started by the factory whatever executor it was given, so stopped by its close().
     private final ExecutorService exchanges;
-    private final ScheduledExecutorService timer;
+    // The factory's own scheduler thread; null when the builder was given a scheduler, which stays its owner's.
+    private final ScheduledExecutorService ownedTimer;
     private volatile boolean closed;
 
     private StreamFactory(Builder builder) {
@@ -89,23 +99,21 @@ public final class StreamFactory implements AutoCloseable {
         Resilience resilience = config.resilience();
         this.exchanges = !resilience.watchesFirstBytes() ? null
                 : Executors.newCachedThreadPool(daemonThreads("rangefetch-exchange-" + id));
-        this.timer = resilience.betweenBytesTimeout().isZero() ? null : idleReleasingTimer("rangefetch-watchdog-" + id);
+        this.ownedTimer = builder.scheduler == null ? idleReleasingTimer("rangefetch-timer-" + id) : null;
+        TimeSource time = new TimeSource(builder.ticker,
+                builder.scheduler == null ? ownedTimer : builder.scheduler);
         this.executor = executor;
         this.formats = builder.formatPolicies == null ? FormatPolicies.discover(config)
                 : FormatPolicies.of(builder.formatPolicies, config);
-        Clock clock = builder.clock;
-        Ticker ticker = () -> {
-            Instant now = clock.instant();
-            return now.getEpochSecond() * 1_000_000_000L + now.getNano();
-        };
         this.context = new ReaderContext(
                 client,
                 new BlockCache(config.cacheMaxMemory()),
-                new MetadataCache(config.metadataTtl(), config.metadataMaxEntries(), ticker),
-                new FetchScheduler(config.fetchMaxConcurrency(), executor, ownedExecutor),
+                new MetadataCache(config.metadataTtl(), config.metadataMaxEntries(), time::nanos),
+                new FetchScheduler(config.fetchMaxConcurrency(), executor, ownedExecutor, time),
                 new ReadPlanner(config.plannerSettings()),
                 new RangeCoalescer(config.coalescerSettings()),
-                resilience, exchanges, timer);
+                resilience, exchanges, time);
+        this.time = time;
     }
 
     /** A factory over the SDK's async client (Netty or CRT), which stays the caller's. */
@@ -225,7 +233,7 @@ public final class StreamFactory implements AutoCloseable {
         }
         ListingSettings settings = new ListingSettings(config.listPageSize(), config.listCursors(),
                 config.listParallelism(), config.readDeadline());
-        ParallelListing listing = ParallelListing.start(keysByBucket, settings, context.scheduler(),
+        ParallelListing listing = ParallelListing.start(keysByBucket, settings, context.scheduler(), time,
                 (request, abort) -> context.list(request, abort, statistics),
                 (bucket, entry) -> context.metadata().put(bucket, entry.key(), null,
                         new ObjectMetadata(entry.size(), entry.etag())));
@@ -284,7 +292,7 @@ public final class StreamFactory implements AutoCloseable {
             context.scheduler().close();
         } finally {
             stop(exchanges, "exchange");
-            stop(timer, "watchdog");
+            stop(ownedTimer, "timer"); // after the fetches: a backoff's requeue finds its fetch ended
             context.cache().clear();
             context.metadata().clear();
         }
@@ -317,8 +325,9 @@ public final class StreamFactory implements AutoCloseable {
     }
 
     /**
-     * The watchdog's timer: its one thread ends once idle for as long as the cached pools' do (a factory an engine
-     * never closes keeps no thread), and a cancelled check leaves its queue at once.
+     * The factory's scheduler: its one thread ends once idle for as long as the cached pools' do (a factory an engine
+     * never closes keeps no thread), and a cancelled task (a deadline met, a watchdog check stopped) leaves its queue
+     * at once.
      */
     private static ScheduledExecutorService idleReleasingTimer(String name) {
         ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, daemonThreads(name));
@@ -342,7 +351,9 @@ public final class StreamFactory implements AutoCloseable {
         private final ObjectClient client;
         private StreamConfig config;
         private Executor executor;
-        private Clock clock = Clock.systemUTC();
+        private LongSupplier ticker = System::nanoTime;
+        private String tickerFrom; // which of ticker() and clock() set it, to refuse the other
+        private ScheduledExecutorService scheduler;
         private List<FormatPolicy> formatPolicies;
 
         private Builder(ObjectClient client) {
@@ -363,9 +374,49 @@ public final class StreamFactory implements AutoCloseable {
             return this;
         }
 
-        /** The clock metadata freshness is measured with (tests move it instead of sleeping). */
+        /**
+         * The factory's one ticker, in monotonic nanoseconds as {@link System#nanoTime()} (the default): every
+         * deadline, timeout, delay and latency, and metadata freshness ({@code metadata.ttl}), is measured on it.
+         * A ticker that does not follow real time (a test's) should come with a {@link #scheduler} that follows it,
+         * or delayed work runs on real time while deadlines are looked at on the ticker.
+         */
+        public Builder ticker(LongSupplier nanoTicker) {
+            requireNonNull(nanoTicker, "nanoTicker is null");
+            setTicker(nanoTicker, "ticker");
+            return this;
+        }
+
+        /**
+         * The factory's one ticker, read off {@code clock}: the same as {@link #ticker} given the clock's instant in
+         * nanoseconds. Kept for callers that move a {@link Clock} to test metadata freshness.
+         */
         public Builder clock(Clock clock) {
-            this.clock = requireNonNull(clock, "clock is null");
+            requireNonNull(clock, "clock is null");
+            setTicker(() -> {
+                Instant now = clock.instant();
+                return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+            }, "clock");
+            return this;
+        }
+
+        private void setTicker(LongSupplier ticker, String from) {
+            if (tickerFrom != null && !tickerFrom.equals(from)) {
+                throw new IllegalStateException("The factory's ticker was already set by " + tickerFrom
+                        + "(...); it has one time source, so " + from + "(...) cannot set it too");
+            }
+            this.ticker = ticker;
+            this.tickerFrom = from;
+        }
+
+        /**
+         * Runs the factory's delayed work (backoffs, hedge delays, timeouts, deadlines, watchdog checks) on
+         * {@code scheduler} instead of a thread the factory starts; the factory never shuts it down. Its tasks are
+         * short and never block; one thread is enough. It must not be the {@link #executor} fetches run on, as a
+         * fetch may wait for one of its tasks. Closing the factory cancels none of them: each finds its work
+         * ended and does nothing.
+         */
+        public Builder scheduler(ScheduledExecutorService scheduler) {
+            this.scheduler = requireNonNull(scheduler, "scheduler is null");
             return this;
         }
 
@@ -379,6 +430,12 @@ public final class StreamFactory implements AutoCloseable {
         }
 
         public StreamFactory build() {
+            if (scheduler != null && scheduler == executor) {
+                // a fetch waits for the scheduler's tasks (a deadline, a backoff): on its own pool it could wait on
+                // a thread that is itself a fetch waiting
+                throw new IllegalArgumentException("The scheduler must not be the fetch executor: fetches wait for "
+                        + "the scheduler's tasks; give the factory two executors");
+            }
             if (config == null) {
                 config = StreamConfig.defaults();
             }

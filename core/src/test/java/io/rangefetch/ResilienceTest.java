@@ -7,6 +7,7 @@ import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.HttpStatusException;
 import io.rangefetch.testing.BodyHold;
 import io.rangefetch.testing.InMemoryObjectClient;
+import io.rangefetch.testing.ManualTime;
 import io.rangefetch.testing.StreamFixture;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -30,8 +31,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * What a stream does when S3 is slow rather than failing: an answer that does not begin is given up at the
  * first-byte timeout and sent again, or hedged; a body that stalls is cut by the watchdog and resumed; a read that
  * waits past {@code read.deadline} fails saying for what, how many attempts were made and why; 503s lower the
- * bucket's governor limit, and the statistics show all of it. Slowness is a held request or body, never a sleep;
- * the timeouts are short so that the tests end soon, and nothing asserts how long anything took.
+ * bucket's governor limit, and the statistics show all of it. Slowness is a held request or body, never a sleep,
+ * and time is a {@link ManualTime} the test moves: a timeout, a hedge's delay, a backoff or a deadline happens when
+ * the test moves time past it, once the library has set it, and nothing asserts how long anything took.
  */
 @Timeout(60)
 class ResilienceTest {
@@ -44,6 +46,7 @@ class ResilienceTest {
     @RegisterExtension
     final StreamFixture fixture = new StreamFixture();
     private final ExecutorService readers = Executors.newCachedThreadPool();
+    private final ManualTime time = new ManualTime();
 
     @AfterEach
     void stopReaders() throws InterruptedException {
@@ -80,6 +83,22 @@ class ResilienceTest {
         return answer;
     }
 
+    /** Runs {@code read} on a reader thread, so that the test can move time while it waits. */
+    private CompletableFuture<Void> reading(ThrowingRunnable read) {
+        return CompletableFuture.runAsync(() -> {
+            try {
+                read.run();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, readers);
+    }
+
+    @FunctionalInterface
+    private interface ThrowingRunnable {
+        void run() throws IOException;
+    }
+
     private static byte[] slice(byte[] data, long from, int length) {
         return Arrays.copyOfRange(data, (int) from, (int) from + length);
     }
@@ -88,11 +107,15 @@ class ResilienceTest {
     void anAnswerThatDoesNotBeginIsGivenUpAtTheFirstByteTimeoutAndSentAgain() throws Exception {
         byte[] data = fixture.put("silent", SIZE);
         StreamFactory factory = fixture.factory(quick().hedgeEnabled(false)
-                .retryFirstByteTimeout(Duration.ofMillis(100)).build());
+                .retryFirstByteTimeout(Duration.ofMillis(100)).build(), time);
         CountDownLatch answer = holdFirstGet();
         byte[] bytes = new byte[64 * KIB];
         try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "silent"), known("silent"))) {
-            stream.readFully(MIB, bytes, 0, bytes.length);
+            CompletableFuture<Void> read = reading(() -> stream.readFully(MIB, bytes, 0, bytes.length));
+            time.awaitTaskWithin(Duration.ofMillis(100)); // the GET was sent and its first-byte timeout set
+            time.advance(Duration.ofMillis(100)); // given up: retried after a backoff of at most 5 ms
+            time.advanceUntilDone(Duration.ofMillis(5), read);
+            read.get(20, TimeUnit.SECONDS);
             assertThat(stream.statistics().retries()).isEqualTo(1);
             assertThat(stream.statistics().hedgesSent()).isZero();
         } finally {
@@ -106,7 +129,7 @@ class ResilienceTest {
     void aGetSlowToBeginIsHedgedAndTheHedgesAnswerIsRead() throws Exception {
         byte[] data = fixture.put("slow", SIZE);
         StreamFactory factory = fixture.factory(quick().hedgeMinDelay(Duration.ofMillis(20)).hedgeMaxFraction(0.5)
-                .retryFirstByteTimeout(Duration.ZERO).build());
+                .retryFirstByteTimeout(Duration.ZERO).build(), time);
         // warm up: no GET is hedged before its size class has 16 first-byte latencies to call it slow against
         try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "slow"), known("slow"))) {
             for (int i = 0; i < 16; i++) {
@@ -118,7 +141,11 @@ class ResilienceTest {
         CountDownLatch answer = holdFirstGet();
         byte[] bytes = new byte[64 * KIB];
         try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "slow"), known("slow"))) {
-            stream.readFully(4L * MIB, bytes, 0, bytes.length);
+            CompletableFuture<Void> read = reading(() -> stream.readFully(4L * MIB, bytes, 0, bytes.length));
+            // the warm-up's latencies took no time, so the hedge is due at the least delay
+            time.awaitTaskWithin(Duration.ofMillis(20));
+            time.advance(Duration.ofMillis(20));
+            read.get(20, TimeUnit.SECONDS);
             StreamStatistics statistics = stream.statistics();
             assertThat(statistics.hedgesSent()).isEqualTo(1);
             assertThat(statistics.hedgesWon()).isEqualTo(1);
@@ -136,12 +163,19 @@ class ResilienceTest {
     void aBodyThatStallsIsCutByTheWatchdogAndResumed() throws Exception {
         byte[] data = fixture.put("stalled", SIZE);
         String etag = client.etag(BUCKET, "stalled");
-        StreamFactory factory = fixture.factory(quick().retryBetweenBytesTimeout(Duration.ofMillis(100)).build());
+        StreamFactory factory = fixture.factory(quick().retryBetweenBytesTimeout(Duration.ofMillis(100)).build(),
+                time);
         AtomicInteger gets = new AtomicInteger();
         BodyHold hold = client.holdBodies(request -> request.isGet() && gets.incrementAndGet() == 1);
         byte[] bytes = new byte[256 * KIB];
         try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "stalled"), known("stalled"))) {
-            stream.readFully(2L * MIB, bytes, 0, bytes.length);
+            CompletableFuture<Void> read = reading(() -> stream.readFully(2L * MIB, bytes, 0, bytes.length));
+            assertThat(hold.awaitHeld(1)).as("the body stalls").isTrue();
+            // its reader watches it, checked every 25 ms: the check after 100 ms without a byte cuts it
+            time.awaitTaskWithin(Duration.ofMillis(25));
+            time.advance(Duration.ofMillis(125));
+            time.advanceUntilDone(Duration.ofMillis(5), read); // the backoff before the resumed GET
+            read.get(20, TimeUnit.SECONDS);
             assertThat(stream.statistics().resumes()).isEqualTo(1);
         } finally {
             hold.release();
@@ -157,11 +191,14 @@ class ResilienceTest {
     void aReadPastItsDeadlineFailsNamingTheObjectTheRangeTheAttemptsAndWhy() throws Exception {
         fixture.put("throttled", SIZE);
         StreamFactory factory = fixture.factory(patient().readDeadline(Duration.ofMillis(300)).retryMaxAttempts(100)
-                .retryBaseDelay(Duration.ofMillis(20)).retryMaxDelay(Duration.ofMillis(20)).build());
+                .retryBaseDelay(Duration.ofMillis(20)).retryMaxDelay(Duration.ofMillis(20)).build(), time);
         client.addFault(InMemoryObjectClient.failWhen(request -> request.isGet(),
                 new HttpStatusException("GET s3://bucket/throttled: HTTP 503 SlowDown", 503, null)));
         try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "throttled"), known("throttled"))) {
-            assertThatThrownBy(() -> stream.readFully(MIB, new byte[KIB], 0, KIB))
+            CompletableFuture<Void> read = reading(() -> stream.readFully(MIB, new byte[KIB], 0, KIB));
+            // from backoff to backoff (at most 20 ms each) until the read's deadline, 300 ms on, is the next due
+            time.advanceUntilDone(Duration.ofMillis(20), read);
+            assertThatThrownBy(() -> read.get(20, TimeUnit.SECONDS)).cause().cause()
                     .isInstanceOf(IOException.class)
                     .hasMessageContaining("s3://bucket/throttled")
                     .hasMessageContaining("read.deadline")
@@ -176,7 +213,7 @@ class ResilienceTest {
     @Test
     void slowDownAnswersLowerTheBucketsGovernorLimitAndShowInTheStatistics() throws Exception {
         byte[] data = fixture.put("busy", SIZE);
-        StreamFactory factory = fixture.factory(quick().build());
+        StreamFactory factory = fixture.factory(quick().build(), time);
         AtomicInteger left = new AtomicInteger(3);
         client.addFault(request -> {
             if (request.isGet() && left.getAndDecrement() > 0) {
@@ -186,7 +223,9 @@ class ResilienceTest {
         byte[] bytes = new byte[KIB];
         try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "busy"), known("busy"))) {
             assertThat(stream.statistics().throttleLimit()).as("no request sent yet").isEqualTo(-1);
-            stream.readFully(3L * MIB, bytes, 0, KIB);
+            CompletableFuture<Void> read = reading(() -> stream.readFully(3L * MIB, bytes, 0, KIB));
+            time.advanceUntilDone(Duration.ofMillis(5), read); // the three backoffs, of at most 5 ms
+            read.get(20, TimeUnit.SECONDS);
             StreamStatistics statistics = stream.statistics();
             assertThat(statistics.throttledResponses()).isEqualTo(3);
             assertThat(statistics.retries()).isEqualTo(3);
@@ -196,7 +235,7 @@ class ResilienceTest {
         assertThat(bytes).isEqualTo(slice(data, 3L * MIB, KIB));
         assertThat(factory.statistics().throttleLimit()).isEqualTo(2);
 
-        StreamFactory ungoverned = fixture.factory(quick().throttleEnabled(false).build());
+        StreamFactory ungoverned = fixture.factory(quick().throttleEnabled(false).build(), time);
         try (SeekableS3InputStream stream = ungoverned.open(new S3Location(BUCKET, "busy"), known("busy"))) {
             stream.readFully(3L * MIB, bytes, 0, KIB);
             assertThat(stream.statistics().throttleLimit()).isEqualTo(-1);
@@ -214,7 +253,7 @@ class ResilienceTest {
         }
         assertThat(newThreads(before)).as("the factory's threads while it is open")
                 .anySatisfy(name -> assertThat(name).startsWith("rangefetch-exchange-"))
-                .anySatisfy(name -> assertThat(name).startsWith("rangefetch-watchdog-"));
+                .anySatisfy(name -> assertThat(name).startsWith("rangefetch-timer-"));
         factory.close();
         for (Thread thread : Thread.getAllStackTraces().keySet()) {
             if (!before.contains(thread) && thread.getName().startsWith("rangefetch-")) {

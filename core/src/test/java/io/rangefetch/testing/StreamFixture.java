@@ -42,6 +42,14 @@ public final class StreamFixture implements AutoCloseable, AfterEachCallback {
         return register(builder(config).formatPolicies(policies));
     }
 
+    /**
+     * A factory whose time is {@code time}'s: its ticker stands still and its delayed work (timeouts, hedges,
+     * backoffs, deadlines, watchdog checks) waits until the test advances it.
+     */
+    public StreamFactory factory(StreamConfig config, ManualTime time) {
+        return register(builder(config).ticker(time.ticker()).scheduler(time.scheduler()));
+    }
+
     /** A factory with a 256 MiB cache, so tests do not depend on the JVM's heap size. */
     public StreamFactory factory() {
         // short retry waits: a test that makes GETs fail should not wait out production backoff

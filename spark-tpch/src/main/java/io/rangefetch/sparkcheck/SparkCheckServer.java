@@ -74,7 +74,7 @@ public final class SparkCheckServer implements Closeable {
     private static final String ANSWER = "@@ ";
     private static final long EVENTS = 300_000;
     private static final int CUSTOMERS = 5_000;
-    private static final Pattern FACTORY_THREAD = Pattern.compile("rangefetch-(fetch|exchange|watchdog)-(\\d+)-.*");
+    private static final Pattern FACTORY_THREAD = Pattern.compile("rangefetch-(fetch|exchange|timer)-(\\d+)-.*");
 
     /** The check queries: filters, projections, aggregates, a join and a full-row checksum. */
     static final Map<String, String> QUERIES;

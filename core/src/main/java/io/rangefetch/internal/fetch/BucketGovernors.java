@@ -2,9 +2,9 @@ package io.rangefetch.internal.fetch;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.internal.time.TimeSource;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.LongSupplier;
 
 /**
  * One {@link ThrottleGovernor} per bucket, made when a bucket is first asked for and kept for the factory's
@@ -14,16 +14,22 @@ import java.util.function.LongSupplier;
  */
 public final class BucketGovernors {
     private final ThrottleSettings settings;
-    private final LongSupplier nanoClock;
+    private final TimeSource time; // null when off: no governor is ever made
     private final Map<String, ThrottleGovernor> byBucket = new ConcurrentHashMap<>();
 
-    public BucketGovernors(ThrottleSettings settings, LongSupplier nanoClock) {
+    /** @param time what the governors measure answers with and end their waits through */
+    public BucketGovernors(ThrottleSettings settings, TimeSource time) {
         this.settings = requireNonNull(settings, "settings is null");
-        this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
+        this.time = requireNonNull(time, "time is null");
+    }
+
+    private BucketGovernors() {
+        this.settings = ThrottleSettings.off();
+        this.time = null;
     }
 
     public static BucketGovernors off() {
-        return new BucketGovernors(ThrottleSettings.off(), System::nanoTime);
+        return new BucketGovernors();
     }
 
     /** The bucket's governor, or {@code null} when throttling is off. */
@@ -31,7 +37,7 @@ public final class BucketGovernors {
         if (!settings.enabled()) {
             return null;
         }
-        return byBucket.computeIfAbsent(bucket, name -> new ThrottleGovernor(name, settings, nanoClock));
+        return byBucket.computeIfAbsent(bucket, name -> new ThrottleGovernor(name, settings, time));
     }
 
     /** The bucket's limit now; -1 when no governor limits it (off, or no request sent to it yet). */

@@ -17,12 +17,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import io.rangefetch.internal.time.TimeSource;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -40,10 +38,14 @@ import org.slf4j.LoggerFactory;
  * <p><b>Backoff off the slot.</b> A fetch {@linkplain #submitResumable submitted as resumable} waits out a retry's
  * backoff by throwing {@link BackOff}: its slot comes back at once (other fetches run meanwhile), and after the delay
  * it is queued again with its priority and sequence, so it goes before the fetches of its priority that came after
- * it. No thread waits for it meanwhile: one timer thread of the scheduler's own ({@code rangefetch-backoff-N}, made at
- * the first backoff, let go when idle, stopped by {@link #close()}) queues it, taking only the scheduler's monitor and
- * handing the fetch to the executor. A fetch waiting so is cancelled, promoted and abandoned at close as a queued one
- * is.
+ * it. No thread waits for it meanwhile: a task on the factory's scheduler ({@link TimeSource}, which the factory
+ * stops after this scheduler) queues it, taking only the scheduler's monitor and handing the fetch to the executor,
+ * never running it. A fetch waiting so is cancelled, promoted and abandoned at close as a queued one is.
+ *
+ * <p><b>Time.</b> A reader's wait with a deadline ({@link #awaitUntil}) ends through a task the time source's
+ * scheduler runs at the deadline, never through a timed wait on real time; only the look for dropped fetches (below)
+ * and the bound on {@link #close()} are real time: they decide no outcome a read could see but a garbage
+ * collection's or a stuck thread's, and a ticker a test stands still must not make a close hang.
  *
  * <p><b>Every fetch ends once.</b> A submitted fetch ends once: it runs until it returns (again after each backoff),
  * or has its {@code abandon} called, once and never while it runs (a fetch that backed off may be abandoned before
@@ -64,8 +66,6 @@ import org.slf4j.LoggerFactory;
 public final class FetchScheduler implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FetchScheduler.class);
     private static final long CLOSE_TIMEOUT_SECONDS = 30;
-    private static final AtomicInteger BACKOFF_TIMER_IDS = new AtomicInteger();
-    private static final long IDLE_TIMER_SECONDS = 30;
     /** How often a waiting reader looks for fetches an executor dropped. */
     private static final long DROP_CHECK_MILLIS = 500;
     private static final Comparator<Job> ORDER =
@@ -74,6 +74,7 @@ public final class FetchScheduler implements AutoCloseable {
     private final int maxConcurrency;
     private final Executor executor;
     private final ExecutorService ownedExecutor;
+    private final TimeSource time;
     private final AtomicLong sequence = new AtomicLong();
     private final ThreadLocal<Job> current = new ThreadLocal<>();
     private final ReferenceQueue<Runnable> dropped = new ReferenceQueue<>();
@@ -81,21 +82,22 @@ public final class FetchScheduler implements AutoCloseable {
     private final PriorityQueue<Job> queue = new PriorityQueue<>(ORDER);
     private final Set<Job> running = new HashSet<>();
     private final Set<Job> backingOff = new HashSet<>();
-    private ScheduledThreadPoolExecutor backoffTimer;
     // Handed to the executor and not started yet; the references must stay reachable to be enqueued.
     private final Set<Handoff> handoffs = new HashSet<>();
     private boolean closed;
 
     /**
      * @param ownedExecutor the same executor when the scheduler owns it and must shut it down, else {@code null}
+     * @param time the factory's ticker and scheduler: backoffs and readers' deadlines end through it
      */
-    public FetchScheduler(int maxConcurrency, Executor executor, ExecutorService ownedExecutor) {
+    public FetchScheduler(int maxConcurrency, Executor executor, ExecutorService ownedExecutor, TimeSource time) {
         if (maxConcurrency < 1) {
             throw new IllegalArgumentException("maxConcurrency must be positive, got " + maxConcurrency);
         }
         this.maxConcurrency = maxConcurrency;
         this.executor = requireNonNull(executor, "executor is null");
         this.ownedExecutor = ownedExecutor;
+        this.time = requireNonNull(time, "time is null");
     }
 
     /** One GET (or anything that blocks on the network), told how it may be aborted. */
@@ -210,33 +212,47 @@ public final class FetchScheduler implements AutoCloseable {
      * never complete what they were to complete.
      */
     public <T> T await(CompletableFuture<T> future, String what) throws InterruptedIOException, ExecutionException {
-        try {
-            return awaitUntil(future, what, Long.MAX_VALUE);
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("A wait without deadline timed out", e);
-        }
+        return awaitFuture(future, what);
     }
 
     /**
-     * {@link #await}, giving up at {@code deadline} (a {@link System#nanoTime()} value; {@link Long#MAX_VALUE}
-     * for none) with a {@link TimeoutException}.
+     * {@link #await}, giving up at {@code deadline} (a reading of the time source's ticker; {@link Long#MAX_VALUE}
+     * for none) with a {@link TimeoutException}. The wait ends when the future completes or when the time source's
+     * scheduler runs the task set for the deadline (which completes a copy of the future, not the future: others
+     * may wait for it with deadlines of their own); a future done by then wins over the deadline.
      */
     public <T> T awaitUntil(CompletableFuture<T> future, String what, long deadline)
             throws InterruptedIOException, ExecutionException, TimeoutException {
-        while (true) {
-            long wait = TimeUnit.MILLISECONDS.toNanos(DROP_CHECK_MILLIS);
-            if (deadline != Long.MAX_VALUE) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    if (!future.isDone()) {
-                        throw new TimeoutException(what);
-                    }
-                    wait = 0; // done just in time: take its answer
-                }
-                wait = Math.min(wait, left);
+        if (deadline == Long.MAX_VALUE || future.isDone()) {
+            return awaitFuture(future, what);
+        }
+        if (time.passed(deadline)) {
+            throw new TimeoutException(what);
+        }
+        TimeoutException expired = new TimeoutException(what);
+        CompletableFuture<T> bounded = future.copy();
+        TimeSource.Timer timer = time.scheduleAt(deadline, () -> bounded.completeExceptionally(expired));
+        try {
+            return awaitFuture(bounded, what);
+        } catch (ExecutionException e) {
+            if (e.getCause() != expired) {
+                throw e;
             }
+            if (future.isDone()) {
+                return awaitFuture(future, what); // done just in time: take its answer
+            }
+            throw expired;
+        } finally {
+            timer.cancel();
+        }
+    }
+
+    /** Waits with no deadline, looking for dropped fetches now and then (see the class note). */
+    private <T> T awaitFuture(CompletableFuture<T> future, String what)
+            throws InterruptedIOException, ExecutionException {
+        while (true) {
             try {
-                return future.get(wait, TimeUnit.NANOSECONDS);
+                return future.get(DROP_CHECK_MILLIS, TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
                 reclaimDropped();
             } catch (InterruptedException e) {
@@ -383,7 +399,6 @@ public final class FetchScheduler implements AutoCloseable {
     private void backOff(Job job, long delayNanos) {
         boolean closing;
         boolean refused;
-        ScheduledExecutorService timer = null;
         synchronized (this) {
             running.remove(job);
             notifyAll();
@@ -394,7 +409,6 @@ public final class FetchScheduler implements AutoCloseable {
             } else {
                 job.state = JobState.BACKING_OFF;
                 backingOff.add(job);
-                timer = backoffTimer();
             }
         }
         if (refused) {
@@ -403,8 +417,8 @@ public final class FetchScheduler implements AutoCloseable {
             return;
         }
         try {
-            // the timer thread only requeues it: the fetch runs on the executor, as ever
-            timer.schedule(() -> requeue(job), delayNanos, TimeUnit.NANOSECONDS);
+            // the scheduler's task only requeues it: the fetch runs on the executor, as ever
+            time.scheduler().schedule(() -> requeue(job), Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException e) {
             // closed meanwhile: close() abandons what backs off, unless it found this one not yet backing off
             boolean mine;
@@ -418,23 +432,6 @@ public final class FetchScheduler implements AutoCloseable {
                 abandon(job, new FactoryClosedException());
             }
         }
-    }
-
-    /** The timer that requeues fetches after their backoff; made at the first. Call holding the monitor. */
-    private ScheduledExecutorService backoffTimer() {
-        if (backoffTimer == null) {
-            String name = "rangefetch-backoff-" + BACKOFF_TIMER_IDS.incrementAndGet();
-            ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, runnable -> {
-                Thread thread = new Thread(runnable, name);
-                thread.setDaemon(true);
-                return thread;
-            });
-            timer.setRemoveOnCancelPolicy(true);
-            timer.setKeepAliveTime(IDLE_TIMER_SECONDS, TimeUnit.SECONDS);
-            timer.allowCoreThreadTimeOut(true); // a factory that stopped backing off keeps no thread for it
-            backoffTimer = timer;
-        }
-        return backoffTimer;
     }
 
     private void requeue(Job job) {
@@ -476,13 +473,11 @@ public final class FetchScheduler implements AutoCloseable {
     public void close() {
         List<Job> abandoned;
         List<Job> aborted;
-        ScheduledThreadPoolExecutor timer;
         synchronized (this) {
             if (closed) {
                 return;
             }
             closed = true;
-            timer = backoffTimer;
             abandoned = new ArrayList<>(queue);
             abandoned.addAll(backingOff);
             queue.clear();
@@ -495,12 +490,6 @@ public final class FetchScheduler implements AutoCloseable {
         }
         aborted.forEach(job -> job.abort.abort());
         try {
-            if (timer != null) {
-                timer.shutdownNow();
-                if (!timer.awaitTermination(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                    LOG.error("The backoff timer did not stop within {} s of close", CLOSE_TIMEOUT_SECONDS);
-                }
-            }
             if (ownedExecutor != null) {
                 ownedExecutor.shutdownNow();
                 if (!ownedExecutor.awaitTermination(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {

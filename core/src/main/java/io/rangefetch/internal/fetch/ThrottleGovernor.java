@@ -4,11 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.util.concurrent.TimeUnit;
+import io.rangefetch.internal.time.TimeSource;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.LongSupplier;
 
 /**
  * Limits the requests in flight to one bucket, for every stream of a factory (the EMRFS AIMD idea): a 503 SlowDown
@@ -25,18 +25,20 @@ import java.util.function.LongSupplier;
  *
  * <p><b>Every wait ends</b>: with a place, when the request is aborted ({@link FetchCancelledException}), when the
  * thread is interrupted ({@link InterruptedIOException}, flag kept), or at the caller's deadline. Waiters wake
- * when a place is given back or the limit grows, and look at their abort at least every
- * {@value #ABORT_CHECK_MILLIS} ms.
+ * when a place is given back or the limit grows, when their fetch is aborted (a callback on its abort), and at their
+ * deadline (a task on the factory's {@link TimeSource} scheduler): no wait is timed on real time. The answers' times
+ * the limit learns from are the time source's ticker's.
  *
  * <p>Thread-safe. One lock guards the count in flight and the waiters; the limit itself is the
- * {@link LoadTestedLimit}'s (its own lock, never taken while this one is held, so the two are never nested).
+ * {@link LoadTestedLimit}'s (its own lock, never taken while this one is held, so the two are never nested). The
+ * wake-ups of the abort callback and of the deadline task take this lock alone, on the aborting thread or the
+ * scheduler's; a wake-up that runs on the waiter's own thread (an abort already done, a scheduler that refused the
+ * task) finds the lock reentrant.
  */
 public final class ThrottleGovernor {
-    private static final long ABORT_CHECK_MILLIS = 100;
-
     private final String bucket;
     private final LoadTestedLimit limit;
-    private final LongSupplier nanoClock;
+    private final TimeSource time;
     private final int minLimit;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition placeFreed = lock.newCondition();
@@ -44,10 +46,10 @@ public final class ThrottleGovernor {
     private int inFlight;
     private int demandWaiting;
 
-    ThrottleGovernor(String bucket, ThrottleSettings settings, LongSupplier nanoClock) {
+    ThrottleGovernor(String bucket, ThrottleSettings settings, TimeSource time) {
         this.bucket = requireNonNull(bucket, "bucket is null");
         this.limit = new LoadTestedLimit(settings);
-        this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
+        this.time = requireNonNull(time, "time is null");
         this.minLimit = settings.minConcurrency();
         limit.notifyOnChange(newLimit -> wakeWaiters());
     }
@@ -100,8 +102,8 @@ public final class ThrottleGovernor {
     }
 
     /**
-     * A place for a demand request, waiting for one as long as needed up to {@code deadline} (a
-     * {@code nanoClock} time).
+     * A place for a demand request, waiting for one as long as needed up to {@code deadline} (a reading of the time
+     * source's ticker; {@link Long#MAX_VALUE} for none).
      */
     public Permit acquire(FetchAbort abort, long deadline) throws IOException {
         lock.lock();
@@ -110,20 +112,30 @@ public final class ThrottleGovernor {
                 return taken();
             }
             demandWaiting++;
+            AtomicBoolean expired = new AtomicBoolean();
+            TimeSource.Timer timer = TimeSource.Timer.NONE;
+            CompletableFuture<Void> wakeOnAbort = null;
             try {
                 while (inFlight >= limit.getLimit()) {
                     if (abort.isAborted()) {
                         throw new FetchCancelledException("A request to bucket " + bucket
                                 + " was cancelled while it waited for the throttle governor", null);
                     }
-                    long left = deadline - nanoClock.getAsLong();
-                    if (left <= 0) {
+                    if (expired.get() || time.passed(deadline)) {
                         throw new IOException("No place for a request to bucket " + bucket + " under its throttle "
                                 + "governor (limit " + limit.getLimit() + ", " + inFlight + " in flight) before "
                                 + "the deadline");
                     }
-                    placeFreed.await(Math.min(left, TimeUnit.MILLISECONDS.toNanos(ABORT_CHECK_MILLIS)),
-                            TimeUnit.NANOSECONDS);
+                    if (wakeOnAbort == null) {
+                        // set up once the wait is certain: an abort or the deadline wakes it, as a freed place does
+                        wakeOnAbort = abort.whenAborted().thenRun(this::wakeWaiters);
+                        timer = time.scheduleAt(deadline, () -> {
+                            expired.set(true);
+                            wakeWaiters();
+                        });
+                        continue; // either may have run on this thread already
+                    }
+                    placeFreed.await();
                 }
                 return taken();
             } catch (InterruptedException e) {
@@ -134,6 +146,7 @@ public final class ThrottleGovernor {
                 throw interrupted;
             } finally {
                 demandWaiting--;
+                timer.cancel();
             }
         } finally {
             lock.unlock();
@@ -152,7 +165,7 @@ public final class ThrottleGovernor {
 
     private Permit taken() {
         inFlight++;
-        return new Permit(nanoClock.getAsLong(), inFlight);
+        return new Permit(time.nanos(), inFlight);
     }
 
     private void wakeWaiters() {
@@ -192,7 +205,7 @@ public final class ThrottleGovernor {
          */
         public void answered() {
             if (!released.get() && counted.compareAndSet(false, true)) {
-                limit.onSample(sent, nanoClock.getAsLong() - sent, loadBeside(), false);
+                limit.onSample(sent, time.nanos() - sent, loadBeside(), false);
             }
         }
 
@@ -235,7 +248,7 @@ public final class ThrottleGovernor {
                 lock.unlock();
             }
             if (outcome != Outcome.IGNORED && counted.compareAndSet(false, true)) {
-                long now = nanoClock.getAsLong();
+                long now = time.nanos();
                 limit.onSample(sent, now - sent, load, outcome == Outcome.THROTTLED);
             }
         }

@@ -9,9 +9,11 @@ import io.rangefetch.internal.fetch.BackOff;
 import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchPriority;
 import io.rangefetch.internal.fetch.FetchScheduler;
+import io.rangefetch.internal.time.TimeSource;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -22,6 +24,7 @@ import java.util.Queue;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 
 /**
@@ -45,8 +48,9 @@ import java.util.function.BiConsumer;
  * the reader's), and stops {@value #PAGES_AHEAD} pages ahead.
  *
  * <p><b>Ending.</b> {@link #close()} cancels every queued or running page and drops the pages held; a failed page
- * fails the next {@link #next()} (a reader waits no longer than {@code pageWait} for a page, when set); closing the
- * factory abandons queued pages, which fails the listing the same way.
+ * fails the next {@link #next()} (a reader waits no longer than {@code pageWait} for a page, when set: a task on the
+ * factory's {@link TimeSource} scheduler wakes it at that deadline, measured on its ticker); closing the factory
+ * abandons queued pages, which fails the listing the same way.
  *
  * <p>Thread-safe. One lock guards the run list and the cursors' state; it is never held while a page is sent or
  * submitted, and a cursor's {@link ListingCursor} is only touched by the one thread its single request in flight
@@ -69,8 +73,9 @@ public final class ParallelListing implements Closeable {
 
     private final int parallelism;
     private final int maxCursors;
-    private final long pageWaitNanos;
+    private final Duration pageWait;
     private final FetchScheduler scheduler;
+    private final TimeSource time;
     private final PageSender sender;
     private final BiConsumer<String, ListEntry> learned;
     private final Object lock = new Object();
@@ -82,13 +87,14 @@ public final class ParallelListing implements Closeable {
     private IOException failure;
     private boolean closed;
 
-    private ParallelListing(List<Run> runs, ListingSettings settings, FetchScheduler scheduler, PageSender sender,
-            BiConsumer<String, ListEntry> learned) {
+    private ParallelListing(List<Run> runs, ListingSettings settings, FetchScheduler scheduler, TimeSource time,
+            PageSender sender, BiConsumer<String, ListEntry> learned) {
         this.runs = runs;
         this.parallelism = settings.parallelism();
         this.maxCursors = settings.cursors();
-        this.pageWaitNanos = settings.pageWait().toNanos();
+        this.pageWait = settings.pageWait();
         this.scheduler = scheduler;
+        this.time = time;
         this.sender = sender;
         this.learned = learned;
     }
@@ -100,7 +106,7 @@ public final class ParallelListing implements Closeable {
      * ({@code --x-s3}) is listed one location at a time, as those list unsorted and know no {@code StartAfter}.
      */
     public static ParallelListing start(Map<String, ? extends Collection<String>> keysByBucket,
-            ListingSettings settings, FetchScheduler scheduler, PageSender sender,
+            ListingSettings settings, FetchScheduler scheduler, TimeSource time, PageSender sender,
             BiConsumer<String, ListEntry> learned) {
         requireNonNull(settings, "settings is null");
         SortedMap<String, Collection<String>> buckets = new TreeMap<>(Utf8Order.ORDER);
@@ -120,6 +126,7 @@ public final class ParallelListing implements Closeable {
             }
         });
         ParallelListing listing = new ParallelListing(runs, settings, requireNonNull(scheduler, "scheduler is null"),
+                requireNonNull(time, "time is null"),
                 requireNonNull(sender, "sender is null"), requireNonNull(learned, "learned is null"));
         listing.send(listing.due());
         return listing;
@@ -143,45 +150,63 @@ public final class ParallelListing implements Closeable {
      * an interrupt (the flag stays set) or when {@code pageWait} passes.
      */
     public Listed next() throws IOException {
-        long deadline = pageWaitNanos == 0 ? Long.MAX_VALUE : System.nanoTime() + pageWaitNanos;
-        while (true) {
-            List<Pending> due;
-            synchronized (lock) {
-                if (closed) {
-                    throw new IOException("The listing is closed");
+        long deadline = time.deadlineAfter(pageWait); // none for a zero wait
+        AtomicBoolean expired = new AtomicBoolean();
+        TimeSource.Timer timer = null;
+        try {
+            while (true) {
+                List<Pending> due;
+                synchronized (lock) {
+                    if (closed) {
+                        throw new IOException("The listing is closed");
+                    }
+                    if (failure != null) {
+                        throw failure;
+                    }
+                    if (page.hasNext()) {
+                        return new Listed(pageBucket, page.next());
+                    }
+                    if (consumed == runs.size()) {
+                        return null;
+                    }
+                    Run run = runs.get(consumed);
+                    if (!run.ready.isEmpty()) {
+                        page = run.ready.remove().iterator();
+                        pageBucket = run.cursor.bucket();
+                    } else if (run.next == null && !run.sending) {
+                        consumed++;
+                    } else {
+                        if (timer == null) {
+                            // the first wait of this call: the scheduler wakes it at the deadline
+                            timer = time.scheduleAt(deadline, () -> {
+                                expired.set(true);
+                                synchronized (lock) {
+                                    lock.notifyAll();
+                                }
+                            });
+                        }
+                        waitForPage(run, deadline, expired);
+                    }
+                    due = due();
                 }
-                if (failure != null) {
-                    throw failure;
-                }
-                if (page.hasNext()) {
-                    return new Listed(pageBucket, page.next());
-                }
-                if (consumed == runs.size()) {
-                    return null;
-                }
-                Run run = runs.get(consumed);
-                if (!run.ready.isEmpty()) {
-                    page = run.ready.remove().iterator();
-                    pageBucket = run.cursor.bucket();
-                } else if (run.next == null && !run.sending) {
-                    consumed++;
-                } else {
-                    waitForPage(run, deadline);
-                }
-                due = due();
+                send(due);
             }
-            send(due);
+        } finally {
+            if (timer != null) {
+                timer.cancel();
+            }
         }
     }
 
-    private void waitForPage(Run run, long deadline) throws IOException {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
+    private void waitForPage(Run run, long deadline, AtomicBoolean expired) throws IOException {
+        if (expired.get() || time.passed(deadline)) {
             throw new InterruptedIOException("No page of the listing of s3://" + run.cursor.bucket() + "/"
                     + run.cursor.prefix() + " came within read.deadline");
         }
         try {
-            TimeUnit.NANOSECONDS.timedWait(lock, Math.min(left, TimeUnit.MILLISECONDS.toNanos(DROP_CHECK_MILLIS)));
+            // woken by a page, a failure, close or the deadline's task; the bound only paces the look for pages
+            // an executor dropped, and decides nothing
+            TimeUnit.MILLISECONDS.timedWait(lock, DROP_CHECK_MILLIS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             InterruptedIOException interrupted = new InterruptedIOException("Interrupted while listing s3://"

@@ -22,7 +22,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.TimeoutException;
 
 /**
  * One read's hold on the bytes it needs, of one pinned version: the one place where every read (streaming,
@@ -43,6 +42,9 @@ import java.util.concurrent.TimeoutException;
  *       cancels its GETs into the caller's buffer and waits for them to stop writing there. Every reference it
  *       took is released.</li>
  * </ol>
+ *
+ * <p>The read's {@code read.deadline} is measured on the factory's ticker from when the acquisition is made; each wait
+ * ends at it through the scheduler ({@link io.rangefetch.internal.fetch.FetchScheduler#awaitUntil}).
  *
  * <p>A vectored read, whose ranges complete later on fetch threads, uses the first two steps and then
  * {@linkplain #handOver hands its references over} to its ranges. Not thread-safe: one read's thread.
@@ -72,7 +74,7 @@ final class Acquisition implements AutoCloseable {
         this.id = requireNonNull(id, "id is null");
         this.statistics = requireNonNull(statistics, "statistics is null");
         this.prefetches = requireNonNull(prefetches, "prefetches is null");
-        this.deadline = Resilience.deadlineFromNow(context.readDeadline());
+        this.deadline = context.time().deadlineAfter(context.readDeadline());
     }
 
     ObjectId id() {
@@ -296,7 +298,9 @@ final class Acquisition implements AutoCloseable {
 
     /**
      * Waits for a stopped GET to end, through interrupts (an abort cuts its connection, so it ends at once; the
-     * wait is bounded all the same), keeping the thread's interrupt flag.
+     * wait is bounded all the same), keeping the thread's interrupt flag. The bound is real time, not the factory's
+     * ticker: it is a guard against a stuck client, no timeout of the library's, and a test's ticker that stands
+     * still must not turn it into a hang.
      */
     static void awaitUninterruptibly(CompletableFuture<?> ended) {
         boolean interrupted = Thread.interrupted();

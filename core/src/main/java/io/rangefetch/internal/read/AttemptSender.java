@@ -15,6 +15,7 @@ import io.rangefetch.internal.fetch.FetchCancelledException;
 import io.rangefetch.internal.fetch.ThrottleGovernor;
 import io.rangefetch.internal.fetch.ThrottleGovernor.Permit;
 import io.rangefetch.internal.stats.StatisticsCounter;
+import io.rangefetch.internal.time.TimeSource;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
@@ -23,10 +24,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import java.util.function.LongSupplier;
 
 /**
  * Sends one attempt of a GET, HEAD or LIST and waits for its answer to begin: no longer than the first-byte timeout,
@@ -52,6 +51,11 @@ import java.util.function.LongSupplier;
  * wins comes back with it, and every other is given back here: "throttled" for a 503, "ignored" otherwise. A
  * 503 here is also counted in the statistics. When this throws, every permit has been given back.
  *
+ * <p><b>Time.</b> Latencies are measured on the factory's {@link TimeSource} ticker; the hedge's delay and the
+ * first-byte timeout end through tasks on its scheduler, which complete a future the fetch thread waits on beside
+ * the answers and the abort (never a timed wait on real time). Those tasks only complete futures: the fetch thread
+ * never waits on a thread that could be waiting for it.
+ *
  * <p>Thread-safe; its counters are atomic, its latencies guard themselves.
  */
 final class AttemptSender {
@@ -65,19 +69,19 @@ final class AttemptSender {
     private final long firstByteTimeoutNanos;
     private final HedgeSettings hedging;
     private final FirstByteLatencies latencies;
-    private final LongSupplier nanoClock;
+    private final TimeSource time;
     private final AtomicLong getsSent = new AtomicLong();
     private final AtomicLong hedgesSent = new AtomicLong();
 
     /** @param exchanges where requests are sent from; {@code null} sends on the caller's thread, unwatched */
     AttemptSender(ObjectClient client, Executor exchanges, Duration firstByteTimeout, HedgeSettings hedging,
-            LongSupplier nanoClock) {
+            TimeSource time) {
         this.client = requireNonNull(client, "client is null");
         this.exchanges = exchanges;
         this.firstByteTimeoutNanos = requireNonNull(firstByteTimeout, "firstByteTimeout is null").toNanos();
         this.hedging = requireNonNull(hedging, "hedging is null");
         this.latencies = new FirstByteLatencies(hedging.percentile());
-        this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
+        this.time = requireNonNull(time, "time is null");
     }
 
     /** A GET's answer, with the place of the send that won. */
@@ -86,11 +90,11 @@ final class AttemptSender {
     Answer get(RangeGetRequest request, long size, FetchAbort abort, StatisticsCounter statistics,
             ThrottleGovernor governor, Permit permit) throws IOException {
         getsSent.incrementAndGet();
-        long start = nanoClock.getAsLong();
+        long start = time.nanos();
         if (exchanges == null) {
             try {
                 ObjectContent content = client.get(request);
-                recordFirstByte(size, nanoClock.getAsLong() - start);
+                recordFirstByte(size, time.nanos() - start);
                 answered(permit);
                 return new Answer(content, permit);
             } catch (IOException | RuntimeException e) {
@@ -106,12 +110,15 @@ final class AttemptSender {
                 ? start + Math.max(hedging.minDelay().toNanos(), cold ? COLD_HEDGE_DELAY_NANOS : percentile)
                 : Long.MAX_VALUE;
         long timeoutAt = firstByteTimeoutNanos > 0 ? start + firstByteTimeoutNanos : Long.MAX_VALUE;
+        TimeSource.Due hedgeDue = time.dueAt(hedgeAt);
+        TimeSource.Due timeoutDue = time.dueAt(timeoutAt);
+        boolean hedgeTried = false;
         try {
             while (true) {
                 Send<ObjectContent> winner = primary.succeeded() ? primary
                         : hedge != null && hedge.succeeded() ? hedge : null;
                 if (winner != null) {
-                    recordFirstByte(size, nanoClock.getAsLong() - start);
+                    recordFirstByte(size, time.nanos() - start);
                     answered(winner.permit);
                     if (winner == hedge) {
                         statistics.hedgeWon();
@@ -125,19 +132,18 @@ final class AttemptSender {
                 if (primary.failed() && (hedge == null || hedge.failed())) {
                     throw primary.failure();
                 }
-                long now = nanoClock.getAsLong();
-                if (hedge == null && now - hedgeAt >= 0 && !primary.failed()) {
-                    hedgeAt = Long.MAX_VALUE;
+                if (!hedgeTried && isDue(hedgeDue, hedgeAt) && !primary.failed()) {
+                    hedgeTried = true; // once: a hedge refused (no share, no place) is not tried again
                     hedge = hedge(request, governor, statistics);
                     continue;
                 }
-                if (now - timeoutAt >= 0) {
+                if (isDue(timeoutDue, timeoutAt)) {
                     throw new SocketTimeoutException("GET " + request.describe() + " had no answer within "
                             + Duration.ofNanos(firstByteTimeoutNanos) + " (retry.first-byte-timeout)");
                 }
-                long until = Math.min(hedge == null ? hedgeAt : Long.MAX_VALUE, timeoutAt);
-                await(abort, until - now, "GET " + request.describe(), primary.future,
-                        hedge == null ? primary.future : hedge.future);
+                await(abort, "GET " + request.describe(), primary.future,
+                        hedge == null ? primary.future : hedge.future,
+                        hedgeTried ? timeoutDue.future() : hedgeDue.future(), timeoutDue.future());
             }
         } catch (IOException | RuntimeException e) {
             primary.discard(ObjectContent::abort, statistics);
@@ -145,7 +151,15 @@ final class AttemptSender {
                 hedge.discard(ObjectContent::abort, statistics);
             }
             throw e;
+        } finally {
+            hedgeDue.close();
+            timeoutDue.close();
         }
+    }
+
+    /** Whether a deadline has come: its task ran, or the ticker has passed it. */
+    private boolean isDue(TimeSource.Due due, long deadline) {
+        return due.isDue() || time.passed(deadline);
     }
 
     /** Counts one GET's first-byte latency toward its size class's percentile. */
@@ -179,15 +193,14 @@ final class AttemptSender {
             }
         }
         Send<T> sent = send(request, permit);
-        long timeoutAt = firstByteTimeoutNanos > 0 ? nanoClock.getAsLong() + firstByteTimeoutNanos : Long.MAX_VALUE;
-        try {
+        long timeoutAt = firstByteTimeoutNanos > 0 ? time.nanos() + firstByteTimeoutNanos : Long.MAX_VALUE;
+        try (TimeSource.Due timeoutDue = time.dueAt(timeoutAt)) {
             while (!sent.future.isDone()) {
-                long left = timeoutAt - nanoClock.getAsLong();
-                if (left <= 0) {
+                if (isDue(timeoutDue, timeoutAt)) {
                     throw new SocketTimeoutException(what + " had no answer within "
                             + Duration.ofNanos(firstByteTimeoutNanos) + " (retry.first-byte-timeout)");
                 }
-                await(abort, left, what, sent.future, sent.future);
+                await(abort, what, sent.future, sent.future, timeoutDue.future(), timeoutDue.future());
             }
             if (sent.failed()) {
                 throw sent.failure();
@@ -218,21 +231,24 @@ final class AttemptSender {
         return send(() -> client.get(request), permit);
     }
 
-    /** Waits until one of two sends completes, the fetch is aborted, or {@code nanos} pass. */
-    private static void await(FetchAbort abort, long nanos, String what, CompletableFuture<?> one,
-            CompletableFuture<?> other) throws IOException {
+    /**
+     * Waits until one of two sends completes, the fetch is aborted, or one of two deadlines' futures is completed
+     * by the scheduler.
+     */
+    private static void await(FetchAbort abort, String what, CompletableFuture<?> one, CompletableFuture<?> other,
+            CompletableFuture<Void> due, CompletableFuture<Void> otherDue) throws IOException {
         if (abort.isAborted()) {
             throw new FetchCancelledException(what + " was aborted before its answer came", null);
         }
         try {
-            CompletableFuture.anyOf(one, other, abort.whenAborted()).get(nanos, TimeUnit.NANOSECONDS);
+            CompletableFuture.anyOf(one, other, abort.whenAborted(), due, otherDue).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             InterruptedIOException interrupted = new InterruptedIOException("Interrupted while waiting for " + what);
             interrupted.initCause(e);
             throw interrupted;
-        } catch (ExecutionException | TimeoutException e) {
-            // a send failed, or time is up: the caller looks at where things stand
+        } catch (ExecutionException e) {
+            // a send failed: the caller looks at where things stand
         }
         if (abort.isAborted()) {
             throw new FetchCancelledException(what + " was aborted before its answer came", null);

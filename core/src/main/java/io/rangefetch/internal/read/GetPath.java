@@ -19,13 +19,13 @@ import io.rangefetch.internal.fetch.FetchCancelledException;
 import io.rangefetch.internal.fetch.ThrottleGovernor;
 import io.rangefetch.internal.fetch.ThrottleGovernor.Permit;
 import io.rangefetch.internal.stats.StatisticsCounter;
+import io.rangefetch.internal.time.TimeSource;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The one way a GET (and a HEAD) is sent: the request that learns a version, block loads, vectored parts,
@@ -59,7 +59,9 @@ import java.util.concurrent.TimeUnit;
  * BackOff}: its scheduler slot and its governor place are free meanwhile, and it is run again after the wait. What
  * its attempts came to (their count, the first answer's metadata) is kept with the fetch's abort; the bytes
  * received, by its {@link Receiver}. The other requests (the first GET of an object, which learns its version, and
- * listing pages) sleep the backoff out on their fetch thread, holding no governor place. The loop is written here
+ * listing pages) sleep the backoff out on their fetch thread, holding no governor place (a task on the factory's
+ * {@link TimeSource} scheduler ends that sleep, and {@code retry.deadline} is measured on its ticker, as the
+ * governor's wait for a place ends at a deadline on that ticker). The loop is written here
  * rather than with Failsafe: Failsafe's synchronous executor sleeps on the thread, and its asynchronous one would
  * run each attempt as a fetch of its own, losing the fetch's ticket (its cancel and promotion).
  *
@@ -73,19 +75,21 @@ final class GetPath {
     private final BodyWatchdog watchdog;
     private final BucketGovernors governors;
     private final Duration governorWait;
+    private final TimeSource time;
 
     /**
      * @param governorWait how long a demand attempt may wait for a place under its bucket's governor (the read
      *     deadline; zero waits as long as the fetch is not aborted)
      */
     GetPath(long maxRequestSize, RetrySettings retry, AttemptSender sender, BodyWatchdog watchdog,
-            BucketGovernors governors, Duration governorWait) {
+            BucketGovernors governors, Duration governorWait, TimeSource time) {
         this.maxRequestSize = maxRequestSize;
         this.retry = requireNonNull(retry, "retry is null");
         this.sender = requireNonNull(sender, "sender is null");
         this.watchdog = requireNonNull(watchdog, "watchdog is null");
         this.governors = requireNonNull(governors, "governors is null");
         this.governorWait = requireNonNull(governorWait, "governorWait is null");
+        this.time = requireNonNull(time, "time is null");
         this.retries = retry.maxAttempts() > 1 && !retry.deadline().isZero();
     }
 
@@ -203,7 +207,7 @@ final class GetPath {
                         + " has no place to spare for a prefetch", null);
             }
         }
-        return governor.acquire(abort, Resilience.deadlineFromNow(governorWait));
+        return governor.acquire(abort, time.deadlineAfter(governorWait));
     }
 
     /** One attempt; {@code attempts} keeps the first answer's metadata, recorded before its body is read. */
@@ -264,25 +268,26 @@ final class GetPath {
      */
     private static final class Attempts {
         private final String what;
-        private final long started = System.nanoTime();
+        private final long started;
         private int made;
         private int failed; // failures that may pass, 503s excepted
         private int throttled; // 503s
         private ObjectMetadata answered;
 
-        Attempts(String what) {
+        Attempts(String what, long started) {
             this.what = what;
+            this.started = started;
         }
     }
 
-    private static Attempts attempts(String what, FetchAbort abort) {
+    private Attempts attempts(String what, FetchAbort abort) {
         if (!abort.mayRunAgain()) {
-            return new Attempts(what);
+            return new Attempts(what, time.nanos());
         }
         if (abort.retryState() instanceof Attempts kept && kept.what.equals(what)) {
             return kept; // this fetch's earlier run backed off: go on where it stopped
         }
-        Attempts fresh = new Attempts(what);
+        Attempts fresh = new Attempts(what, time.nanos());
         abort.retryState(fresh);
         return fresh;
     }
@@ -312,7 +317,7 @@ final class GetPath {
             }
             boolean throttled = failure instanceof HttpStatusException status && status.statusCode() == 503;
             int count = throttled ? ++attempts.throttled : ++attempts.failed;
-            long left = retry.deadline().toNanos() - (System.nanoTime() - attempts.started);
+            long left = retry.deadline().toNanos() - (time.nanos() - attempts.started);
             if (count >= (throttled ? retry.maxThrottledAttempts() : retry.maxAttempts()) || left <= 0) {
                 throw number > 1 ? exhausted(attempts.what, number, failure) : failure;
             }
@@ -322,18 +327,7 @@ final class GetPath {
             if (abort.mayRunAgain() && (log == null || log.mayWaitOffTheSlot())) {
                 throw new BackOff(wait); // the scheduler runs this fetch again after the wait, its slot free meanwhile
             }
-            sleep(attempts.what, wait);
-        }
-    }
-
-    private static void sleep(String what, long nanos) throws InterruptedIOException {
-        try {
-            TimeUnit.NANOSECONDS.sleep(nanos);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            InterruptedIOException interrupted = new InterruptedIOException(what + " was interrupted between attempts");
-            interrupted.initCause(e);
-            throw interrupted;
+            time.sleep(wait, attempts.what);
         }
     }
 

@@ -15,10 +15,10 @@ import io.rangefetch.internal.plan.RangeCoalescer;
 import io.rangefetch.internal.plan.ReadPlanner;
 import io.rangefetch.internal.plan.WasteMemory;
 import io.rangefetch.internal.stats.StatisticsCounter;
+import io.rangefetch.internal.time.TimeSource;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** What every reader of one factory shares. Immutable but for the count of open streams. */
@@ -34,17 +34,19 @@ public final class ReaderContext {
     // the factory's streams opened and not yet closed: they share its idle connections
     private final AtomicInteger openStreams = new AtomicInteger();
     private final Duration readDeadline;
+    private final TimeSource time;
     private final GetPath gets;
 
     /**
      * @param exchanges the threads requests are sent from, so that the first byte can be watched (see
      *     {@link AttemptSender}); {@code null} sends on fetch threads, unwatched. Give them exactly when
      *     {@link Resilience#watchesFirstBytes()}.
-     * @param timer the thread that cuts stalled bodies ({@link BodyWatchdog}); {@code null} cuts none
+     * @param time the factory's one ticker and scheduler, which every timed part of the read path is given: the
+     *     governors, the sender (hedge delay, first-byte timeout), the body watchdog, retries, read deadlines
      */
     public ReaderContext(ObjectClient client, BlockCache cache, MetadataCache metadata, FetchScheduler scheduler,
             ReadPlanner planner, RangeCoalescer coalescer, Resilience resilience, Executor exchanges,
-            ScheduledExecutorService timer) {
+            TimeSource time) {
         this.client = requireNonNull(client, "client is null");
         this.cache = requireNonNull(cache, "cache is null");
         this.metadata = requireNonNull(metadata, "metadata is null");
@@ -52,22 +54,22 @@ public final class ReaderContext {
         this.planner = requireNonNull(planner, "planner is null");
         this.coalescer = requireNonNull(coalescer, "coalescer is null");
         requireNonNull(resilience, "resilience is null");
-        this.governors = new BucketGovernors(resilience.throttle(), System::nanoTime);
+        this.time = requireNonNull(time, "time is null");
+        this.governors = new BucketGovernors(resilience.throttle(), time);
         this.readDeadline = resilience.readDeadline();
         AttemptSender sender = new AttemptSender(client, exchanges,
-                resilience.firstByteTimeout(), resilience.hedge(), System::nanoTime);
-        BodyWatchdog watchdog = timer == null ? BodyWatchdog.off()
-                : new BodyWatchdog(timer, resilience.betweenBytesTimeout(), System::nanoTime);
+                resilience.firstByteTimeout(), resilience.hedge(), time);
+        BodyWatchdog watchdog = new BodyWatchdog(time, resilience.betweenBytesTimeout());
         this.gets = new GetPath(planner.settings().maxRequestSize(), resilience.retry(), sender, watchdog, governors,
-                resilience.readDeadline());
+                resilience.readDeadline(), time);
     }
 
     /** A context with no resilience at all (one attempt, nothing watched): for tests of the engine's logic. */
     public ReaderContext(ObjectClient client, BlockCache cache, MetadataCache metadata, FetchScheduler scheduler,
-            ReadPlanner planner, RangeCoalescer coalescer, RetrySettings retry) {
+            ReadPlanner planner, RangeCoalescer coalescer, RetrySettings retry, TimeSource time) {
         this(client, cache, metadata, scheduler, planner, coalescer, new Resilience(retry, Duration.ZERO,
                 Duration.ZERO, Duration.ZERO, ThrottleSettings.off(), HedgeSettings.off()),
-                null, null);
+                null, time);
     }
 
     /** What the predictions of the factory's closed streams wasted, by file and table. */
@@ -119,6 +121,11 @@ public final class ReaderContext {
     /** Each bucket's throttle governor. */
     public BucketGovernors governors() {
         return governors;
+    }
+
+    /** The factory's ticker and scheduler. */
+    TimeSource time() {
+        return time;
     }
 
     /** How long one read call may wait in all; zero for no limit. */

@@ -31,16 +31,6 @@ public record Resilience(RetrySettings retry, Duration firstByteTimeout, Duratio
                 ThrottleSettings.off(), HedgeSettings.off());
     }
 
-    /**
-     * The {@link System#nanoTime()} at which a wait of {@code limit} from now ends; {@link Long#MAX_VALUE} for a
-     * zero limit (no limit) or one too far off to add.
-     */
-    static long deadlineFromNow(Duration limit) {
-        long nanos = limit.toNanos();
-        long now = System.nanoTime();
-        return nanos == 0 || now + nanos < now ? Long.MAX_VALUE : now + nanos;
-    }
-
     /** Whether requests are sent from exchange threads: needed to give up waiting for an answer's head. */
     public boolean watchesFirstBytes() {
         return !firstByteTimeout.isZero() || hedge.active();

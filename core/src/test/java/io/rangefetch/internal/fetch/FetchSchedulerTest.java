@@ -2,6 +2,8 @@ package io.rangefetch.internal.fetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rangefetch.testing.ManualTime;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -13,11 +15,13 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class FetchSchedulerTest {
+    /** Backoffs end when the test moves this time past them: nothing waits for real time. */
+    private final ManualTime time = new ManualTime();
 
     @Test
     void demandFetchesLeaveTheQueueBeforePrefetches() throws InterruptedException {
         ExecutorService executor = Executors.newSingleThreadExecutor();
-        FetchScheduler scheduler = new FetchScheduler(1, executor, executor);
+        FetchScheduler scheduler = new FetchScheduler(1, executor, executor, time.timeSource());
         List<String> order = new CopyOnWriteArrayList<>();
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch done = new CountDownLatch(4);
@@ -39,7 +43,7 @@ class FetchSchedulerTest {
     @Test
     void aQueuedFetchCanBeCancelledAndClosingAbandonsTheRest() throws InterruptedException {
         ExecutorService executor = Executors.newSingleThreadExecutor();
-        FetchScheduler scheduler = new FetchScheduler(1, executor, executor);
+        FetchScheduler scheduler = new FetchScheduler(1, executor, executor, time.timeSource());
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         scheduler.submit(FetchPriority.DEMAND, abort -> {
@@ -64,7 +68,7 @@ class FetchSchedulerTest {
     @Test
     void aPromotedPrefetchOvertakesTheOtherPrefetches() throws InterruptedException {
         ExecutorService executor = Executors.newSingleThreadExecutor();
-        FetchScheduler scheduler = new FetchScheduler(1, executor, executor);
+        FetchScheduler scheduler = new FetchScheduler(1, executor, executor, time.timeSource());
         List<String> order = new CopyOnWriteArrayList<>();
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch done = new CountDownLatch(3);
@@ -84,7 +88,7 @@ class FetchSchedulerTest {
     @Test
     void cancellingARunningFetchAbortsItAndCloseWaitsOnlyForTheAbort() throws InterruptedException {
         ExecutorService executor = Executors.newCachedThreadPool();
-        FetchScheduler scheduler = new FetchScheduler(2, executor, null);
+        FetchScheduler scheduler = new FetchScheduler(2, executor, null, time.timeSource());
         CountDownLatch started = new CountDownLatch(2);
         List<String> ended = new CopyOnWriteArrayList<>();
         // stands for a GET blocked on its body: it ends only when aborted
@@ -109,7 +113,7 @@ class FetchSchedulerTest {
     @Test
     void partsAreAffordableOnlyWhileSlotsAreIdle() throws InterruptedException {
         ExecutorService executor = Executors.newFixedThreadPool(4);
-        FetchScheduler scheduler = new FetchScheduler(8, executor, executor);
+        FetchScheduler scheduler = new FetchScheduler(8, executor, executor, time.timeSource());
         assertThat(scheduler.partsAffordable(16, 1)).as("half the slots").isEqualTo(4);
         assertThat(scheduler.partsAffordable(3, 1)).as("never more than asked").isEqualTo(3);
         assertThat(scheduler.partsAffordable(16, 0)).as("no stream open counts as one").isEqualTo(4);
@@ -152,7 +156,7 @@ class FetchSchedulerTest {
     @Test
     void aFetchWaitingOutABackoffHoldsNoSlotAndCanBeCancelledMeanwhile() throws InterruptedException {
         ExecutorService executor = Executors.newCachedThreadPool();
-        FetchScheduler scheduler = new FetchScheduler(1, executor, executor);
+        FetchScheduler scheduler = new FetchScheduler(1, executor, executor, time.timeSource());
         List<String> runs = new CopyOnWriteArrayList<>();
         AtomicReference<Throwable> abandoned = new AtomicReference<>();
         FetchScheduler.Ticket waiting = scheduler.submitResumable(FetchPriority.DEMAND, abort -> {
@@ -181,7 +185,7 @@ class FetchSchedulerTest {
     @Test
     void aFetchThatBackedOffRunsAgainWithItsAbortAndWhatItKept() throws InterruptedException {
         ExecutorService executor = Executors.newCachedThreadPool();
-        FetchScheduler scheduler = new FetchScheduler(2, executor, executor);
+        FetchScheduler scheduler = new FetchScheduler(2, executor, executor, time.timeSource());
         List<FetchAbort> aborts = new CopyOnWriteArrayList<>();
         CountDownLatch done = new CountDownLatch(1);
         scheduler.submitResumable(FetchPriority.PREFETCH, abort -> {
@@ -194,6 +198,7 @@ class FetchSchedulerTest {
             assertThat(abort.retryState()).isEqualTo("first run");
             done.countDown();
         }, e -> {});
+        time.advanceToTaskWithin(Duration.ofMillis(1), null); // the backoff passes
         assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(aborts).hasSize(2);
         assertThat(aborts.get(1)).isSameAs(aborts.get(0));
@@ -209,7 +214,7 @@ class FetchSchedulerTest {
     @Test
     void aFetchRunningAgainWhileItsFirstRunsDeferredTasksRunKeepsEachRunsTasksApart() throws InterruptedException {
         ExecutorService executor = Executors.newCachedThreadPool();
-        FetchScheduler scheduler = new FetchScheduler(2, executor, executor);
+        FetchScheduler scheduler = new FetchScheduler(2, executor, executor, time.timeSource());
         CountDownLatch firstTaskRunning = new CountDownLatch(1);
         CountDownLatch secondRunDeferred = new CountDownLatch(1);
         CountDownLatch secondTaskRan = new CountDownLatch(1);
@@ -232,6 +237,7 @@ class FetchSchedulerTest {
             });
             secondRunDeferred.countDown();
         }, e -> {});
+        time.advanceToTaskWithin(Duration.ZERO, null); // a backoff of nothing: requeued as soon as the scheduler runs
         assertThat(secondTaskRan.await(10, TimeUnit.SECONDS)).isTrue();
         scheduler.close();
         assertThat(executor.isTerminated()).isTrue();
@@ -242,30 +248,28 @@ class FetchSchedulerTest {
     @Test
     void closingAbandonsAFetchThatWaitsOutABackoff() throws InterruptedException {
         ExecutorService executor = Executors.newCachedThreadPool();
-        FetchScheduler scheduler = new FetchScheduler(1, executor, executor);
+        FetchScheduler scheduler = new FetchScheduler(1, executor, executor, time.timeSource());
         AtomicReference<Throwable> abandoned = new AtomicReference<>();
         scheduler.submitResumable(FetchPriority.DEMAND, abort -> {
             throw new BackOff(TimeUnit.HOURS.toNanos(1));
         }, abandoned::set);
         awaitBackingOff(scheduler, 1);
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (Thread.getAllStackTraces().keySet().stream()
-                .noneMatch(thread -> thread.getName().startsWith("rangefetch-backoff-"))) {
-            assertThat(System.nanoTime()).as("the timer that requeues it started").isLessThan(until);
-            Thread.yield();
-        }
+        assertThat(time.awaitTaskWithin(Duration.ofHours(1))).as("the task that requeues it is scheduled")
+                .isEqualTo(Duration.ofHours(1));
         scheduler.close();
         assertThat(abandoned.get()).isInstanceOf(FactoryClosedException.class);
         assertThat(scheduler.backingOffFetches()).isZero();
         assertThat(executor.isTerminated()).isTrue();
+        time.advance(Duration.ofHours(1)); // the requeue, run after close, finds the fetch ended and does nothing
+        assertThat(scheduler.backingOffFetches()).isZero();
         assertThat(Thread.getAllStackTraces().keySet()).as("threads once the scheduler closed")
-                .noneMatch(thread -> thread.getName().startsWith("rangefetch-backoff-") && thread.isAlive());
+                .noneMatch(thread -> thread.getName().startsWith("rangefetch-") && thread.isAlive());
     }
 
     @Test
     void aFetchThatMayNotRunAgainIsNotOfferedTo() throws InterruptedException {
         ExecutorService executor = Executors.newCachedThreadPool();
-        FetchScheduler scheduler = new FetchScheduler(1, executor, executor);
+        FetchScheduler scheduler = new FetchScheduler(1, executor, executor, time.timeSource());
         CountDownLatch ran = new CountDownLatch(1);
         AtomicReference<Boolean> mayRunAgain = new AtomicReference<>();
         scheduler.submit(FetchPriority.DEMAND, abort -> {

@@ -3,6 +3,8 @@ package io.rangefetch.internal.fetch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.internal.fetch.ThrottleGovernor.Permit;
+import io.rangefetch.internal.time.TimeSource;
+import io.rangefetch.testing.ManualTime;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.PriorityQueue;
@@ -139,7 +141,8 @@ class LoadTestedLimitTest {
         AtomicLong now = new AtomicLong();
         Random random = new Random(seed);
         ThrottleGovernor governor = governed ? new ThrottleGovernor("bucket",
-                new ThrottleSettings(true, 2, 64, 16, 1, 0.5, true), now::get) : null;
+                new ThrottleSettings(true, 2, 64, 16, 1, 0.5, true),
+                new TimeSource(now::get, new ManualTime().scheduler())) : null;
         PriorityQueue<ColdEvent> events = new PriorityQueue<>((a, b) -> a.at != b.at ? Long.compare(a.at, b.at)
                 : Long.compare(a.sequence, b.sequence));
         ArrayDeque<Integer> waiting = new ArrayDeque<>();
@@ -239,7 +242,8 @@ class LoadTestedLimitTest {
         AtomicLong now = new AtomicLong();
         Random random = new Random(seed);
         ThrottleGovernor governor = testsNoise == null ? null : new ThrottleGovernor("bucket",
-                new ThrottleSettings(true, 1, 64, 16, 1, 0.5, testsNoise), now::get);
+                new ThrottleSettings(true, 1, 64, 16, 1, 0.5, testsNoise),
+                new TimeSource(now::get, new ManualTime().scheduler()));
         PriorityQueue<InFlight> inFlight = new PriorityQueue<>((a, b) -> a.answeredAt != b.answeredAt
                 ? Long.compare(a.answeredAt, b.answeredAt) : Long.compare(a.sequence, b.sequence));
         ServerRate server = new ServerRate(rate);

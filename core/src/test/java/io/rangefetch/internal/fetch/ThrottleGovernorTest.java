@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rangefetch.internal.fetch.ThrottleGovernor.Permit;
+import io.rangefetch.internal.time.TimeSource;
+import io.rangefetch.testing.ManualTime;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
@@ -29,6 +31,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class ThrottleGovernorTest {
     private final AtomicLong now = new AtomicLong(1_000);
+    private final ManualTime manual = new ManualTime();
     private final ExecutorService threads = Executors.newCachedThreadPool();
 
     @AfterEach
@@ -37,16 +40,21 @@ class ThrottleGovernorTest {
         assertThat(threads.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
 
+    /** The test's clock, and a scheduler that runs nothing unless the test advances it (it never does here). */
+    private TimeSource time() {
+        return new TimeSource(now::get, manual.scheduler());
+    }
+
     private ThrottleGovernor governor(int min, int max, int initial, int step, double factor) {
         ThrottleGovernor governor = new ThrottleGovernor("bucket",
-                new ThrottleSettings(true, min, max, initial, step, factor, false), now::get);
+                new ThrottleSettings(true, min, max, initial, step, factor, false), time());
         return initial >= 3 ? warm(governor) : governor; // a limit of 1 or 2 is all used by one at a time
     }
 
     /** A governor that tests whether 503s are noise, with step 1 and factor 0.5. */
     private ThrottleGovernor noiseTesting(int min, int initial) {
         return warm(new ThrottleGovernor("bucket", new ThrottleSettings(true, min, 64, initial, 1, 0.5, true),
-                now::get));
+                time()));
     }
 
     /**
@@ -138,7 +146,7 @@ class ThrottleGovernorTest {
     @Test
     void aFreshGovernorsFirst503AloneLowersNothingAndASecondDoes() {
         ThrottleGovernor governor = new ThrottleGovernor("bucket",
-                new ThrottleSettings(true, 1, 64, 16, 1, 0.5, true), now::get);
+                new ThrottleSettings(true, 1, 64, 16, 1, 0.5, true), time());
         List<Permit> first = take(governor, 8);
         now.addAndGet(10);
         first.get(0).throttled();
@@ -322,7 +330,7 @@ class ThrottleGovernorTest {
 
     @Test
     void theRegistryGivesOneGovernorPerBucketAndNoneWhenOff() {
-        BucketGovernors governors = new BucketGovernors(new ThrottleSettings(true, 1, 8, 4, 1, 0.5, false), now::get);
+        BucketGovernors governors = new BucketGovernors(new ThrottleSettings(true, 1, 8, 4, 1, 0.5, false), time());
         assertThat(governors.limit("a")).isEqualTo(-1);
         assertThat(governors.forBucket("a")).isSameAs(governors.forBucket("a")).isNotSameAs(governors.forBucket("b"));
         assertThat(governors.limit("a")).isEqualTo(4);

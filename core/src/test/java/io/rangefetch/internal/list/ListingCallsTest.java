@@ -6,6 +6,7 @@ import io.rangefetch.client.ListPage;
 import io.rangefetch.client.ListRequest;
 import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.testing.InMemoryObjectClient;
+import io.rangefetch.testing.ManualTime;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,7 +34,8 @@ class ListingCallsTest {
 
     private final InMemoryObjectClient client = new InMemoryObjectClient();
     private final ExecutorService threads = Executors.newFixedThreadPool(4);
-    private final FetchScheduler scheduler = new FetchScheduler(16, threads, threads);
+    private final ManualTime time = new ManualTime();
+    private final FetchScheduler scheduler = new FetchScheduler(16, threads, threads, time.timeSource());
     private final TreeSet<String> stored = new TreeSet<>(Utf8Order.ORDER);
 
     @AfterEach
@@ -102,7 +104,7 @@ class ListingCallsTest {
         client.clearLog();
         List<String> keys = new ArrayList<>();
         int cursors;
-        try (ParallelListing listing = ParallelListing.start(Map.of(BUCKET, directories), SETTINGS, scheduler,
+        try (ParallelListing listing = ParallelListing.start(Map.of(BUCKET, directories), SETTINGS, scheduler, time.timeSource(),
                 (request, abort) -> client.list(request), (bucket, entry) -> { })) {
             for (ParallelListing.Listed listed = listing.next(); listed != null; listed = listing.next()) {
                 keys.add(listed.entry().key());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.testing.InMemoryObjectClient;
+import io.rangefetch.testing.ManualTime;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -86,11 +87,12 @@ class ListingSplitPropertiesTest {
         int planned = ListingPlan.groups(ListingPlan.disjoint(targets), cursors, scenario.pageSize()).size();
         client.clearLog();
         ExecutorService threads = Executors.newFixedThreadPool(3);
+        ManualTime time = new ManualTime();
         List<String> keys = new ArrayList<>();
         int count;
-        try (FetchScheduler scheduler = new FetchScheduler(4, threads, threads);
+        try (FetchScheduler scheduler = new FetchScheduler(4, threads, threads, time.timeSource());
                 ParallelListing listing = ParallelListing.start(Map.of(BUCKET, scenario.wanted()), settings,
-                        scheduler, (request, abort) -> client.list(request), (bucket, entry) -> { })) {
+                        scheduler, time.timeSource(), (request, abort) -> client.list(request), (bucket, entry) -> { })) {
             for (ParallelListing.Listed listed = listing.next(); listed != null; listed = listing.next()) {
                 keys.add(listed.entry().key());
             }

@@ -7,6 +7,7 @@ import io.rangefetch.client.ListPage;
 import io.rangefetch.client.ListRequest;
 import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.testing.InMemoryObjectClient;
+import io.rangefetch.testing.ManualTime;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,7 +47,8 @@ class ParallelListingSplitTest {
     private final InMemoryObjectClient client = new InMemoryObjectClient();
     private final TreeSet<String> stored = new TreeSet<>(Utf8Order.ORDER);
     private final ExecutorService threads = Executors.newFixedThreadPool(8);
-    private final FetchScheduler scheduler = new FetchScheduler(16, threads, threads);
+    private final ManualTime time = new ManualTime();
+    private final FetchScheduler scheduler = new FetchScheduler(16, threads, threads, time.timeSource());
     private final ExecutorService reader = Executors.newSingleThreadExecutor();
     private final List<String> wanted = new ArrayList<>();
     private final List<ListRequest> sent = new CopyOnWriteArrayList<>();
@@ -82,7 +84,7 @@ class ParallelListingSplitTest {
     }
 
     private ParallelListing start() {
-        return ParallelListing.start(Map.of(BUCKET, wanted), SETTINGS, scheduler, (request, abort) -> {
+        return ParallelListing.start(Map.of(BUCKET, wanted), SETTINGS, scheduler, time.timeSource(), (request, abort) -> {
             sent.add(request);
             if (held.test(request)) {
                 heldReached.countDown();

@@ -17,6 +17,7 @@ import io.rangefetch.internal.plan.RangeCoalescer;
 import io.rangefetch.internal.plan.ReadPlanner;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import io.rangefetch.testing.InMemoryObjectClient;
+import io.rangefetch.testing.ManualTime;
 import io.rangefetch.testing.TestData;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
@@ -31,12 +32,13 @@ class AcquisitionTest {
 
     private final InMemoryObjectClient client = new InMemoryObjectClient();
     private final ExecutorService threads = Executors.newCachedThreadPool();
+    private final ManualTime time = new ManualTime();
     private final BlockCache cache = new BlockCache(1024 * KIB);
-    private final FetchScheduler scheduler = new FetchScheduler(2, threads, threads);
+    private final FetchScheduler scheduler = new FetchScheduler(2, threads, threads, time.timeSource());
     private final ReaderContext context = new ReaderContext(client, cache,
             new MetadataCache(Duration.ofMinutes(1), 100, Ticker.systemTicker()), scheduler,
             new ReadPlanner(new PlannerSettings(4 * KIB, 64 * KIB, 0, 2, 16 * KIB, 64 * KIB, 2, 16 * KIB, 16 * KIB)),
-            new RangeCoalescer(new CoalescerSettings(8 * KIB, 64 * KIB, 64 * KIB, 0.25)), RetrySettings.none());
+            new RangeCoalescer(new CoalescerSettings(8 * KIB, 64 * KIB, 64 * KIB, 0.25)), RetrySettings.none(), time.timeSource());
     private final ObjectAddress address = new ObjectAddress("bucket", "key");
     private final StatisticsCounter statistics = StatisticsCounter.root();
 

@@ -16,12 +16,14 @@ import io.rangefetch.internal.fetch.FetchAbortAccess;
 import io.rangefetch.internal.fetch.ThrottleGovernor;
 import io.rangefetch.internal.fetch.ThrottleSettings;
 import io.rangefetch.internal.stats.StatisticsCounter;
+import io.rangefetch.testing.ManualTime;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -29,33 +31,53 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * One attempt's wait for its answer: hedged when slow, the first answer winning and the other cut; hedges held to
- * their share of the GETs and to a free place under the governor; given up at the first-byte timeout. The clock
- * is injected: it stands still until the first GET has reached the client, then moves ten seconds each time it
- * is read, so every threshold has passed when it is looked at, and never before the request was sent: no test
- * depends on how long anything takes.
+ * their share of the GETs and to a free place under the governor; given up at the first-byte timeout. Time is a
+ * {@link ManualTime}: it stands still until the first GET has reached the client, then a driver moves it to each
+ * timer the sender sets (a hedge's delay, a first-byte timeout) as soon as it is set, so a threshold passes only
+ * once the request was sent, and no test depends on how long anything takes.
  */
 @Timeout(30)
 class AttemptSenderTest {
     private static final ObjectAddress OBJECT = new ObjectAddress("bucket", "key");
     private static final RangeGetRequest REQUEST = RangeGetRequest.of(OBJECT, new ByteRange(0, 4), "etag");
-    private static final long STEP = TimeUnit.SECONDS.toNanos(10);
 
     private final ExecutorService exchanges = Executors.newCachedThreadPool();
-    private final AtomicLong clock = new AtomicLong();
+    private final ManualTime time = new ManualTime();
+    private final CompletableFuture<Void> testEnded = new CompletableFuture<>();
     private final CountDownLatch firstMayAnswer = new CountDownLatch(1);
     private final CountDownLatch held = new CountDownLatch(1);
     private final ScriptedClient client = new ScriptedClient();
     private final StatisticsCounter statistics = StatisticsCounter.root();
 
+    /** Once the first GET has reached the client, moves time to every timer the sender sets, until the test ends. */
+    @BeforeEach
+    void driveTimeOnceTheFirstGetArrived() {
+        exchanges.execute(() -> {
+            try {
+                client.firstArrived.await();
+                while (!testEnded.isDone()) {
+                    try {
+                        time.advanceToTaskWithin(Duration.ofDays(1), testEnded);
+                    } catch (AssertionError nothingScheduledForAWhile) {
+                        // look again: the sender sets a timer with each GET it waits for
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // the test ended
+            }
+        });
+    }
+
     @AfterEach
     void stop() throws InterruptedException {
+        testEnded.complete(null);
         firstMayAnswer.countDown();
         held.countDown();
         exchanges.shutdownNow();
@@ -65,9 +87,7 @@ class AttemptSenderTest {
     /** A sender that has seen enough first bytes (of a millisecond) to hedge GETs of this test's size. */
     private AttemptSender sender(Duration firstByteTimeout, double hedgeShare) {
         AttemptSender sender = new AttemptSender(client, exchanges, firstByteTimeout,
-                new HedgeSettings(hedgeShare > 0, 0.95, Duration.ofMillis(100), hedgeShare),
-                // time stands still until the first GET reached the client, then leaps at every look
-                () -> client.firstArrived.getCount() == 0 ? clock.addAndGet(STEP) : clock.get());
+                new HedgeSettings(hedgeShare > 0, 0.95, Duration.ofMillis(100), hedgeShare), time.timeSource());
         for (int i = 0; i < FirstByteLatencies.MIN_SAMPLES; i++) {
             sender.recordFirstByte(4, TimeUnit.MILLISECONDS.toNanos(1));
         }
@@ -77,8 +97,7 @@ class AttemptSenderTest {
     @Test
     void aFreshSendersSlowGetIsHedgedThoughItsSizeClassHasNoLatenciesYet() throws Exception {
         AttemptSender fresh = new AttemptSender(client, exchanges, Duration.ZERO,
-                new HedgeSettings(true, 0.95, Duration.ofMillis(100), 0.05),
-                () -> client.firstArrived.getCount() == 0 ? clock.addAndGet(STEP) : clock.get());
+                new HedgeSettings(true, 0.95, Duration.ofMillis(100), 0.05), time.timeSource());
         AttemptSender.Answer answer = fresh.get(REQUEST, 4, FetchAbort.standalone(), statistics, null, null);
         assertThat(answer.content().body().readAllBytes()).containsExactly(2, 2, 2, 2); // the hedge's
         assertThat(statistics.hedgesSent()).isEqualTo(1);
@@ -203,7 +222,8 @@ class AttemptSenderTest {
     }
 
     private ThrottleGovernor governor(int limit) {
-        return new BucketGovernors(new ThrottleSettings(true, 1, 64, limit, 1, 0.5, false), clock::get).forBucket("bucket");
+        return new BucketGovernors(new ThrottleSettings(true, 1, 64, limit, 1, 0.5, false), time.timeSource())
+                .forBucket("bucket");
     }
 
     /** A cut answer's place is given back before it is cut: once the cut is seen, nothing may be in flight. */

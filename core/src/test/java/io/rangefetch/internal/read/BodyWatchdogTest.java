@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.ObjectContent;
 import io.rangefetch.client.ObjectMetadata;
+import io.rangefetch.internal.time.TimeSource;
 import java.io.ByteArrayInputStream;
 import java.time.Duration;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -35,7 +36,7 @@ class BodyWatchdogTest {
     @Test
     void checksRunOnlyWhileABodyIsWatched() {
         timer.setRemoveOnCancelPolicy(true);
-        BodyWatchdog watchdog = new BodyWatchdog(timer, Duration.ofHours(4), now::get);
+        BodyWatchdog watchdog = new BodyWatchdog(new TimeSource(now::get, timer), Duration.ofHours(4));
         assertThat(watchdog.checking()).as("nothing watched yet").isFalse();
         assertThat(timer.getQueue()).isEmpty();
 
@@ -60,7 +61,7 @@ class BodyWatchdogTest {
 
     @Test
     void aBodyThatStallsIsCutAndTheChecksStopWithIt() {
-        BodyWatchdog watchdog = new BodyWatchdog(timer, Duration.ofSeconds(1), now::get);
+        BodyWatchdog watchdog = new BodyWatchdog(new TimeSource(now::get, timer), Duration.ofSeconds(1));
         BodyWatchdog.Watch stalled = watchdog.watch(body());
         now.addAndGet(TimeUnit.SECONDS.toNanos(2));
         watchdog.check();

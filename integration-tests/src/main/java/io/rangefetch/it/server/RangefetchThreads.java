@@ -14,9 +14,9 @@ import java.util.regex.Pattern;
  * collections asked for until what a collection should bring about has happened.
  */
 public final class RangefetchThreads {
-  // rangefetch-fetch-12-3, rangefetch-watchdog-12-1, ...: the number after the pool's name is its factory's
+  // rangefetch-fetch-12-3, rangefetch-timer-12-1, ...: the number after the pool's name is its factory's
   private static final Pattern FACTORY_THREAD =
-      Pattern.compile("rangefetch-(fetch|exchange|watchdog)-(\\d+)-.*");
+      Pattern.compile("rangefetch-(fetch|exchange|timer)-(\\d+)-.*");
 
   private RangefetchThreads() {}
 
