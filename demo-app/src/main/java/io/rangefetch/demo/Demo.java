@@ -1,5 +1,9 @@
-package io.rangefetch.benchmarks;
+package io.rangefetch.demo;
 
+import io.rangefetch.benchmarks.Bench;
+import io.rangefetch.benchmarks.BenchmarkRun;
+import io.rangefetch.benchmarks.Launcher;
+import io.rangefetch.benchmarks.ReaderCatalog;
 import io.rangefetch.benchmarks.data.DataSet;
 import io.rangefetch.benchmarks.data.ParquetSpec;
 import io.rangefetch.benchmarks.env.BenchEnvironment;
@@ -22,6 +26,9 @@ import picocli.CommandLine.Option;
  * S3Proxy in this JVM) behind a proxy that models S3's network, writes a small Parquet data set, reads it
  * through Rangefetch and through a stream engines use today, and prints what each cost. Needs no account,
  * network or Docker; {@code --bucket} (with credentials) runs the same against real S3.
+ *
+ * <p>A module of its own, beside the benchmarks it borrows the runner and readers from: it is the user's first
+ * look at Rangefetch, not a measurement to publish, so nothing here feeds the benchmark pages.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Reads a sample Parquet data set through Rangefetch and through a baseline stream, and "
@@ -57,7 +64,7 @@ public final class Demo implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         BenchmarkRun.Plan plan = new BenchmarkRun.Plan(ReaderCatalog.select(List.of("rangefetch", baseline)),
-                DataSet.demo(), WORKLOADS, 1, 1, runs, Launcher.commandLine("demo", arguments));
+                DataSet.demo(), WORKLOADS, 1, 1, runs, Launcher.commandLine(Demo.class, arguments));
         BenchmarkRun.Results results;
         // a fresh machine: a temporary MinIO directory, so nothing is left behind
         try (BenchEnvironment environment = where.start(Optional.empty(), BUCKET)) {
