@@ -18,7 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * CI's check that the runner works: every reader on every workload, on S3Proxy, with tiny data and one run
- * each. It checks that every row ran, read the right bytes and was counted; it never looks at a time.
+ * each. It checks that every row ran, read the right bytes and was counted; it never looks at a time. What
+ * Rangefetch itself sends (a listed object opened with no HEAD, one listing per directory) is ListingSuite's to
+ * check.
  */
 class RunnerSmokeIT {
 
@@ -48,11 +50,6 @@ class RunnerSmokeIT {
             // was sent
             assertThat(row.transferredBytes()).as(row.toString()).isPositive();
         }
-        assertThat(report.rows()).filteredOn(row -> row.workload().equals(Workloads.LIST_THEN_READ)).singleElement()
-                .satisfies(row -> {
-                    assertThat(row.lists()).as("one listing of the directory").isEqualTo(1);
-                    assertThat(row.heads()).as("lengths and ETags from the listing").isZero();
-                });
         assertThat(report.listing().rows()).hasSize(9).allSatisfy(row -> {
             assertThat(row.status()).as("%s · %s: %s", row.strategy(), row.set(), row.failure())
                     .isEqualTo(ListingRow.OK);
