@@ -20,10 +20,10 @@ import io.rangefetch.benchmarks.readers.ReaderUnderTest;
 import io.rangefetch.benchmarks.report.JsonReport;
 import io.rangefetch.benchmarks.report.ListingReport;
 import io.rangefetch.benchmarks.report.MachineInfo;
+import io.rangefetch.benchmarks.report.ResultRow;
 import io.rangefetch.benchmarks.report.RunDescription;
 import io.rangefetch.benchmarks.report.RunDescription.Item;
 import io.rangefetch.benchmarks.report.Summary;
-import io.rangefetch.benchmarks.report.SummaryRow;
 import io.rangefetch.benchmarks.run.RowResult;
 import io.rangefetch.benchmarks.run.ScenarioRunner;
 import io.rangefetch.benchmarks.workload.Workload;
@@ -86,7 +86,7 @@ public final class BenchmarkRun {
      * @param listing the listing workload's results, if it ran
      * @param raw every row the runners measured, the listing's too
      */
-    public record Results(RunDescription description, List<SummaryRow> rows, Optional<ListingResults> listing,
+    public record Results(RunDescription description, List<ResultRow> rows, Optional<ListingResults> listing,
             List<RowResult> raw) {
 
         JsonReport json() {
@@ -100,7 +100,7 @@ public final class BenchmarkRun {
         }
 
         public boolean anyFailed() {
-            return rows.stream().anyMatch(SummaryRow::failed) || listing.map(ListingResults::anyFailed).orElse(false);
+            return rows.stream().anyMatch(ResultRow::failed) || listing.map(ListingResults::anyFailed).orElse(false);
         }
     }
 

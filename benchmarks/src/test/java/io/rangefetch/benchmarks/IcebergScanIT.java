@@ -1,11 +1,11 @@
 package io.rangefetch.benchmarks;
 
+import io.rangefetch.benchmarks.report.ResultRow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.benchmarks.data.DataSet;
 import io.rangefetch.benchmarks.env.BenchEnvironment;
 import io.rangefetch.benchmarks.env.ServerKind;
-import io.rangefetch.benchmarks.report.SummaryRow;
 import io.rangefetch.benchmarks.workload.Workloads;
 import io.rangefetch.it.proxy.NetworkModel;
 import java.util.List;
@@ -28,13 +28,13 @@ class IcebergScanIT {
 
         try (BenchEnvironment environment = BenchEnvironment.local(ServerKind.S3PROXY, Optional.empty(),
                 NetworkModel.unshaped(), "iceberg-scan-it")) {
-            List<SummaryRow> rows = BenchmarkRun.execute(environment, plan).rows();
+            List<ResultRow> rows = BenchmarkRun.execute(environment, plan).rows();
 
-            assertThat(rows).extracting(SummaryRow::reader)
+            assertThat(rows).extracting(ResultRow::reader)
                     .as("rangefetch is no FileIO: no row")
                     .containsExactly("RangefetchS3FileIO", "Iceberg S3FileIO", "Iceberg S3FileIO + AAL");
-            for (SummaryRow row : rows) {
-                assertThat(row.status()).as("%s: %s", row.reader(), row.failure()).isEqualTo(SummaryRow.OK);
+            for (ResultRow row : rows) {
+                assertThat(row.status()).as("%s: %s", row.reader(), row.failure()).isEqualTo(ResultRow.OK);
                 assertThat(row.gets()).as(row.reader()).isPositive();
                 assertThat(row.neededBytes()).as(row.reader()).isPositive();
             }
