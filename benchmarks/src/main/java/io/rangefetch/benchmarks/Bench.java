@@ -154,7 +154,7 @@ public final class Bench implements Callable<Integer> {
         }
         BenchmarkRun.Plan plan = new BenchmarkRun.Plan(selected, DataSet.benchmark(scale),
                 workloads != null ? workloads : Workloads.NAMES, scale, warmups, runs,
-                Launcher.commandLine("bench", arguments), ListingShape.parse(listingLayout));
+                Launcher.commandLine(Bench.class, arguments), ListingShape.parse(listingLayout));
         BenchmarkRun.Results results;
         try (BenchEnvironment environment = startEnvironment()) {
             results = BenchmarkRun.execute(environment, plan);
@@ -176,7 +176,7 @@ public final class Bench implements Callable<Integer> {
     private int resilience(List<ReaderUnderTest> selected) throws Exception {
         ResilienceRun.Plan plan = new ResilienceRun.Plan(selected, DataSet.benchmark(scale),
                 Scenario.select(scenarios), Optional.ofNullable(workloads), new RateLimit(rateLimit, rateLimitBurst),
-                scale, warmups, runs, Launcher.commandLine("bench", arguments));
+                scale, warmups, runs, Launcher.commandLine(Bench.class, arguments));
         ResilienceRun.Results results;
         try (BenchEnvironment environment = startEnvironment()) {
             results = ResilienceRun.execute(environment, plan);
@@ -201,8 +201,8 @@ public final class Bench implements Callable<Integer> {
         return environment;
     }
 
-    /** For picocli's help: the reader ids. */
-    static final class ReaderIds implements Iterable<String> {
+    /** For picocli's help: the reader ids (the demo's too). */
+    public static final class ReaderIds implements Iterable<String> {
         @Override
         public Iterator<String> iterator() {
             return ReaderCatalog.ids().iterator();

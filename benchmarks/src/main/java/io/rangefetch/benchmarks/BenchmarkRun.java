@@ -20,10 +20,10 @@ import io.rangefetch.benchmarks.readers.ReaderUnderTest;
 import io.rangefetch.benchmarks.report.JsonReport;
 import io.rangefetch.benchmarks.report.ListingReport;
 import io.rangefetch.benchmarks.report.MachineInfo;
+import io.rangefetch.benchmarks.report.ResultRow;
 import io.rangefetch.benchmarks.report.RunDescription;
 import io.rangefetch.benchmarks.report.RunDescription.Item;
 import io.rangefetch.benchmarks.report.Summary;
-import io.rangefetch.benchmarks.report.SummaryRow;
 import io.rangefetch.benchmarks.run.RowResult;
 import io.rangefetch.benchmarks.run.ScenarioRunner;
 import io.rangefetch.benchmarks.workload.Workload;
@@ -46,9 +46,9 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * One benchmark, start to end, in an environment someone else started: makes sure the data is on the
  * server, builds the workloads over it, measures every reader on every workload and summarises. The runner
- * ({@link Bench}) and the demo ({@link Demo}) differ only in what they ask for and how they print it.
+ * ({@link Bench}) and the demo (module rangefetch-demo) differ only in what they ask for and how they print it.
  */
-final class BenchmarkRun {
+public final class BenchmarkRun {
 
     private static final long LISTING_SEED = 42;
 
@@ -59,10 +59,10 @@ final class BenchmarkRun {
      * @param command the command line that started the run, for the report
      * @param listing the listing workload's layout at full scale
      */
-    record Plan(List<ReaderUnderTest> readers, DataSet data, List<String> workloads, double scale, int warmups,
+    public record Plan(List<ReaderUnderTest> readers, DataSet data, List<String> workloads, double scale, int warmups,
             int runs, String command, ListingShape listing) {
 
-        Plan {
+        public Plan {
             readers = List.copyOf(readers);
             if (readers.isEmpty()) {
                 throw new IllegalArgumentException("no readers to measure");
@@ -74,7 +74,7 @@ final class BenchmarkRun {
         }
 
         /** A plan whose listing workload, if any, lists the default layout. */
-        Plan(List<ReaderUnderTest> readers, DataSet data, List<String> workloads, double scale, int warmups,
+        public Plan(List<ReaderUnderTest> readers, DataSet data, List<String> workloads, double scale, int warmups,
                 int runs, String command) {
             this(readers, data, workloads, scale, warmups, runs, command, ListingShape.BENCHMARK);
         }
@@ -86,7 +86,7 @@ final class BenchmarkRun {
      * @param listing the listing workload's results, if it ran
      * @param raw every row the runners measured, the listing's too
      */
-    record Results(RunDescription description, List<SummaryRow> rows, Optional<ListingResults> listing,
+    public record Results(RunDescription description, List<ResultRow> rows, Optional<ListingResults> listing,
             List<RowResult> raw) {
 
         JsonReport json() {
@@ -99,14 +99,14 @@ final class BenchmarkRun {
             return listing.map(results -> new ListingReport(description, results, rows));
         }
 
-        boolean anyFailed() {
-            return rows.stream().anyMatch(SummaryRow::failed) || listing.map(ListingResults::anyFailed).orElse(false);
+        public boolean anyFailed() {
+            return rows.stream().anyMatch(ResultRow::failed) || listing.map(ListingResults::anyFailed).orElse(false);
         }
     }
 
     private BenchmarkRun() {}
 
-    static Results execute(BenchEnvironment environment, Plan plan) throws IOException {
+    public static Results execute(BenchEnvironment environment, Plan plan) throws IOException {
         String started = now();
         Map<String, StoredObject> stored = prepareData(environment, plan.data(), plan.workloads());
         List<Workload> workloads = Workloads.create(plan.data(), plan.workloads(), stored,

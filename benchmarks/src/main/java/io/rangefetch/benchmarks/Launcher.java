@@ -5,11 +5,14 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import picocli.CommandLine;
 
-/** Runs the commands, and names them in reports as a user would type them again. */
-final class Launcher {
+/**
+ * Runs the commands (the runner's here, the demo's in its own module), and names them in reports as a user would
+ * type them again.
+ */
+public final class Launcher {
 
     /** Set by the {@code ./bench} and {@code ./demo} scripts to their own name. */
-    static final String PROPERTY = "rangefetch.launcher";
+    public static final String PROPERTY = "rangefetch.launcher";
 
     private Launcher() {}
 
@@ -18,7 +21,7 @@ final class Launcher {
      * parsed (an unknown reader, a scale out of range) is a usage error like one picocli finds itself: its
      * message and exit code 2, no stack trace.
      */
-    static int execute(Object command, String[] args) {
+    public static int execute(Object command, String[] args) {
         return new CommandLine(command)
                 .setCaseInsensitiveEnumValuesAllowed(true)
                 .setExecutionExceptionHandler((exception, commandLine, parsed) -> {
@@ -35,15 +38,13 @@ final class Launcher {
     /**
      * The command line as a user would type it again: the launching script (or {@code java ... <main>}) and
      * the arguments, quoted where a shell needs it.
+     *
+     * @param main the main class, named when no script launched it
      */
-    static String commandLine(String program, String[] arguments) {
-        String launcher = System.getProperty(PROPERTY, "java -cp ... io.rangefetch.benchmarks." + capitalised(program));
+    public static String commandLine(Class<?> main, String[] arguments) {
+        String launcher = System.getProperty(PROPERTY, "java -cp ... " + main.getName());
         return Stream.concat(Stream.of(launcher), Arrays.stream(arguments).map(Launcher::quoted))
                 .collect(Collectors.joining(" "));
-    }
-
-    private static String capitalised(String name) {
-        return Character.toUpperCase(name.charAt(0)) + name.substring(1);
     }
 
     private static String quoted(String argument) {

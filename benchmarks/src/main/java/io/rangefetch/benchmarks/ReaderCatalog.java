@@ -22,23 +22,23 @@ import java.util.function.Supplier;
  * engines run today (Iceberg's S3FileIO with and without the analytics accelerator, S3A's two, the accelerator
  * alone).
  */
-final class ReaderCatalog {
+public final class ReaderCatalog {
 
     private static final Map<String, Supplier<ReaderUnderTest>> READERS = readers();
 
     /** What a run measures unless told otherwise. */
-    static final List<String> DEFAULTS = List.of("rangefetch", "iceberg-rangefetch", "iceberg", "s3a-classic",
+    public static final List<String> DEFAULTS = List.of("rangefetch", "iceberg-rangefetch", "iceberg", "s3a-classic",
             "s3a-analytics", "s3a-rangefetch", "aal", "iceberg-aal");
 
     private ReaderCatalog() {}
 
     /** Every id, in report order. */
-    static List<String> ids() {
+    public static List<String> ids() {
         return List.copyOf(READERS.keySet());
     }
 
     /** The named readers in report order, without repeats. */
-    static List<ReaderUnderTest> select(Collection<String> ids) {
+    public static List<ReaderUnderTest> select(Collection<String> ids) {
         Set<String> wanted = new LinkedHashSet<>(ids);
         for (String id : wanted) {
             if (!READERS.containsKey(id)) {

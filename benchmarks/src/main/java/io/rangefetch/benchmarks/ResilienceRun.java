@@ -9,9 +9,9 @@ import io.rangefetch.benchmarks.readers.ReaderUnderTest;
 import io.rangefetch.benchmarks.report.JsonReport;
 import io.rangefetch.benchmarks.report.MachineInfo;
 import io.rangefetch.benchmarks.report.ResilienceReport;
+import io.rangefetch.benchmarks.report.ResultRow;
 import io.rangefetch.benchmarks.report.RunDescription;
 import io.rangefetch.benchmarks.report.RunDescription.Item;
-import io.rangefetch.benchmarks.resilience.ResilienceRow;
 import io.rangefetch.benchmarks.resilience.ResilienceSummary;
 import io.rangefetch.benchmarks.resilience.ResilienceSummary.Measured;
 import io.rangefetch.benchmarks.resilience.Scenario;
@@ -83,7 +83,7 @@ final class ResilienceRun {
     }
 
     /** What a run found, and each scenario's report. */
-    record Results(RunDescription description, List<ResilienceRow> rows, List<RowResult> raw,
+    record Results(RunDescription description, List<ResultRow> rows, List<RowResult> raw,
             Map<Scenario, ResilienceReport> reports) {
 
         JsonReport json() {
@@ -92,7 +92,7 @@ final class ResilienceRun {
         }
 
         boolean anyFailed() {
-            return rows.stream().anyMatch(ResilienceRow::failed);
+            return rows.stream().anyMatch(ResultRow::failed);
         }
     }
 
@@ -131,7 +131,7 @@ final class ResilienceRun {
         }
         List<RowResult> results = new ScenarioRunner(environment.target(), environment.traffic(),
                 environment.faults(), plan.warmups(), plan.runs()).run(rows);
-        List<ResilienceRow> summary = ResilienceSummary.of(pairings.stream()
+        List<ResultRow> summary = ResilienceSummary.of(pairings.stream()
                 .map(pairing -> new Measured(pairing.scenario(), pairing.reader(), pairing.feature(),
                         results.get(pairing.clean()), results.get(pairing.faulted())))
                 .toList());

@@ -139,7 +139,7 @@ public final class Tpch implements Callable<Integer> {
         if (reportDirectory != null) {
             String section = "## TPC-H in Spark\n\n"
                     + "The benchmark that decides (see the README, \"TPC-H in Spark\"). Latest run: " + started
-                    + ", with\n\n```sh\n" + Launcher.commandLine("tpch", arguments) + "\n```\n\n" + setting
+                    + ", with\n\n```sh\n" + Launcher.commandLine(Tpch.class, arguments) + "\n```\n\n" + setting
                     + " Each figure is the last of the passes; time is Spark's for the query (planning and"
                     + " collecting included), GETs, HEADs and bytes are what the proxy served during it.\n\n"
                     + outcome.markdown().replace("\n### ", "\n### TPC-H: ").replaceFirst("^### ", "### TPC-H: ");

@@ -1,16 +1,15 @@
 package io.rangefetch.benchmarks;
 
+import io.rangefetch.benchmarks.report.ResultRow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.benchmarks.data.DataSet;
 import io.rangefetch.benchmarks.env.BenchEnvironment;
 import io.rangefetch.benchmarks.env.ServerKind;
 import io.rangefetch.benchmarks.listing.ListingResults;
-import io.rangefetch.benchmarks.listing.ListingRow;
 import io.rangefetch.benchmarks.report.BenchmarksPage;
 import io.rangefetch.benchmarks.report.JsonReport;
 import io.rangefetch.benchmarks.report.MarkdownReport;
-import io.rangefetch.benchmarks.report.SummaryRow;
 import io.rangefetch.benchmarks.workload.Workloads;
 import io.rangefetch.it.proxy.NetworkModel;
 import java.nio.file.Files;
@@ -41,26 +40,26 @@ class BenchmarkRunIT {
         // iceberg-scan runs only on FileIO readers and list-then-read on Rangefetch's: neither of these is one;
         // listing is measured apart
         int rows = 2 * (Workloads.NAMES.size() - 3);
-        assertThat(results.rows()).hasSize(rows).extracting(SummaryRow::workload)
+        assertThat(results.rows()).hasSize(rows).extracting(ResultRow::workload)
                 .doesNotContain(Workloads.ICEBERG_SCAN, Workloads.LIST_THEN_READ, Workloads.LISTING);
         ListingResults listing = results.listing().orElseThrow();
         assertThat(listing.rows()).as("3 wanted sets × 3 strategies").hasSize(9);
-        for (ListingRow row : listing.rows()) {
-            assertThat(row.status()).as(row.toString()).isEqualTo(ListingRow.OK);
+        for (ResultRow row : listing.rows()) {
+            assertThat(row.status()).as(row.toString()).isEqualTo(ResultRow.OK);
             assertThat(row.runs()).isEqualTo(2);
-            assertThat(row.objects()).as("verified against what was written").isPositive();
+            assertThat(row.neededBytes()).as("verified against what was written").isPositive();
             assertThat(row.lists()).as(row.toString()).isPositive();
             assertThat(row.gets()).as(row.toString()).isZero();
         }
-        for (SummaryRow row : results.rows()) {
+        for (ResultRow row : results.rows()) {
             if (row.reader().equals("honest")) {
-                assertThat(row.status()).as(row.toString()).isEqualTo(SummaryRow.OK);
+                assertThat(row.status()).as(row.toString()).isEqualTo(ResultRow.OK);
                 assertThat(row.runs()).isEqualTo(2);
                 assertThat(row.neededBytes()).isPositive();
                 assertThat(row.vsReference()).isEqualTo(1.0);
                 assertThat(row.idealSeconds()).as("no bound without a modelled network").isNull();
             } else {
-                assertThat(row.status()).as(row.toString()).isEqualTo(SummaryRow.FAILED);
+                assertThat(row.status()).as(row.toString()).isEqualTo(ResultRow.FAILED);
                 assertThat(row.seconds()).isNull();
             }
         }

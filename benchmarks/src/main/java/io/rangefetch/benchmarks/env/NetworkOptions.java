@@ -1,9 +1,10 @@
 package io.rangefetch.benchmarks.env;
 
-import io.rangefetch.internal.config.ConfigValues;
+import io.rangefetch.StreamConfig;
 import io.rangefetch.it.proxy.NetworkModel;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Option;
@@ -12,6 +13,10 @@ import picocli.CommandLine.Option;
  * How the shaping proxy models the network: S3 from inside its region, or nothing, with any of the three
  * figures overridden. Durations take units as in Rangefetch's configuration ({@code 20ms}); rates are bytes
  * per second with decimal units as networks are quoted ({@code 80MB/s}); a rate of 0 means no cap.
+ *
+ * <p>The first-byte delay is the figure Rangefetch's cost model calls {@code network.first-byte-latency}, so it is
+ * parsed as that setting is, through {@link StreamConfig#fromProperties}. Rates are parsed here: Rangefetch's sizes
+ * are binary ({@code 8MB} is 8 MiB), where a network's rate is quoted in decimal units.
  */
 public final class NetworkOptions {
 
@@ -42,8 +47,7 @@ public final class NetworkOptions {
     public NetworkModel model() {
         NetworkModel model = shaping == Shaping.S3 ? NetworkModel.s3InRegion() : NetworkModel.unshaped();
         if (firstByteDelay != null) {
-            Duration delay = ConfigValues.parseDuration("--first-byte-delay", firstByteDelay);
-            model = model.withFirstByteDelay(delay);
+            model = model.withFirstByteDelay(duration("--first-byte-delay", firstByteDelay));
         }
         if (connectionRate != null) {
             model = model.withConnectionBytesPerSecond(rate("--connection-rate", connectionRate));
@@ -52,6 +56,15 @@ public final class NetworkOptions {
             model = model.withTotalBytesPerSecond(rate("--total-rate", totalRate));
         }
         return model;
+    }
+
+    /** A duration as Rangefetch's configuration reads one ({@code 20ms}, {@code 1.5s}); negative ones refused. */
+    static Duration duration(String option, String value) {
+        try {
+            return StreamConfig.fromProperties(Map.of(StreamConfig.FIRST_BYTE_LATENCY, value), "").firstByteLatency();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package io.rangefetch.benchmarks.listing;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.benchmarks.report.ResultRow;
 import io.rangefetch.benchmarks.report.RunDescription.Item;
 import java.util.List;
 
@@ -14,7 +15,7 @@ import java.util.List;
  * @param strategies the strategies, by name, with how each lists
  */
 public record ListingResults(String shape, String layout, List<Item> sets, List<Item> strategies,
-        List<ListingRow> rows) {
+        List<ResultRow> rows) {
 
     public ListingResults {
         requireNonNull(shape, "shape is null");
@@ -25,6 +26,6 @@ public record ListingResults(String shape, String layout, List<Item> sets, List<
     }
 
     public boolean anyFailed() {
-        return rows.stream().anyMatch(ListingRow::failed);
+        return rows.stream().anyMatch(ResultRow::failed);
     }
 }

@@ -36,7 +36,7 @@ public final class BenchmarksPage {
     private BenchmarksPage() {}
 
     /** Writes the page and the chart into {@code directory} (created if missing); returns the page. */
-    public static Path write(Path directory, RunDescription run, List<SummaryRow> rows) throws IOException {
+    public static Path write(Path directory, RunDescription run, List<ResultRow> rows) throws IOException {
         return write(directory, run, rows, Optional.empty());
     }
 
@@ -44,7 +44,7 @@ public final class BenchmarksPage {
      * Writes the page and the chart into {@code directory} (created if missing), with {@code listing} as the
      * listing section of its layout and the page's earlier sections of other layouts; returns the page.
      */
-    public static Path write(Path directory, RunDescription run, List<SummaryRow> rows,
+    public static Path write(Path directory, RunDescription run, List<ResultRow> rows,
             Optional<ListingReport> listing) throws IOException {
         requireNonNull(run, "run is null");
         requireNonNull(listing, "listing is null");

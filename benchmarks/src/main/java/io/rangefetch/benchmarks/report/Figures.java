@@ -3,25 +3,25 @@ package io.rangefetch.benchmarks.report;
 import java.util.Locale;
 
 /** How the reports write numbers; a missing figure is "-". */
-final class Figures {
+public final class Figures {
 
-    static final String MISSING = "-";
+    public static final String MISSING = "-";
 
     private Figures() {}
 
-    static String seconds(Double seconds) {
+    public static String seconds(Double seconds) {
         if (seconds == null) {
             return MISSING;
         }
         return seconds < 10 ? format("%.3f s", seconds) : format("%.1f s", seconds);
     }
 
-    static String count(Long count) {
+    public static String count(Long count) {
         return count == null ? MISSING : format("%,d", count);
     }
 
     /** Decimal megabytes (10^6 bytes), as network rates are quoted. */
-    static String megabytes(Long bytes) {
+    public static String megabytes(Long bytes) {
         if (bytes == null) {
             return MISSING;
         }
@@ -29,7 +29,7 @@ final class Figures {
         return mb < 10 ? format("%.2f", mb) : format("%.1f", mb);
     }
 
-    static String ratio(Double ratio) {
+    public static String ratio(Double ratio) {
         if (ratio == null) {
             return MISSING;
         }

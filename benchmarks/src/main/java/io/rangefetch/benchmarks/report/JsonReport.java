@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.rangefetch.benchmarks.listing.ListingResults;
-import io.rangefetch.benchmarks.resilience.ResilienceRow;
 import io.rangefetch.benchmarks.run.RunSample;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,9 +14,10 @@ import java.util.List;
 /**
  * The results file: the run's description, the summary rows (the comparison's, or the resilience scenarios'),
  * the listing workload's results (null if it did not run) and every run (warm-ups and listing runs included), so
- * a reader of the file can recompute any figure. Records map to JSON objects field by field.
+ * a reader of the file can recompute any figure. Records map to JSON objects field by field; every row, of any
+ * family, is a {@link ResultRow}.
  */
-public record JsonReport(RunDescription run, List<SummaryRow> rows, List<ResilienceRow> resilience,
+public record JsonReport(RunDescription run, List<ResultRow> rows, List<ResultRow> resilience,
         ListingResults listing, List<RunSample> samples) {
 
     public JsonReport {
@@ -29,7 +29,7 @@ public record JsonReport(RunDescription run, List<SummaryRow> rows, List<Resilie
     }
 
     /** A comparison's results. */
-    public JsonReport(RunDescription run, List<SummaryRow> rows, List<RunSample> samples) {
+    public JsonReport(RunDescription run, List<ResultRow> rows, List<RunSample> samples) {
         this(run, rows, List.of(), null, samples);
     }
 

@@ -3,7 +3,7 @@ package io.rangefetch.benchmarks.report;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.benchmarks.listing.ListingResults;
-import io.rangefetch.benchmarks.listing.ListingRow;
+import io.rangefetch.benchmarks.report.MarkdownTable.Column;
 import io.rangefetch.benchmarks.report.RunDescription.Item;
 import io.rangefetch.benchmarks.workload.Workloads;
 import java.util.List;
@@ -19,15 +19,15 @@ public final class ListingReport {
 
     private final RunDescription run;
     private final ListingResults listing;
-    private final List<SummaryRow> comparison;
+    private final List<ResultRow> comparison;
 
     /** @param comparison the comparison's rows, of which list-then-read's and small-files' are shown */
-    public ListingReport(RunDescription run, ListingResults listing, List<SummaryRow> comparison) {
+    public ListingReport(RunDescription run, ListingResults listing, List<ResultRow> comparison) {
         this.run = requireNonNull(run, "run is null");
         this.listing = requireNonNull(listing, "listing is null");
         Set<String> listedThenRead = comparison.stream()
                 .filter(row -> row.workload().equals(Workloads.LIST_THEN_READ))
-                .map(SummaryRow::reader)
+                .map(ResultRow::reader)
                 .collect(Collectors.toSet());
         this.comparison = comparison.stream()
                 .filter(row -> listedThenRead.contains(row.reader()))
@@ -61,9 +61,9 @@ public final class ListingReport {
         for (Item strategy : listing.strategies()) {
             out.append("- ").append(strategy.name()).append(": ").append(strategy.description()).append('\n');
         }
-        for (ListingRow row : listing.rows()) {
+        for (ResultRow row : listing.rows()) {
             if (row.failed()) {
-                out.append("- **FAILED** ").append(row.strategy()).append(" · ").append(row.set()).append(": ")
+                out.append("- **FAILED** ").append(row.reader()).append(" · ").append(row.workload()).append(": ")
                         .append(row.failure().replace('\n', ' ')).append('\n');
             }
         }
@@ -79,29 +79,25 @@ public final class ListingReport {
 
     /** One line per (wanted set, strategy), with a header. */
     public String table() {
-        StringBuilder out = new StringBuilder();
-        out.append("| wanted set | strategy | LIST calls | median time | ×Rangefetch | objects | result | target |\n");
-        out.append("|---|---|---:|---:|---:|---:|---|---|\n");
-        for (ListingRow row : listing.rows()) {
-            String target = row.target() == null ? Figures.MISSING : row.target();
-            out.append(row.failed()
-                    ? Figures.row(row.set(), row.strategy(), "-", "**FAILED**", "-", "-", "**FAILED**", target)
-                    : Figures.row(row.set(), row.strategy(), Figures.count(row.lists()), Figures.seconds(row.seconds()),
-                            Figures.ratio(row.vsRangefetch()), Figures.count(row.objects()), "verified", target));
-        }
-        return out.toString();
+        return MarkdownTable.of(List.of(
+                Column.words("wanted set", ResultRow::workload),
+                Column.words("strategy", ResultRow::reader),
+                Column.figures("LIST calls", row -> Figures.count(row.lists())),
+                Column.figures("median time", MarkdownTable::timeOrFailed),
+                Column.figures("×Rangefetch", row -> Figures.ratio(row.vsReference())),
+                Column.figures("objects", row -> Figures.count(row.neededBytes())),
+                Column.words("result", MarkdownTable::verified),
+                Column.words("target", row -> row.target() == null ? Figures.MISSING : row.target())),
+                listing.rows());
     }
 
     private String comparisonTable() {
-        StringBuilder out = new StringBuilder();
-        out.append("| workload | reader | median time | LIST calls | GETs | HEADs |\n");
-        out.append("|---|---|---:|---:|---:|---:|\n");
-        for (SummaryRow row : comparison) {
-            out.append(row.failed()
-                    ? Figures.row(row.workload(), row.reader(), "**FAILED**", "-", "-", "-")
-                    : Figures.row(row.workload(), row.reader(), Figures.seconds(row.seconds()), Figures.count(row.lists()),
-                            Figures.count(row.gets()), Figures.count(row.heads())));
-        }
-        return out.toString();
+        return MarkdownTable.of(List.of(
+                MarkdownTable.WORKLOAD,
+                MarkdownTable.READER,
+                Column.figures("median time", MarkdownTable::timeOrFailed),
+                Column.figures("LIST calls", row -> Figures.count(row.lists())),
+                Column.figures("GETs", row -> Figures.count(row.gets())),
+                Column.figures("HEADs", row -> Figures.count(row.heads()))), comparison);
     }
 }

@@ -2,6 +2,7 @@ package io.rangefetch.benchmarks.report;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.benchmarks.report.MarkdownTable.Column;
 import io.rangefetch.benchmarks.report.RunDescription.Item;
 import io.rangefetch.benchmarks.workload.LowerBound;
 import java.util.List;
@@ -12,47 +13,26 @@ public final class MarkdownReport {
     static final String FALLBACK_MARK = " †";
 
     private final RunDescription run;
-    private final List<SummaryRow> rows;
+    private final List<ResultRow> rows;
 
-    public MarkdownReport(RunDescription run, List<SummaryRow> rows) {
+    public MarkdownReport(RunDescription run, List<ResultRow> rows) {
         this.run = requireNonNull(run, "run is null");
         this.rows = List.copyOf(requireNonNull(rows, "rows is null"));
     }
 
     /** One line per (workload, reader), with a header. */
     public String table() {
-        StringBuilder out = new StringBuilder();
-        out.append("| workload | reader | median time | GETs | HEADs | MB transferred | MB needed | heap peak MB | ×")
-                .append(run.referenceReader()).append(" | ×ideal |\n");
-        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (SummaryRow row : rows) {
-            String workload = row.workload() + (row.vectoredFallback() ? FALLBACK_MARK : "");
-            if (row.failed()) {
-                out.append(Figures.row(workload, row.reader(), "**FAILED**", "-", "-", "-", "-", "-", "-", "-"));
-                continue;
-            }
-            out.append(Figures.row(workload, row.reader(), Figures.seconds(row.seconds()), Figures.count(row.gets()),
-                    Figures.count(row.heads()), Figures.megabytes(row.transferredBytes()),
-                    Figures.megabytes(row.neededBytes()), Figures.megabytes(row.heapBytes()),
-                    Figures.ratio(row.vsReference()), Figures.ratio(row.vsIdeal())));
-        }
-        return out.toString();
-    }
-
-    /** The demo's shorter table: time, requests and bytes. */
-    public String compactTable() {
-        StringBuilder out = new StringBuilder();
-        out.append("| workload | reader | time | GETs | MB transferred | MB needed | ×").append(run.referenceReader())
-                .append(" |\n");
-        out.append("|---|---|---:|---:|---:|---:|---:|\n");
-        for (SummaryRow row : rows) {
-            out.append(row.failed()
-                    ? Figures.row(row.workload(), row.reader(), "**FAILED**", "-", "-", "-", "-")
-                    : Figures.row(row.workload(), row.reader(), Figures.seconds(row.seconds()), Figures.count(row.gets()),
-                            Figures.megabytes(row.transferredBytes()), Figures.megabytes(row.neededBytes()),
-                            Figures.ratio(row.vsReference())));
-        }
-        return out.toString();
+        return MarkdownTable.of(List.of(
+                Column.words("workload", row -> row.workload() + (row.vectoredFallback() ? FALLBACK_MARK : "")),
+                MarkdownTable.READER,
+                Column.figures("median time", MarkdownTable::timeOrFailed),
+                Column.figures("GETs", row -> Figures.count(row.gets())),
+                Column.figures("HEADs", row -> Figures.count(row.heads())),
+                Column.figures("MB transferred", row -> Figures.megabytes(row.transferredBytes())),
+                Column.figures("MB needed", row -> Figures.megabytes(row.neededBytes())),
+                Column.figures("heap peak MB", row -> Figures.megabytes(row.heapBytes())),
+                Column.figures("×" + run.referenceReader(), row -> Figures.ratio(row.vsReference())),
+                Column.figures("×ideal", row -> Figures.ratio(row.vsIdeal()))), rows);
     }
 
     /** What the columns mean, the ideal's formula, the workloads and readers, and any failures. */
@@ -86,7 +66,7 @@ public final class MarkdownReport {
                 out.append("- ").append(workload.name()).append(": ").append(workload.description()).append('\n');
             }
         }
-        if (rows.stream().anyMatch(SummaryRow::vectoredFallback)) {
+        if (rows.stream().anyMatch(ResultRow::vectoredFallback)) {
             out.append("- ").append(FALLBACK_MARK.strip()).append(" the reader has no vectored read of its own: ")
                     .append("the ranges were read one after another with its positioned reads.\n");
         }
@@ -94,7 +74,7 @@ public final class MarkdownReport {
         for (Item reader : run.readers()) {
             out.append("  - ").append(reader.name()).append(": ").append(reader.description()).append('\n');
         }
-        for (SummaryRow row : rows) {
+        for (ResultRow row : rows) {
             if (row.failed()) {
                 out.append("- **FAILED** ").append(row.reader()).append(" · ").append(row.workload()).append(": ")
                         .append(row.failure().replace('\n', ' ')).append('\n');

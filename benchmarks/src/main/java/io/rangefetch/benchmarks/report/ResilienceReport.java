@@ -2,8 +2,8 @@ package io.rangefetch.benchmarks.report;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.benchmarks.report.MarkdownTable.Column;
 import io.rangefetch.benchmarks.report.RunDescription.Item;
-import io.rangefetch.benchmarks.resilience.ResilienceRow;
 import io.rangefetch.benchmarks.resilience.Scenario;
 import io.rangefetch.benchmarks.run.FaultPlan;
 import java.util.ArrayList;
@@ -20,10 +20,10 @@ public final class ResilienceReport {
     private final RunDescription run;
     private final Scenario scenario;
     private final FaultPlan faults;
-    private final List<ResilienceRow> rows;
+    private final List<ResultRow> rows;
 
     /** {@code rows} may hold other scenarios' rows: only this one's are shown. */
-    public ResilienceReport(RunDescription run, Scenario scenario, FaultPlan faults, List<ResilienceRow> rows) {
+    public ResilienceReport(RunDescription run, Scenario scenario, FaultPlan faults, List<ResultRow> rows) {
         this.run = requireNonNull(run, "run is null");
         this.scenario = requireNonNull(scenario, "scenario is null");
         this.faults = requireNonNull(faults, "faults is null");
@@ -47,40 +47,26 @@ public final class ResilienceReport {
 
     /** One line per (workload, reader), with a header. */
     public String table() {
-        List<String> header = new ArrayList<>(List.of("workload", "reader", "clean time", "time", "×clean",
-                "503s received", "GETs"));
+        List<Column> columns = new ArrayList<>(List.of(
+                MarkdownTable.WORKLOAD,
+                Column.words("reader", this::readerName),
+                Column.figures("clean time", row -> Figures.seconds(row.cleanSeconds())),
+                Column.figures("time", MarkdownTable::timeOrFailed),
+                Column.figures("×clean", row -> Figures.ratio(row.vsClean())),
+                Column.figures("503s received", row -> Figures.count(row.slowDowns())),
+                Column.figures("GETs", row -> Figures.count(row.gets()))));
         if (scenario == Scenario.RATE_LIMIT) {
-            header.addAll(List.of("clean GETs/s", "GETs/s"));
+            columns.add(Column.figures("clean GETs/s", row -> rate(row.cleanGetsPerSecond())));
+            columns.add(Column.figures("GETs/s", row -> rate(row.getsPerSecond())));
         }
         if (scenario == Scenario.SLOW_FIRST_BYTE) {
-            header.addAll(List.of("GETs held back", "read median", "read p99"));
+            columns.add(Column.figures("GETs held back", row -> Figures.count(row.delayedFirstBytes())));
+            columns.add(Column.figures("read median", row -> millis(row.readMedianMillis())));
+            columns.add(Column.figures("read p99", row -> millis(row.readP99Millis())));
         }
-        header.addAll(List.of("bytes", "target"));
-        StringBuilder out = new StringBuilder(cells(header));
-        List<String> rule = new ArrayList<>(List.of("---", "---"));
-        for (int i = 2; i < header.size() - 2; i++) {
-            rule.add("---:");
-        }
-        rule.addAll(List.of("---", "---"));
-        out.append(cells(rule));
-        for (ResilienceRow row : rows) {
-            List<String> cells = new ArrayList<>(List.of(row.workload(), readerName(row),
-                    Figures.seconds(row.cleanSeconds()), row.failed() ? "**FAILED**" : Figures.seconds(row.seconds()),
-                    Figures.ratio(row.vsClean()), Figures.count(row.slowDowns()), Figures.count(row.gets())));
-            if (scenario == Scenario.RATE_LIMIT) {
-                cells.add(rate(row.cleanGetsPerSecond()));
-                cells.add(rate(row.getsPerSecond()));
-            }
-            if (scenario == Scenario.SLOW_FIRST_BYTE) {
-                cells.add(Figures.count(row.delayedFirstBytes()));
-                cells.add(millis(row.readMedianMillis()));
-                cells.add(millis(row.readP99Millis()));
-            }
-            cells.add(row.failed() ? "**FAILED**" : "verified");
-            cells.add(row.target() == null ? Figures.MISSING : row.target());
-            out.append(cells(cells));
-        }
-        return out.toString();
+        columns.add(Column.words("bytes", MarkdownTable::verified));
+        columns.add(Column.words("target", row -> row.target() == null ? Figures.MISSING : row.target()));
+        return MarkdownTable.of(columns, rows);
     }
 
     private String notes() {
@@ -105,7 +91,7 @@ public final class ResilienceReport {
                 out.append("- ").append(reader.name()).append(": ").append(reader.description()).append('\n');
             }
         }
-        for (ResilienceRow row : rows) {
+        for (ResultRow row : rows) {
             if (row.failed()) {
                 out.append("- **FAILED** ").append(readerName(row)).append(" · ").append(row.workload()).append(": ")
                         .append(row.failure().replace('\n', ' ')).append('\n');
@@ -115,7 +101,7 @@ public final class ResilienceReport {
     }
 
     /** The reader as it ran: Rangefetch's name carries the feature's setting. */
-    private String readerName(ResilienceRow row) {
+    private String readerName(ResultRow row) {
         return row.feature() == null ? row.reader() : row.reader() + ", " + scenario.feature() + "=" + row.feature();
     }
 
@@ -125,9 +111,5 @@ public final class ResilienceReport {
 
     private static String millis(Double millis) {
         return millis == null ? Figures.MISSING : String.format(Locale.ROOT, "%.0f ms", millis);
-    }
-
-    private static String cells(List<String> cells) {
-        return "| " + String.join(" | ", cells) + " |\n";
     }
 }

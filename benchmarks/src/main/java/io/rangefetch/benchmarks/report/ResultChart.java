@@ -29,7 +29,7 @@ public final class ResultChart {
     private ResultChart() {}
 
     /** Writes the chart to {@code file}. */
-    public static void writePng(Path file, List<SummaryRow> rows, String title) throws IOException {
+    public static void writePng(Path file, List<ResultRow> rows, String title) throws IOException {
         requireNonNull(file, "file is null");
         CategoryChart chart = build(rows, title);
         try (OutputStream out = Files.newOutputStream(file)) {
@@ -37,13 +37,13 @@ public final class ResultChart {
         }
     }
 
-    static CategoryChart build(List<SummaryRow> rows, String title) {
+    static CategoryChart build(List<ResultRow> rows, String title) {
         System.setProperty("java.awt.headless", "true"); // drawing needs no display
         Set<String> workloads = new LinkedHashSet<>();
         Set<String> readers = new LinkedHashSet<>();
         double fastest = Double.MAX_VALUE;
         double slowest = 0;
-        for (SummaryRow row : rows) {
+        for (ResultRow row : rows) {
             workloads.add(row.workload());
             readers.add(row.reader());
             if (!row.failed()) {
@@ -76,7 +76,7 @@ public final class ResultChart {
             for (String workload : workloads) {
                 Double time = rows.stream()
                         .filter(row -> row.reader().equals(reader) && row.workload().equals(workload) && !row.failed())
-                        .findFirst().map(SummaryRow::seconds).orElse(null);
+                        .findFirst().map(ResultRow::seconds).orElse(null);
                 seconds.add(time);
                 any |= time != null;
             }

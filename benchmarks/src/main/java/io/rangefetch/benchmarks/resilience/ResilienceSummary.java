@@ -3,8 +3,9 @@ package io.rangefetch.benchmarks.resilience;
 import static io.rangefetch.benchmarks.report.Summary.median;
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.benchmarks.report.ResultRow;
+import io.rangefetch.benchmarks.report.Summary;
 import io.rangefetch.benchmarks.run.RowResult;
-import io.rangefetch.benchmarks.run.RunSample;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -12,7 +13,8 @@ import java.util.Optional;
 
 /**
  * Turns measured pairs (a row under a scenario's faults and the same reader's clean row) into {@link
- * ResilienceRow}s, and judges Rangefetch's rows against the scenario's target.
+ * ResultRow}s, the faulted row's medians beside the clean row's, and judges Rangefetch's rows against the
+ * scenario's target.
  */
 public final class ResilienceSummary {
 
@@ -43,48 +45,27 @@ public final class ResilienceSummary {
     }
 
     /** The rows in the order given, each with its target verdict. */
-    public static List<ResilienceRow> of(List<Measured> measured) {
-        List<ResilienceRow> rows = measured.stream().map(ResilienceSummary::row).toList();
-        List<ResilienceRow> judged = new ArrayList<>();
-        for (ResilienceRow row : rows) {
+    public static List<ResultRow> of(List<Measured> measured) {
+        List<ResultRow> rows = measured.stream().map(ResilienceSummary::row).toList();
+        List<ResultRow> judged = new ArrayList<>();
+        for (ResultRow row : rows) {
             judged.add(row.withTarget(verdict(row, rows)));
         }
         return judged;
     }
 
-    private static ResilienceRow row(Measured measured) {
-        RowResult faulted = measured.faulted();
-        String scenario = measured.scenario().id();
-        String feature = measured.feature().orElse(null);
-        Double cleanSeconds = measured.clean().failed() ? null : seconds(measured.clean().measured());
-        Double cleanRate = measured.clean().failed() || cleanSeconds == 0
+    private static ResultRow row(Measured measured) {
+        RowResult clean = measured.clean();
+        Double cleanSeconds = clean.failed() ? null : Summary.seconds(clean);
+        Double cleanRate = clean.failed() || cleanSeconds == 0
                 ? null
-                : median(measured.clean().measured(), run -> run.traffic().gets()) / cleanSeconds;
-        if (faulted.failed()) {
-            return new ResilienceRow(scenario, faulted.workload(), measured.reader(), feature, ResilienceRow.FAILED,
-                    faulted.failure().get(), 0, null, cleanSeconds, null, null, null, null, null, cleanRate, null, null,
-                    null);
-        }
-        List<RunSample> runs = faulted.measured();
-        double seconds = seconds(runs);
-        boolean counted = runs.stream().allMatch(run -> run.traffic().known());
-        Long gets = counted ? median(runs, run -> run.traffic().gets()) : null;
-        List<Long> reads = runs.stream().flatMap(run -> run.readNanos().stream()).sorted().toList();
-        return new ResilienceRow(scenario, faulted.workload(), measured.reader(), feature, ResilienceRow.OK, null,
-                runs.size(), seconds, cleanSeconds,
-                cleanSeconds == null || cleanSeconds == 0 ? null : seconds / cleanSeconds,
-                counted ? median(runs, run -> run.traffic().slowDowns()) : null,
-                gets,
-                counted ? median(runs, run -> run.traffic().delayedFirstBytes()) : null,
-                gets == null || seconds == 0 ? null : gets / seconds,
-                cleanRate,
-                reads.isEmpty() ? null : percentile(reads, 0.5) / 1e6,
-                reads.isEmpty() ? null : percentile(reads, 0.99) / 1e6,
-                null);
+                : median(clean.measured(), run -> run.traffic().gets()) / cleanSeconds;
+        return Summary.measure(measured.faulted(), measured.scenario().id(), measured.reader(),
+                measured.feature().orElse(null)).againstClean(cleanSeconds, cleanRate);
     }
 
     /** Null where no target applies: readers other than Rangefetch, and Rangefetch with the feature off. */
-    private static String verdict(ResilienceRow row, List<ResilienceRow> rows) {
+    private static String verdict(ResultRow row, List<ResultRow> rows) {
         if (!"true".equals(row.feature())) {
             return null;
         }
@@ -99,7 +80,7 @@ public final class ResilienceSummary {
         };
     }
 
-    private static String ratio(ResilienceRow row, double most) {
+    private static String ratio(ResultRow row, double most) {
         if (row.vsClean() == null) {
             return "unknown: no clean time";
         }
@@ -107,8 +88,8 @@ public final class ResilienceSummary {
         return format("%s: %.2f× clean %s %s×", met ? "met" : "missed", row.vsClean(), met ? "≤" : ">", number(most));
     }
 
-    private static String againstFeatureOff(ResilienceRow on, List<ResilienceRow> rows) {
-        Optional<ResilienceRow> off = rows.stream()
+    private static String againstFeatureOff(ResultRow on, List<ResultRow> rows) {
+        Optional<ResultRow> off = rows.stream()
                 .filter(row -> row.scenario().equals(on.scenario()) && row.workload().equals(on.workload())
                         && row.reader().equals(on.reader()) && "false".equals(row.feature()))
                 .findFirst();
@@ -129,7 +110,7 @@ public final class ResilienceSummary {
                 cut * 100, RATE_LIMIT_MIN_CUT * 100, time, number(RATE_LIMIT_MAX_RATIO));
     }
 
-    private static String tail(ResilienceRow row) {
+    private static String tail(ResultRow row) {
         if (row.vsClean() == null || row.readMedianMillis() == null) {
             return "unknown: no clean time or no read latencies";
         }
@@ -137,19 +118,6 @@ public final class ResilienceSummary {
         boolean met = row.vsClean() <= SLOW_FIRST_BYTE_MAX_RATIO && tail <= SLOW_FIRST_BYTE_MAX_TAIL;
         return format("%s: %.2f× clean (≤ %s×), p99 %.1f× the median (≤ %s×)", met ? "met" : "missed", row.vsClean(),
                 number(SLOW_FIRST_BYTE_MAX_RATIO), tail, number(SLOW_FIRST_BYTE_MAX_TAIL));
-    }
-
-    private static double seconds(List<RunSample> runs) {
-        return median(runs, RunSample::nanos) / 1e9;
-    }
-
-    /** The nearest-rank percentile of sorted values: the smallest value at least {@code p} of them do not pass. */
-    static long percentile(List<Long> sorted, double p) {
-        if (sorted.isEmpty()) {
-            throw new IllegalArgumentException("no values");
-        }
-        int rank = (int) Math.ceil(p * sorted.size());
-        return sorted.get(Math.max(rank, 1) - 1);
     }
 
     private static String number(double value) {

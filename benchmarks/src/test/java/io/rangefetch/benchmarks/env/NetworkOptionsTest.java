@@ -40,4 +40,14 @@ class NetworkOptionsTest {
         new CommandLine(options).setCaseInsensitiveEnumValuesAllowed(true).parseArgs(args);
         return options;
     }
+
+    @Test
+    void durationsReadAsRangefetchsConfigurationReadsThem() {
+        assertThat(NetworkOptions.duration("d", "20ms")).isEqualTo(Duration.ofMillis(20));
+        assertThat(NetworkOptions.duration("d", "1.5s")).isEqualTo(Duration.ofMillis(1500));
+        assertThat(NetworkOptions.duration("d", "0ms")).isZero();
+        assertThatThrownBy(() -> NetworkOptions.duration("--first-byte-delay", "20"))
+                .hasMessageContaining("--first-byte-delay").hasMessageContaining("20");
+        assertThatThrownBy(() -> NetworkOptions.duration("--first-byte-delay", "soon")).hasMessageContaining("soon");
+    }
 }

@@ -1,5 +1,6 @@
 package io.rangefetch.benchmarks.listing;
 
+import io.rangefetch.benchmarks.report.ResultRow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.benchmarks.run.RowResult;
@@ -17,23 +18,23 @@ class ListingSummaryTest {
 
     @Test
     void theBlogsCaseMeetsEveryTargetInThreeCallsAndTenTimesFaster() {
-        List<ListingRow> rows = ListingSummary.of(List.of(
+        List<ResultRow> rows = ListingSummary.of(List.of(
                 row(RANGEFETCH, WantedSet.FIRST_LAST, 3, 100),
                 row(PER_LOCATION, WantedSet.FIRST_LAST, 200, 1_000),
                 row(PREFIX, WantedSet.FIRST_LAST, 24, 500)), RANGEFETCH, PER_LOCATION);
 
-        assertThat(rows).extracting(ListingRow::strategy).containsExactly(RANGEFETCH, PER_LOCATION, PREFIX);
+        assertThat(rows).extracting(ResultRow::reader).containsExactly(RANGEFETCH, PER_LOCATION, PREFIX);
         assertThat(rows.get(0).target()).isEqualTo("met: 3 LIST calls ≤ 3; met: 3 LIST calls ≤ 24, the better "
                 + "baseline's; met: 10.0× faster than one listing per location (≥ 10×)");
         assertThat(rows.get(1).target()).as("baselines are not judged").isNull();
-        assertThat(rows.get(1).vsRangefetch()).isEqualTo(10.0);
+        assertThat(rows.get(1).vsReference()).isEqualTo(10.0);
         assertThat(rows.get(1).lists()).isEqualTo(200);
-        assertThat(rows.get(1).objects()).isEqualTo(7);
+        assertThat(rows.get(1).neededBytes()).isEqualTo(7);
     }
 
     @Test
     void moreCallsThanABaselineOrTooLittleSpeedMissesAndAllIsJudgedOnCallsOnly() {
-        List<ListingRow> rows = ListingSummary.of(List.of(
+        List<ResultRow> rows = ListingSummary.of(List.of(
                 row(RANGEFETCH, WantedSet.RANDOM, 30, 100),
                 row(PER_LOCATION, WantedSet.RANDOM, 200, 900),
                 row(PREFIX, WantedSet.RANDOM, 24, 500),
@@ -44,12 +45,12 @@ class ListingSummaryTest {
         assertThat(rows.get(0).target()).isEqualTo("missed: 30 LIST calls > 24, the better baseline's; "
                 + "missed: 9.0× faster than one listing per location (< 10×)");
         assertThat(rows.get(3).target()).isEqualTo("met: 24 LIST calls ≤ 24, the better baseline's");
-        assertThat(rows.get(5).vsRangefetch()).isEqualTo(1.0);
+        assertThat(rows.get(5).vsReference()).isEqualTo(1.0);
     }
 
     @Test
     void aFailedRowHasNoFiguresAndMissesWhileAFailedBaselineLeavesTheVerdictUnknown() {
-        List<ListingRow> rows = ListingSummary.of(List.of(
+        List<ResultRow> rows = ListingSummary.of(List.of(
                 row(RANGEFETCH, WantedSet.ALL, 24, 500),
                 new RowResult(PER_LOCATION, WantedSet.ALL, Optional.of("wrong listing"), List.of()),
                 row(PREFIX, WantedSet.ALL, 24, 500),
@@ -61,14 +62,14 @@ class ListingSummaryTest {
         assertThat(rows.get(1).seconds()).isNull();
         assertThat(rows.get(1).failure()).isEqualTo("wrong listing");
         assertThat(rows.get(3).target()).isEqualTo("missed: the listing failed");
-        assertThat(rows.get(4).vsRangefetch()).as("no Rangefetch time to divide by").isNull();
+        assertThat(rows.get(4).vsReference()).as("no Rangefetch time to divide by").isNull();
     }
 
     @Test
     void withoutAProxyCallsAreUnknown() {
         RunSample uncounted = new RunSample(RANGEFETCH, WantedSet.ALL, "clean", false, 1, 1_000_000, Traffic.UNKNOWN,
                 7, 0, 0, false, List.of());
-        List<ListingRow> rows = ListingSummary.of(List.of(
+        List<ResultRow> rows = ListingSummary.of(List.of(
                 new RowResult(RANGEFETCH, WantedSet.ALL, Optional.empty(), List.of(uncounted))), RANGEFETCH,
                 PER_LOCATION);
 
@@ -82,7 +83,7 @@ class ListingSummaryTest {
                 sample(RANGEFETCH, WantedSet.ALL, true, 99, 9_000), sample(RANGEFETCH, WantedSet.ALL, false, 3, 100),
                 sample(RANGEFETCH, WantedSet.ALL, false, 5, 300), sample(RANGEFETCH, WantedSet.ALL, false, 4, 200)));
 
-        ListingRow row = ListingSummary.of(List.of(runs), RANGEFETCH, PER_LOCATION).get(0);
+        ResultRow row = ListingSummary.of(List.of(runs), RANGEFETCH, PER_LOCATION).get(0);
 
         assertThat(row.runs()).isEqualTo(3);
         assertThat(row.lists()).isEqualTo(4);

@@ -44,10 +44,14 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * Every reader under test against real S3 servers on 127.0.0.1 (S3Proxy in this JVM always, MinIO when its
- * binary is found): the bytes each one returns for streaming, positioned and vectored reads equal the object's,
- * a Parquet file read through its {@code parquetFile} with a projection gives the values written, and closing
- * a session leaves none of the threads it started running.
+ * The runner's readers against real S3 servers on 127.0.0.1 (S3Proxy in this JVM always, MinIO when its binary
+ * is found): the runner's wrappers of the other streams (Iceberg's FileIOs, S3A's streams, the analytics
+ * accelerator) return the object's bytes for streaming, positioned and vectored reads, and a Parquet file read
+ * through their {@code parquetFile} with a projection gives the values written; closing any reader's session,
+ * Rangefetch's included, leaves none of the threads it started running.
+ *
+ * <p>The byte checks leave out the readers of Rangefetch's own stream factory: what its streams return is
+ * StreamSuite's, VectoredReadSuite's and ParquetReadSuite's to check, on the same servers.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ReadersIT {
@@ -116,9 +120,27 @@ class ReadersIT {
         servers.values().forEach(S3Server::close);
     }
 
+    /** The readers whose wrapper of another stream is the runner's own code. */
     Stream<Arguments> readers() {
-        return backends().stream()
-                .flatMap(backend -> Readers.all().stream().map(reader -> Arguments.of(backend, reader)));
+        return backends().stream().flatMap(backend -> Readers.all().stream()
+                .filter(reader -> !reader.isRangefetch())
+                .map(reader -> Arguments.of(backend, reader)));
+    }
+
+    Stream<Arguments> rangefetchReaders() {
+        return backends().stream().flatMap(backend -> Readers.all().stream()
+                .filter(ReaderUnderTest::isRangefetch)
+                .map(reader -> Arguments.of(backend, reader)));
+    }
+
+    @ParameterizedTest(name = "{1} on {0}")
+    @MethodSource("rangefetchReaders")
+    void aRangefetchSessionLeavesNoThreadsWhenClosed(Backend backend, ReaderUnderTest reader) throws Exception {
+        withSession(backend, reader, session -> {
+            try (BenchmarkStream stream = session.open(OBJECT_KEY, object.length)) {
+                assertThat(readToEnd(stream, 64 * KIB)).hasSize(object.length);
+            }
+        });
     }
 
     @ParameterizedTest(name = "{1} on {0}")

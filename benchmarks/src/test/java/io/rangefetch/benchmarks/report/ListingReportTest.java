@@ -4,7 +4,6 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.benchmarks.listing.ListingResults;
-import io.rangefetch.benchmarks.listing.ListingRow;
 import io.rangefetch.benchmarks.report.RunDescription.Item;
 import io.rangefetch.benchmarks.resilience.Scenario;
 import java.nio.file.Files;
@@ -77,7 +76,7 @@ class ListingReportTest {
     /** A report of one Rangefetch row whose verdict says which one it is. */
     private static ListingReport report(String shape, String verdict) {
         return new ListingReport(RUN, new ListingResults(shape, shape, List.of(), List.of(), List.of(
-                new ListingRow("first-last", "Rangefetch", ListingRow.OK, null, 3, 0.1, 3L, 0L, 200L, 1.0, verdict))),
+                TestRows.listed("first-last", "Rangefetch", 0.1, 3, 200, verdict))),
                 List.of());
     }
 
@@ -85,14 +84,11 @@ class ListingReportTest {
         return new ListingResults("2400x10", "2,400 partitions",
                 List.of(new Item("first-last", "the first 100 and the last 100")),
                 List.of(new Item("Rangefetch", "StreamFactory.list")), List.of(
-                        new ListingRow("first-last", "Rangefetch", ListingRow.OK, null, 3, 0.1, 3L, 0L, 200L, 1.0,
-                                verdict),
-                        new ListingRow("first-last", "per location (8 threads)", ListingRow.FAILED, "wrong listing", 0,
-                                null, null, null, null, null, null)));
+                        TestRows.listed("first-last", "Rangefetch", 0.1, 3, 200, verdict),
+                        TestRows.failed("first-last", "per location (8 threads)", "wrong listing")));
     }
 
-    private static SummaryRow summary(String workload, String reader, long gets, long lists) {
-        return new SummaryRow(workload, reader, SummaryRow.OK, null, 3, 1.0, gets, 0L, lists, 1L, 1L, 1L, 1.0, null,
-                null, false);
+    private static ResultRow summary(String workload, String reader, long gets, long lists) {
+        return TestRows.ok(workload, reader, 1.0, gets, lists);
     }
 }

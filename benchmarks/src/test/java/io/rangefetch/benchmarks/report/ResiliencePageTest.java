@@ -39,8 +39,7 @@ class ResiliencePageTest {
         RunDescription run = new RunDescription("bench", "2026-11-23T00:00:00Z", Map.of(), "server", "network", false,
                 1, 0, 1, "Rangefetch", List.of(), List.of());
 
-        BenchmarksPage.write(dir, run, List.of(new SummaryRow("scan", "Rangefetch", SummaryRow.OK, null, 1, 1.0, 1L,
-                0L, 0L, 1L, 1L, 1L, 1.0, null, null, false)));
+        BenchmarksPage.write(dir, run, List.of(TestRows.ok("scan", "Rangefetch", 1.0, 1, 0)));
 
         String text = Files.readString(dir.resolve(BenchmarksPage.PAGE), UTF_8);
         assertThat(text).startsWith("# Benchmarks").contains("| data scale |", "limited\n");

@@ -22,7 +22,7 @@ class ResultChartTest {
      */
     @Test
     void readersWithDifferentWorkloadsDrawSideBySide() throws Exception {
-        List<SummaryRow> rows = List.of(row("projection", "Rangefetch", 0.2), row("projection", "S3FileIO", 0.7),
+        List<ResultRow> rows = List.of(row("projection", "Rangefetch", 0.2), row("projection", "S3FileIO", 0.7),
                 row("iceberg-scan", "S3FileIO", 12.0), row("iceberg-scan", "RangefetchS3FileIO", 2.9));
         Path file = directory.resolve("chart.png");
 
@@ -37,8 +37,7 @@ class ResultChartTest {
         assertThat(rangefetch).containsExactly(0.2, null);
     }
 
-    private static SummaryRow row(String workload, String reader, double seconds) {
-        return new SummaryRow(workload, reader, SummaryRow.OK, null, 3, seconds, 1L, 0L, 0L, 1L, 1L, 1L, 1.0, null,
-                null, false);
+    private static ResultRow row(String workload, String reader, double seconds) {
+        return TestRows.ok(workload, reader, seconds, 1, 0);
     }
 }

@@ -11,6 +11,7 @@ import io.rangefetch.benchmarks.workload.Workload;
 import io.rangefetch.it.proxy.NetworkModel;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.LongStream;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -48,9 +49,9 @@ class SummaryTest {
         RowResult other = row("slow", sample("slow", false, 4_000_000_000L, 40),
                 sample("slow", false, 6_000_000_000L, 60));
 
-        List<SummaryRow> rows = Summary.of(List.of(reference, other), List.of(SCAN), Optional.of(MODEL), "fast");
+        List<ResultRow> rows = Summary.of(List.of(reference, other), List.of(SCAN), Optional.of(MODEL), "fast");
 
-        SummaryRow fast = rows.get(0);
+        ResultRow fast = rows.get(0);
         assertThat(fast.seconds()).isEqualTo(2.0);
         assertThat(fast.gets()).isEqualTo(20);
         assertThat(fast.runs()).isEqualTo(3);
@@ -58,7 +59,7 @@ class SummaryTest {
         // 1 × 100 ms + 1.6 MB / (16 × 1 MB/s)
         assertThat(fast.idealSeconds()).isEqualTo(0.2);
         assertThat(fast.vsIdeal()).isEqualTo(10.0);
-        SummaryRow slow = rows.get(1);
+        ResultRow slow = rows.get(1);
         assertThat(slow.seconds()).as("mean of the middle two").isEqualTo(5.0);
         assertThat(slow.gets()).isEqualTo(50);
         assertThat(slow.vsReference()).isEqualTo(2.5);
@@ -71,7 +72,7 @@ class SummaryTest {
         RowResult fileIo = row("fast-fileio", sample("fast-fileio", false, 2_000_000_000L, 20));
         RowResult other = row("slow", sample("slow", false, 6_000_000_000L, 60));
 
-        List<SummaryRow> rows = Summary.of(List.of(fileIo, other), List.of(SCAN), Optional.of(MODEL), "fast");
+        List<ResultRow> rows = Summary.of(List.of(fileIo, other), List.of(SCAN), Optional.of(MODEL), "fast");
 
         assertThat(rows.get(0).vsReference()).isEqualTo(1.0);
         assertThat(rows.get(1).vsReference()).isEqualTo(3.0);
@@ -83,7 +84,7 @@ class SummaryTest {
         RunSample uncounted = new RunSample("real", "scan", "clean", false, 1, 1_000_000_000L, Traffic.UNKNOWN, 100,
                 0, 0, false, List.of());
 
-        List<SummaryRow> rows = Summary.of(List.of(failed, row("real", uncounted)), List.of(SCAN), Optional.empty(),
+        List<ResultRow> rows = Summary.of(List.of(failed, row("real", uncounted)), List.of(SCAN), Optional.empty(),
                 "liar");
 
         assertThat(rows.get(0).failed()).isTrue();
@@ -102,5 +103,14 @@ class SummaryTest {
     private static RunSample sample(String reader, boolean warmup, long nanos, long gets) {
         return new RunSample(reader, "scan", "clean", warmup, 1, nanos, new Traffic(gets, 0, 2_000_000, 0, 0, 0),
                 1_600_000, 50_000_000, 10_000_000, false, List.of());
+    }
+
+    @Test
+    void percentilesAreNearestRank() {
+        List<Long> values = LongStream.rangeClosed(1, 200).boxed().toList();
+
+        assertThat(Summary.percentile(values, 0.5)).isEqualTo(100);
+        assertThat(Summary.percentile(values, 0.99)).isEqualTo(198);
+        assertThat(Summary.percentile(List.of(7L), 0.99)).isEqualTo(7);
     }
 }

@@ -1,5 +1,6 @@
 package io.rangefetch.benchmarks.resilience;
 
+import io.rangefetch.benchmarks.report.ResultRow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.benchmarks.resilience.ResilienceSummary.Measured;
@@ -8,7 +9,6 @@ import io.rangefetch.benchmarks.run.RunSample;
 import io.rangefetch.benchmarks.run.Traffic;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /** Faulted rows beside their clean rows, and the verdicts on Rangefetch's targets. */
@@ -16,13 +16,13 @@ class ResilienceSummaryTest {
 
     @Test
     void aFaultedRowIsSetBesideItsCleanRowAndJudgedOnlyWithTheFeatureOn() {
-        List<ResilienceRow> rows = ResilienceSummary.of(List.of(
+        List<ResultRow> rows = ResilienceSummary.of(List.of(
                 measured(Scenario.THROTTLE_10, "true", run(1_000, 100, 0), run(1_250, 110, 11)),
                 measured(Scenario.THROTTLE_10, "false", run(1_000, 100, 0), run(1_400, 120, 12)),
                 new Measured(Scenario.THROTTLE_50, "S3A analytics", Optional.empty(), row(run(1_000, 10, 0)),
                         row(run(19_000, 40, 20)))));
 
-        ResilienceRow on = rows.get(0);
+        ResultRow on = rows.get(0);
         assertThat(on.seconds()).isEqualTo(1.25);
         assertThat(on.cleanSeconds()).isEqualTo(1.0);
         assertThat(on.vsClean()).isEqualTo(1.25);
@@ -37,10 +37,10 @@ class ResilienceSummaryTest {
 
     @Test
     void theGovernorIsJudgedAgainstTheSameReaderWithoutIt() {
-        List<ResilienceRow> met = ResilienceSummary.of(List.of(
+        List<ResultRow> met = ResilienceSummary.of(List.of(
                 measured(Scenario.RATE_LIMIT, "true", run(1_000, 200, 0), run(2_100, 210, 10)),
                 measured(Scenario.RATE_LIMIT, "false", run(1_000, 200, 0), run(2_000, 300, 100))));
-        List<ResilienceRow> missed = ResilienceSummary.of(List.of(
+        List<ResultRow> missed = ResilienceSummary.of(List.of(
                 measured(Scenario.RATE_LIMIT, "true", run(1_000, 200, 0), run(2_300, 210, 10)),
                 measured(Scenario.RATE_LIMIT, "false", run(1_000, 200, 0), run(2_000, 300, 100))));
 
@@ -53,7 +53,7 @@ class ResilienceSummaryTest {
         // 100 reads of 10 ms and one of 2 s in each of two runs: the p99 (rank 200 of 202) is still 10 ms
         RunSample first = run(1_000, 100, 0, latencies(100, 2_000));
         RunSample second = run(1_200, 100, 0, latencies(100, 2_000));
-        List<ResilienceRow> rows = ResilienceSummary.of(List.of(new Measured(Scenario.SLOW_FIRST_BYTE, "Rangefetch",
+        List<ResultRow> rows = ResilienceSummary.of(List.of(new Measured(Scenario.SLOW_FIRST_BYTE, "Rangefetch",
                 Optional.of("true"), row(run(1_000, 100, 0)), row(first, second))));
 
         assertThat(rows.get(0).readMedianMillis()).isEqualTo(10.0);
@@ -65,22 +65,13 @@ class ResilienceSummaryTest {
     void aFailedRowHasNoFiguresAndMissesItsTarget() {
         RowResult failed = new RowResult("Rangefetch", "projection", "throttle-50", Optional.of("wrong bytes: x"),
                 List.of());
-        List<ResilienceRow> rows = ResilienceSummary.of(List.of(new Measured(Scenario.THROTTLE_50, "Rangefetch",
+        List<ResultRow> rows = ResilienceSummary.of(List.of(new Measured(Scenario.THROTTLE_50, "Rangefetch",
                 Optional.of("true"), row(run(1_000, 10, 0)), failed)));
 
         assertThat(rows.get(0).failed()).isTrue();
         assertThat(rows.get(0).seconds()).isNull();
         assertThat(rows.get(0).cleanSeconds()).isEqualTo(1.0);
         assertThat(rows.get(0).target()).isEqualTo("missed: the run failed");
-    }
-
-    @Test
-    void percentilesAreNearestRank() {
-        List<Long> values = LongStream.rangeClosed(1, 200).boxed().toList();
-
-        assertThat(ResilienceSummary.percentile(values, 0.5)).isEqualTo(100);
-        assertThat(ResilienceSummary.percentile(values, 0.99)).isEqualTo(198);
-        assertThat(ResilienceSummary.percentile(List.of(7L), 0.99)).isEqualTo(7);
     }
 
     private static Measured measured(Scenario scenario, String feature, RunSample clean, RunSample faulted) {

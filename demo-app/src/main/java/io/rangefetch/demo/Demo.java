@@ -1,11 +1,17 @@
-package io.rangefetch.benchmarks;
+package io.rangefetch.demo;
 
+import io.rangefetch.benchmarks.Bench;
+import io.rangefetch.benchmarks.BenchmarkRun;
+import io.rangefetch.benchmarks.Launcher;
+import io.rangefetch.benchmarks.ReaderCatalog;
 import io.rangefetch.benchmarks.data.DataSet;
 import io.rangefetch.benchmarks.data.ParquetSpec;
 import io.rangefetch.benchmarks.env.BenchEnvironment;
 import io.rangefetch.benchmarks.env.ServerOptions;
-import io.rangefetch.benchmarks.report.MarkdownReport;
-import io.rangefetch.benchmarks.report.SummaryRow;
+import io.rangefetch.benchmarks.report.Figures;
+import io.rangefetch.benchmarks.report.MarkdownTable;
+import io.rangefetch.benchmarks.report.MarkdownTable.Column;
+import io.rangefetch.benchmarks.report.ResultRow;
 import io.rangefetch.benchmarks.workload.ProjectionWorkload;
 import java.io.PrintStream;
 import java.util.List;
@@ -22,6 +28,9 @@ import picocli.CommandLine.Option;
  * S3Proxy in this JVM) behind a proxy that models S3's network, writes a small Parquet data set, reads it
  * through Rangefetch and through a stream engines use today, and prints what each cost. Needs no account,
  * network or Docker; {@code --bucket} (with credentials) runs the same against real S3.
+ *
+ * <p>A module of its own, beside the benchmarks it borrows the runner and readers from: it is the user's first
+ * look at Rangefetch, not a measurement to publish, so nothing here feeds the benchmark pages.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Reads a sample Parquet data set through Rangefetch and through a baseline stream, and "
@@ -57,7 +66,7 @@ public final class Demo implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         BenchmarkRun.Plan plan = new BenchmarkRun.Plan(ReaderCatalog.select(List.of("rangefetch", baseline)),
-                DataSet.demo(), WORKLOADS, 1, 1, runs, Launcher.commandLine("demo", arguments));
+                DataSet.demo(), WORKLOADS, 1, 1, runs, Launcher.commandLine(Demo.class, arguments));
         BenchmarkRun.Results results;
         // a fresh machine: a temporary MinIO directory, so nothing is left behind
         try (BenchEnvironment environment = where.start(Optional.empty(), BUCKET)) {
@@ -72,7 +81,7 @@ public final class Demo implements Callable<Integer> {
                 + "column of the small files. Median of %d run(s) after a warm-up, each with fresh clients.",
                 ProjectionWorkload.COLUMNS.size(), ParquetSpec.COLUMNS, runs));
         out.println();
-        out.println(new MarkdownReport(results.description(), results.rows()).compactTable());
+        out.println(table(results.description().referenceReader(), results.rows()));
         verdicts(results.rows()).forEach(out::println);
         return results.anyFailed() ? 1 : 0;
     }
@@ -83,15 +92,27 @@ public final class Demo implements Callable<Integer> {
                 data.smallFiles().size(), data.smallFiles().get(0).approximateSize() / 1e6);
     }
 
+    /** The benchmark's table cut to what a first look needs: time, requests and bytes. */
+    static String table(String referenceReader, List<ResultRow> rows) {
+        return MarkdownTable.of(List.of(
+                MarkdownTable.WORKLOAD,
+                MarkdownTable.READER,
+                Column.figures("time", MarkdownTable::timeOrFailed),
+                Column.figures("GETs", row -> Figures.count(row.gets())),
+                Column.figures("MB transferred", row -> Figures.megabytes(row.transferredBytes())),
+                Column.figures("MB needed", row -> Figures.megabytes(row.neededBytes())),
+                Column.figures("×" + referenceReader, row -> Figures.ratio(row.vsReference()))), rows);
+    }
+
     /** One sentence per workload comparing the baseline with Rangefetch. */
-    static List<String> verdicts(List<SummaryRow> rows) {
+    static List<String> verdicts(List<ResultRow> rows) {
         return WORKLOADS.stream().flatMap(workload -> {
-            List<SummaryRow> pair = rows.stream().filter(row -> row.workload().equals(workload)).toList();
-            if (pair.size() != 2 || pair.stream().anyMatch(SummaryRow::failed)) {
+            List<ResultRow> pair = rows.stream().filter(row -> row.workload().equals(workload)).toList();
+            if (pair.size() != 2 || pair.stream().anyMatch(ResultRow::failed)) {
                 return Stream.empty();
             }
-            SummaryRow rangefetch = pair.get(0);
-            SummaryRow other = pair.get(1);
+            ResultRow rangefetch = pair.get(0);
+            ResultRow other = pair.get(1);
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%s: %s took %.2f× Rangefetch's time",
                     workload, other.reader(), other.vsReference()));
             if (rangefetch.gets() != null && rangefetch.gets() > 0) {

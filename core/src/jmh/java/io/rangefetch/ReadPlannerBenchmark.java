@@ -1,10 +1,7 @@
-package io.rangefetch.benchmarks.micro;
+package io.rangefetch;
 
-import io.rangefetch.StreamConfig;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.internal.plan.AccessHint;
-import io.rangefetch.internal.plan.RequestCostModel;
-import io.rangefetch.internal.plan.PlannerSettings;
 import io.rangefetch.internal.plan.ReadPlan;
 import io.rangefetch.internal.plan.ReadPlanner;
 import io.rangefetch.internal.plan.ReadRequest;
@@ -25,6 +22,9 @@ import org.openjdk.jmh.annotations.State;
 /**
  * Planning one read with the default settings, as the stream does on every read that is not a plain cache hit
  * of the last block. The scenarios are built up front and cycled, so the numbers are the planner's alone.
+ *
+ * <p>In core's package so that the planner gets the very settings a factory gives it
+ * ({@code StreamConfig.plannerSettings()}), not a copy of that mapping.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -45,12 +45,7 @@ public class ReadPlannerBenchmark {
     @Setup
     public void setUp() {
         StreamConfig config = StreamConfig.defaults();
-        // The factory's mapping, written from the public getters (the factory's own is package-private).
-        RequestCostModel network = new RequestCostModel(config.firstByteLatency(), config.connectionBandwidth());
-        planner = new ReadPlanner(new PlannerSettings(config.minRequestSize(), config.maxRequestSize(),
-                config.smallObjectSize(), config.sequentialReads(), config.prefetchInitialSize(),
-                config.prefetchMaxSize(), config.fetchMaxConcurrency(),
-                network.minPartSize(config.minRequestSize(), config.maxRequestSize()), config.smallObjectPartSize()));
+        planner = new ReadPlanner(config.plannerSettings());
         SplittableRandom rng = new SplittableRandom(7);
         long block = config.maxRequestSize();
         for (int i = 0; i < SCENARIOS; i++) {
