@@ -1,5 +1,7 @@
 package io.rangefetch;
 
+import static io.rangefetch.StreamConfig.FORMAT_COMPRESSED_EXTENSIONS;
+import static io.rangefetch.StreamConfig.FORMAT_EXTENSIONS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.format.AccessPattern;
@@ -54,7 +56,7 @@ class FormatPoliciesTest {
 
     @Test
     void everyDefaultExtensionChoosesItsPolicyInLowerAndUpperCase() {
-        Map<String, List<String>> defaults = DEFAULTS.formatExtensions();
+        Map<String, List<String>> defaults = DEFAULTS.get(FORMAT_EXTENSIONS);
         assertThat(defaults).containsOnlyKeys("parquet", "orc", "text");
         defaults.forEach((policy, extensions) -> extensions.forEach(extension -> {
             assertThat(chosen("dir/file." + extension)).as(extension).contains(policy);
@@ -78,8 +80,8 @@ class FormatPoliciesTest {
     @Test
     void regexMetacharactersInAConfiguredExtensionAreLiteral() {
         StreamConfig config = StreamConfig.builder()
-                .formatExtensions(Map.of("text", List.of("c+v", "d.t", "(x|y)")))
-                .formatCompressedExtensions(List.of("g*"))
+                .set(FORMAT_EXTENSIONS, Map.of("text", List.of("c+v", "d.t", "(x|y)")))
+                .set(FORMAT_COMPRESSED_EXTENSIONS, List.of("g*"))
                 .build();
         FormatPolicies policies = FormatPolicies.of(List.of(named("text")), config);
 

@@ -1,5 +1,7 @@
 package io.rangefetch.benchmarks.micro;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
+
 import io.rangefetch.OpenOptions;
 import io.rangefetch.S3Location;
 import io.rangefetch.SeekableS3InputStream;
@@ -52,7 +54,7 @@ public class CachedReadBenchmark {
             }
         }
         MemoryObjectClient client = new MemoryObjectClient(data, "\"bench\"");
-        factory = StreamFactory.create(client, StreamConfig.builder().cacheMaxMemory(256L << 20).build());
+        factory = StreamFactory.create(client, StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L << 20).build());
         stream = factory.open(new S3Location("bench", "cached.bin"),
                 OpenOptions.builder().length(OBJECT_SIZE).etag(client.metadata().etag()).build());
         for (long position = 0; position < OBJECT_SIZE; position += WARM_CHUNK) {

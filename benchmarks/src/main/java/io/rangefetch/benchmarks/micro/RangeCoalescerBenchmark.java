@@ -1,5 +1,14 @@
 package io.rangefetch.benchmarks.micro;
 
+import static io.rangefetch.StreamConfig.CONNECTION_BANDWIDTH;
+import static io.rangefetch.StreamConfig.FETCH_MAX_CONCURRENCY;
+import static io.rangefetch.StreamConfig.FIRST_BYTE_LATENCY;
+import static io.rangefetch.StreamConfig.MAX_REQUEST_SIZE;
+import static io.rangefetch.StreamConfig.MIN_REQUEST_SIZE;
+import static io.rangefetch.StreamConfig.VECTORED_DISCARD_TOLERANCE;
+import static io.rangefetch.StreamConfig.VECTORED_MAX_MERGED_SIZE;
+import static io.rangefetch.StreamConfig.VECTORED_MIN_SEEK;
+
 import io.rangefetch.StreamConfig;
 import io.rangefetch.internal.plan.CallerRange;
 import io.rangefetch.internal.plan.CoalescedRequest;
@@ -43,10 +52,13 @@ public class RangeCoalescerBenchmark {
     public void setUp() {
         StreamConfig config = StreamConfig.defaults();
         // The factory's rule: parallel parts of at least one latency's worth, as many as the fetch concurrency.
-        RequestCostModel network = new RequestCostModel(config.firstByteLatency(), config.connectionBandwidth());
-        coalescer = new RangeCoalescer(new CoalescerSettings(config.vectoredMinSeek(), config.vectoredMaxMergedSize(),
-                config.maxRequestSize(), config.vectoredDiscardTolerance(),
-                network.minPartSize(config.minRequestSize(), config.maxRequestSize()), config.fetchMaxConcurrency()));
+        RequestCostModel network = new RequestCostModel(config.get(FIRST_BYTE_LATENCY),
+                config.get(CONNECTION_BANDWIDTH));
+        coalescer = new RangeCoalescer(new CoalescerSettings(config.get(VECTORED_MIN_SEEK),
+                config.get(VECTORED_MAX_MERGED_SIZE),
+                config.get(MAX_REQUEST_SIZE), config.get(VECTORED_DISCARD_TOLERANCE),
+                network.minPartSize(config.get(MIN_REQUEST_SIZE), config.get(MAX_REQUEST_SIZE)),
+                config.get(FETCH_MAX_CONCURRENCY)));
         Random random = new Random(11);
         long maxGap = layout.equals("dense") ? 256 << 10 : 7 << 20;
         long minGap = layout.equals("dense") ? 0 : 1 << 20;

@@ -1,5 +1,16 @@
 package io.rangefetch.benchmarks.micro;
 
+import static io.rangefetch.StreamConfig.CONNECTION_BANDWIDTH;
+import static io.rangefetch.StreamConfig.FETCH_MAX_CONCURRENCY;
+import static io.rangefetch.StreamConfig.FIRST_BYTE_LATENCY;
+import static io.rangefetch.StreamConfig.MAX_REQUEST_SIZE;
+import static io.rangefetch.StreamConfig.MIN_REQUEST_SIZE;
+import static io.rangefetch.StreamConfig.PREFETCH_INITIAL_SIZE;
+import static io.rangefetch.StreamConfig.PREFETCH_MAX_SIZE;
+import static io.rangefetch.StreamConfig.SEQUENTIAL_READS;
+import static io.rangefetch.StreamConfig.SMALL_OBJECT_PART_SIZE;
+import static io.rangefetch.StreamConfig.SMALL_OBJECT_SIZE;
+
 import io.rangefetch.StreamConfig;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.internal.plan.AccessHint;
@@ -46,13 +57,15 @@ public class ReadPlannerBenchmark {
     public void setUp() {
         StreamConfig config = StreamConfig.defaults();
         // The factory's mapping, written from the public getters (the factory's own is package-private).
-        RequestCostModel network = new RequestCostModel(config.firstByteLatency(), config.connectionBandwidth());
-        planner = new ReadPlanner(new PlannerSettings(config.minRequestSize(), config.maxRequestSize(),
-                config.smallObjectSize(), config.sequentialReads(), config.prefetchInitialSize(),
-                config.prefetchMaxSize(), config.fetchMaxConcurrency(),
-                network.minPartSize(config.minRequestSize(), config.maxRequestSize()), config.smallObjectPartSize()));
+        RequestCostModel network = new RequestCostModel(config.get(FIRST_BYTE_LATENCY),
+                config.get(CONNECTION_BANDWIDTH));
+        planner = new ReadPlanner(new PlannerSettings(config.get(MIN_REQUEST_SIZE), config.get(MAX_REQUEST_SIZE),
+                config.get(SMALL_OBJECT_SIZE), config.get(SEQUENTIAL_READS), config.get(PREFETCH_INITIAL_SIZE),
+                config.get(PREFETCH_MAX_SIZE), config.get(FETCH_MAX_CONCURRENCY),
+                network.minPartSize(config.get(MIN_REQUEST_SIZE), config.get(MAX_REQUEST_SIZE)),
+                config.get(SMALL_OBJECT_PART_SIZE)));
         SplittableRandom rng = new SplittableRandom(7);
-        long block = config.maxRequestSize();
+        long block = config.get(MAX_REQUEST_SIZE);
         for (int i = 0; i < SCENARIOS; i++) {
             // A scan in its steady state: 64 KiB reads following on, a full window, 8 MiB parts cached from
             // one block behind the reader to somewhere between 8 and 64 MiB ahead (so some plans prefetch).
@@ -63,7 +76,7 @@ public class ReadPlannerBenchmark {
                 cached.add(ByteRange.ofLength(start, block));
             }
             sequential[i] = new Scenario(new ReadRequest(position, 64 << 10, OBJECT_LENGTH, true, AccessHint.DETECT),
-                    new SequentialState(position, 8, config.prefetchMaxSize(), 0), cached);
+                    new SequentialState(position, 8, config.get(PREFETCH_MAX_SIZE), 0), cached);
 
             // A random reader: 16 KiB to 1 MiB anywhere, after another read elsewhere, with a few earlier
             // reads' bytes cached around it.
