@@ -71,15 +71,20 @@ final class FormatPolicies {
         return new FormatPolicies(load(), config);
     }
 
-    /**
-     * The settings the policies {@link #discover} finds declare, in the order found; a setting whose key is not
-     * under its policy's name, or is in {@code taken} or already declared by another policy, is left out with a
-     * warning (it would shadow a setting, or be read by two policies).
-     */
+    /** The settings the policies {@link #discover} finds declare, as {@link #declaredSettings} takes them. */
     static List<Setting<?>> loadedSettings(Set<String> taken) {
+        return declaredSettings(load(), taken);
+    }
+
+    /**
+     * The settings {@code policies} declare, in their order; a setting whose key is not under its policy's name,
+     * or is in {@code taken} or already declared by another policy, is left out with a warning (it would shadow a
+     * setting, or be read by two policies), and so are all of a policy's settings when it fails to give them.
+     */
+    static List<Setting<?>> declaredSettings(List<FormatPolicy> policies, Set<String> taken) {
         Set<String> keys = new HashSet<>(taken);
         List<Setting<?>> settings = new ArrayList<>();
-        for (FormatPolicy policy : load()) {
+        for (FormatPolicy policy : policies) {
             List<Setting<?>> declared;
             String namespace;
             try {

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.format.OpenFetch;
 import io.rangefetch.internal.format.OrcFormatPolicy;
+import io.rangefetch.internal.format.TextFormatPolicy;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.LogCapture;
 import io.rangefetch.testing.RecordingPolicy;
@@ -46,9 +47,8 @@ class EmptyObjectTest {
                 .set(FETCH_MAX_CONCURRENCY, fetchSlots)
                 .set(FORMAT_EXTENSIONS, Map.of("orc", List.of("orc"), "text", List.of("csv"), "rec", List.of("rec")))
                 .build();
-        return fixture.factory(config, List.of(new io.rangefetch.internal.format.OrcFormatPolicy(),
-                new io.rangefetch.internal.format.TextFormatPolicy(), RecordingPolicy.fetching("rec",
-                        OpenFetch.tail(4096))));
+        return fixture.factory(config, List.of(new OrcFormatPolicy(), new TextFormatPolicy(),
+                RecordingPolicy.fetching("rec", OpenFetch.tail(4096))));
     }
 
     private static void assertEmpty(SeekableS3InputStream stream) throws Exception {
@@ -114,7 +114,7 @@ class EmptyObjectTest {
         byte[] data = fixture.put("no-tail.orc", 2 * MIB);
         StreamConfig config = StreamConfig.builder().set(CACHE_MAX_MEMORY, 64L * MIB)
                 .set(OrcFormatPolicy.TAIL_SIZE, 0).build();
-        StreamFactory factory = fixture.factory(config, List.of(new io.rangefetch.internal.format.OrcFormatPolicy()));
+        StreamFactory factory = fixture.factory(config, List.of(new OrcFormatPolicy()));
         try (LogCapture log = LogCapture.start();
                 SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "no-tail.orc"),
                         OpenOptions.builder().length(data.length).etag(client.etag(BUCKET, "no-tail.orc")).build())) {
