@@ -3,8 +3,8 @@
  *
  * <p>Exported are the public API ({@code io.rangefetch}), the object client SPI ({@code io.rangefetch.client})
  * and the format policy SPI ({@code io.rangefetch.format}); the engine ({@code io.rangefetch.internal.*}) is
- * not, so code on the module path cannot reach it. On the class path the module declaration is ignored and
- * nothing changes: there, {@code META-INF/services} lists the built-in format policies.
+ * not, so code on the module path cannot reach it (the built-in format policies live there too: a factory makes
+ * them itself). On the class path the module declaration is ignored and nothing changes.
  */
 // The AWS SDK's jars are automatic modules (a name in the manifest, no declaration): javac warns of every
 // requires of one, which is what the SDK offers; nothing to act on.
@@ -28,9 +28,6 @@ module io.rangefetch.core {
     requires concurrency.limits.core;
     requires org.slf4j;
 
+    // Format policies of other modules (Parquet); the built-in ones are core's own and made directly.
     uses io.rangefetch.format.FormatPolicy;
-
-    provides io.rangefetch.format.FormatPolicy with
-            io.rangefetch.format.TextFormatPolicy,
-            io.rangefetch.format.OrcFormatPolicy;
 }

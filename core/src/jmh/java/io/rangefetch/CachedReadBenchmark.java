@@ -52,7 +52,7 @@ public class CachedReadBenchmark {
         }
         InMemoryObjectClient client = new InMemoryObjectClient();
         String etag = client.put("bench", "cached.bin", data);
-        factory = StreamFactory.create(client, StreamConfig.builder().cacheMaxMemory(256L << 20).build());
+        factory = StreamFactory.create(client, StreamConfig.builder().set(StreamConfig.CACHE_MAX_MEMORY, 256L << 20).build());
         stream = factory.open(new S3Location("bench", "cached.bin"),
                 OpenOptions.builder().length(OBJECT_SIZE).etag(etag).build());
         for (long position = 0; position < OBJECT_SIZE; position += WARM_CHUNK) {

@@ -39,7 +39,7 @@ public class RangeCoalescerBenchmark {
 
     @Setup
     public void setUp() {
-        coalescer = new RangeCoalescer(StreamConfig.defaults().coalescerSettings());
+        coalescer = new RangeCoalescer(EngineSettings.coalescer(StreamConfig.defaults()));
         Random random = new Random(11);
         long maxGap = layout.equals("dense") ? 256 << 10 : 7 << 20;
         long minGap = layout.equals("dense") ? 0 : 1 << 20;

@@ -45,9 +45,9 @@ public class ReadPlannerBenchmark {
     @Setup
     public void setUp() {
         StreamConfig config = StreamConfig.defaults();
-        planner = new ReadPlanner(config.plannerSettings());
+        planner = new ReadPlanner(EngineSettings.planner(config));
         SplittableRandom rng = new SplittableRandom(7);
-        long block = config.maxRequestSize();
+        long block = config.get(StreamConfig.MAX_REQUEST_SIZE);
         for (int i = 0; i < SCENARIOS; i++) {
             // A scan in its steady state: 64 KiB reads following on, a full window, 8 MiB parts cached from
             // one block behind the reader to somewhere between 8 and 64 MiB ahead (so some plans prefetch).
@@ -58,7 +58,7 @@ public class ReadPlannerBenchmark {
                 cached.add(ByteRange.ofLength(start, block));
             }
             sequential[i] = new Scenario(new ReadRequest(position, 64 << 10, OBJECT_LENGTH, true, AccessHint.DETECT),
-                    new SequentialState(position, 8, config.prefetchMaxSize(), 0), cached);
+                    new SequentialState(position, 8, config.get(StreamConfig.PREFETCH_MAX_SIZE), 0), cached);
 
             // A random reader: 16 KiB to 1 MiB anywhere, after another read elsewhere, with a few earlier
             // reads' bytes cached around it.

@@ -4,14 +4,18 @@ import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.format.AccessPattern;
 import io.rangefetch.format.FormatPolicy;
+import io.rangefetch.internal.format.OrcFormatPolicy;
+import io.rangefetch.internal.format.TextFormatPolicy;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -25,6 +29,9 @@ import org.slf4j.LoggerFactory;
  * {@code x.parquet.zst}) goes to the {@code text} policy: a compressed object is read front to back through a
  * decompressor whatever it holds. {@link ReadPolicy#RANDOM} chooses no policy: the caller asked that nothing be
  * read ahead. Immutable.
+ *
+ * <p>The built-in policies (text, ORC) are core's own and made here; the {@link ServiceLoader} finds the others
+ * (Parquet, from its module), so a format that is not core's touches nothing here.
  */
 final class FormatPolicies {
     static final String TEXT = "text";
@@ -47,20 +54,61 @@ final class FormatPolicies {
         this.byName = Map.copyOf(named);
         Map<String, Pattern> patterns = new LinkedHashMap<>();
         List<String> every = new ArrayList<>();
-        config.formatExtensions().forEach((name, extensions) -> {
+        config.get(StreamConfig.FORMAT_EXTENSIONS).forEach((name, extensions) -> {
             if (!extensions.isEmpty()) {
                 patterns.put(name, endsWithOneOf(extensions, List.of()));
                 every.addAll(extensions);
             }
         });
         this.byExtension = patterns;
-        this.compressed = every.isEmpty() || config.formatCompressedExtensions().isEmpty() ? null
-                : endsWithOneOf(every, config.formatCompressedExtensions());
+        List<String> compressedExtensions = config.get(StreamConfig.FORMAT_COMPRESSED_EXTENSIONS);
+        this.compressed = every.isEmpty() || compressedExtensions.isEmpty() ? null
+                : endsWithOneOf(every, compressedExtensions);
     }
 
-    /** The policies on the class path of this class's loader ({@link ServiceLoader}). */
+    /** The built-in policies and those on the class path of this class's loader ({@link ServiceLoader}). */
     static FormatPolicies discover(StreamConfig config) {
-        List<FormatPolicy> found = new ArrayList<>();
+        return new FormatPolicies(load(), config);
+    }
+
+    /** The settings the policies {@link #discover} finds declare, as {@link #declaredSettings} takes them. */
+    static List<Setting<?>> loadedSettings(Set<String> taken) {
+        return declaredSettings(load(), taken);
+    }
+
+    /**
+     * The settings {@code policies} declare, in their order; a setting whose key is not under its policy's name,
+     * or is in {@code taken} or already declared by another policy, is left out with a warning (it would shadow a
+     * setting, or be read by two policies), and so are all of a policy's settings when it fails to give them.
+     */
+    static List<Setting<?>> declaredSettings(List<FormatPolicy> policies, Set<String> taken) {
+        Set<String> keys = new HashSet<>(taken);
+        List<Setting<?>> settings = new ArrayList<>();
+        for (FormatPolicy policy : policies) {
+            List<Setting<?>> declared;
+            String namespace;
+            try {
+                declared = List.copyOf(policy.settings());
+                namespace = policy.name() + ".";
+            } catch (RuntimeException | LinkageError e) {
+                LOG.warn("The settings of format policy {} could not be read and are not known: {}",
+                        policy.getClass().getName(), e.getMessage(), e);
+                continue;
+            }
+            for (Setting<?> setting : declared) {
+                if (!setting.key().startsWith(namespace) || !keys.add(setting.key())) {
+                    LOG.warn("Format policy {} declares setting '{}', which is not under '{}' or is taken; it is "
+                            + "not read from properties", policy.getClass().getName(), setting.key(), namespace);
+                    continue;
+                }
+                settings.add(setting);
+            }
+        }
+        return settings;
+    }
+
+    private static List<FormatPolicy> load() {
+        List<FormatPolicy> found = new ArrayList<>(List.of(new TextFormatPolicy(), new OrcFormatPolicy()));
         ServiceLoader<FormatPolicy> loader = ServiceLoader.load(FormatPolicy.class, FormatPolicies.class.getClassLoader());
         var providers = loader.iterator();
         while (true) {
@@ -73,7 +121,7 @@ final class FormatPolicies {
                 LOG.warn("A format policy could not be loaded and is not used: {}", e.getMessage(), e);
             }
         }
-        return new FormatPolicies(found, config);
+        return found;
     }
 
     /** Exactly {@code policies}, as a caller gave them. */

@@ -2,19 +2,14 @@ package io.rangefetch;
 
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.format.FormatSettings;
 import io.rangefetch.internal.config.Checks;
-import io.rangefetch.internal.config.Setting;
-import io.rangefetch.internal.plan.CoalescerSettings;
+import io.rangefetch.internal.config.ConfigValues;
 import io.rangefetch.internal.plan.RequestCostModel;
-import io.rangefetch.internal.plan.PlannerSettings;
-import io.rangefetch.internal.fetch.ThrottleSettings;
-import io.rangefetch.internal.read.HedgeSettings;
-import io.rangefetch.internal.read.Resilience;
-import io.rangefetch.internal.read.RetrySettings;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,61 +17,142 @@ import java.util.StringJoiner;
 
 /**
  * The settings of a {@link StreamFactory}: immutable, built with {@link #builder()} or read from properties with
- * {@link #fromProperties(Map, String)}. Every key, default and range is listed in docs/CONFIGURATION.md.
+ * {@link #fromProperties(Map, String)}, read with {@link #get(Setting)}. Every key, default and range is listed
+ * in docs/CONFIGURATION.md.
  *
- * <p>Each setting is described once, in {@link SettingsTable}: key, default, parser, range and documentation
- * line. The key constants, builder methods and getters here are the public face of those entries, one line
- * each; what a key means is in docs/CONFIGURATION.md, which a test holds to the table.
+ * <p>Design note. Each setting is declared once, as a constant below: key, default, parser, range and the line
+ * its documentation opens with ({@link Setting}). A format policy declares its own settings
+ * ({@code FormatPolicy.settings()}, namespaced by its name), so a format adds keys without touching this class:
+ * {@link #fromProperties} and {@link #keys()} know the settings of the policies a factory loads, and the builder
+ * takes any setting. Nothing else is written per setting: {@code get} and {@code set} serve them all, and the
+ * engine's settings records are built from these in one place ({@code EngineSettings}). The declarations are
+ * most of this file's length: they are the reference, in documentation order.
  *
- * <p>Like Caffeine's builder, the builder refuses a setting given twice (one of the two would be silently lost)
- * and {@link Builder#build()} refuses settings that contradict each other, naming the values.
- *
- * <p>It is also the {@link FormatSettings} format policies read: the format package cannot name this class.
+ * <p>What one declaration cannot say stays in {@link Builder#build()}: checks of one setting against another, and
+ * the two vectored sizes derived from the network model when not given (their declarations have no default).
+ * Like Caffeine's builder, the builder refuses a setting given twice (one of the two would be silently lost) and
+ * settings that contradict each other, naming the values.
  */
-public final class StreamConfig implements FormatSettings {
-    public static final String MIN_REQUEST_SIZE = "read.min-request-size";
-    public static final String MAX_REQUEST_SIZE = "read.max-request-size";
-    public static final String SMALL_OBJECT_SIZE = "read.small-object-size";
-    public static final String SMALL_OBJECT_PART_SIZE = "read.small-object-part-size";
-    public static final String SEQUENTIAL_READS = "prefetch.sequential-reads";
-    public static final String PREFETCH_INITIAL_SIZE = "prefetch.initial-size";
-    public static final String PREFETCH_MAX_SIZE = "prefetch.max-size";
-    public static final String CACHE_MAX_MEMORY = "cache.max-memory";
-    public static final String METADATA_TTL = "metadata.ttl";
-    public static final String METADATA_MAX_ENTRIES = "metadata.max-entries";
-    public static final String FETCH_MAX_CONCURRENCY = "fetch.max-concurrency";
-    public static final String RETRY_MAX_ATTEMPTS = "retry.max-attempts";
-    public static final String RETRY_BASE_DELAY = "retry.base-delay";
-    public static final String RETRY_MAX_DELAY = "retry.max-delay";
-    public static final String RETRY_DEADLINE = "retry.deadline";
-    public static final String RETRY_FIRST_BYTE_TIMEOUT = "retry.first-byte-timeout";
-    public static final String RETRY_BETWEEN_BYTES_TIMEOUT = "retry.between-bytes-timeout";
-    public static final String READ_DEADLINE = "read.deadline";
-    public static final String THROTTLE_ENABLED = "throttle.enabled";
-    public static final String THROTTLE_MIN_CONCURRENCY = "throttle.min-concurrency";
-    public static final String THROTTLE_MAX_CONCURRENCY = "throttle.max-concurrency";
-    public static final String THROTTLE_INCREASE_STEP = "throttle.increase-step";
-    public static final String THROTTLE_DECREASE_FACTOR = "throttle.decrease-factor";
-    public static final String THROTTLE_NOISE_TEST = "throttle.noise-test";
-    public static final String HEDGE_ENABLED = "hedge.enabled";
-    public static final String HEDGE_PERCENTILE = "hedge.percentile";
-    public static final String HEDGE_MIN_DELAY = "hedge.min-delay";
-    public static final String HEDGE_MAX_FRACTION = "hedge.max-fraction";
-    public static final String LIST_PAGE_SIZE = "list.page-size";
-    public static final String LIST_CURSORS = "list.cursors";
-    public static final String LIST_PARALLELISM = "list.parallelism";
-    public static final String FIRST_BYTE_LATENCY = "network.first-byte-latency";
-    public static final String CONNECTION_BANDWIDTH = "network.connection-bandwidth";
-    public static final String VECTORED_MIN_SEEK = "vectored.min-seek";
-    public static final String VECTORED_MAX_MERGED_SIZE = "vectored.max-merged-size";
-    public static final String VECTORED_DISCARD_TOLERANCE = "vectored.discard-tolerance";
-    public static final String FORMAT_EXTENSIONS = "format.extensions";
-    public static final String FORMAT_COMPRESSED_EXTENSIONS = "format.compressed-extensions";
-    public static final String ORC_TAIL_SIZE = "orc.tail-size";
-    public static final String PARQUET_FOOTER_PRECACHE_SIZE = "parquet.footer-precache-size";
-    public static final String PARQUET_LARGE_FOOTER_PRECACHE_SIZE = "parquet.large-footer-precache-size";
-    public static final String PARQUET_WHOLE_FILE_SIZE = "parquet.whole-file-size";
-    public static final String PARQUET_LARGE_FILE_SIZE = "parquet.large-file-size";
+public final class StreamConfig {
+    // Filled by declare() as the constants below are initialized, in the order they are written.
+    private static final List<Setting<?>> DECLARED = new ArrayList<>();
+
+    public static final Setting<Long> MIN_REQUEST_SIZE = declare(Setting.size("read.min-request-size", "64KiB", 1,
+            "No GET is smaller, unless it reaches the object's end, fills the whole gap between two cached "
+                    + "ranges, or is a read's own in a stream that adapted its minimum down."));
+    public static final Setting<Long> MAX_REQUEST_SIZE = declare(Setting.requestSize("read.max-request-size", "8MiB", 2,
+            "No GET is larger."));
+    public static final Setting<Long> SMALL_OBJECT_SIZE = declare(Setting.requestSize(
+            "read.small-object-size", "8MiB", 0,
+            "An object of at most this many bytes is fetched whole on its first read."));
+    public static final Setting<Long> SMALL_OBJECT_PART_SIZE = declare(Setting.size(
+            "read.small-object-part-size", "512KiB", 1,
+            "A small object read whole comes in parallel parts of at least this size, as many as the factory's "
+                    + "idle connections allow."));
+    public static final Setting<Integer> SEQUENTIAL_READS = declare(Setting.count(
+            "prefetch.sequential-reads", "2", 1, Integer.MAX_VALUE,
+            "How many streaming reads in a row, each starting where the previous one ended, make a stream "
+                    + "sequential."));
+    public static final Setting<Long> PREFETCH_INITIAL_SIZE = declare(Setting.size("prefetch.initial-size", "4MiB", 1,
+            "The prefetch window a stream gets when it becomes sequential."));
+    public static final Setting<Long> PREFETCH_MAX_SIZE = declare(Setting.size("prefetch.max-size", "64MiB", 0,
+            "The largest prefetch window a sequential stream grows to."));
+    public static final Setting<Long> CACHE_MAX_MEMORY = declare(Setting.memory("cache.max-memory", "10%", 1,
+            "Bytes the factory's block cache may hold, requests in flight included."));
+    public static final Setting<Duration> METADATA_TTL = declare(Setting.duration("metadata.ttl", "60s",
+            "How long a learned length and ETag are trusted when the same object is opened again."));
+    public static final Setting<Integer> METADATA_MAX_ENTRIES = declare(Setting.count(
+            "metadata.max-entries", "10000", 0, Integer.MAX_VALUE,
+            "How many objects' lengths and ETags the factory remembers."));
+    public static final Setting<Integer> FETCH_MAX_CONCURRENCY = declare(Setting.count(
+            "fetch.max-concurrency", "16", 1, 1024,
+            "GETs in flight at once across all the factory's streams."));
+    public static final Setting<Integer> RETRY_MAX_ATTEMPTS = declare(Setting.count("retry.max-attempts", "8", 1, 100,
+            "How many times one GET or HEAD is sent at most, its first attempt included; 1 turns retries off."));
+    public static final Setting<Duration> RETRY_BASE_DELAY = declare(Setting.duration("retry.base-delay", "50ms",
+            "The most a first retry waits; each further retry may wait up to twice as long as the one before."));
+    public static final Setting<Duration> RETRY_MAX_DELAY = declare(Setting.duration("retry.max-delay", "2s",
+            "The most any retry waits."));
+    public static final Setting<Duration> RETRY_DEADLINE = declare(Setting.duration("retry.deadline", "30s",
+            "No retry of a request starts later than this after its first attempt."));
+    public static final Setting<Duration> RETRY_FIRST_BYTE_TIMEOUT = declare(Setting.duration(
+            "retry.first-byte-timeout", "10s",
+            "How long one attempt waits for its answer to begin before it is given up and retried; 0s waits "
+                    + "without limit."));
+    public static final Setting<Duration> RETRY_BETWEEN_BYTES_TIMEOUT = declare(Setting.duration(
+            "retry.between-bytes-timeout", "10s",
+            "How long one attempt may go without receiving a body byte before it is cut and resumed; 0s waits "
+                    + "without limit."));
+    public static final Setting<Duration> READ_DEADLINE = declare(Setting.duration("read.deadline", "2m",
+            "The longest one read call waits for its bytes, queueing, retries and backoff included; 0s waits "
+                    + "without limit."));
+    public static final Setting<Boolean> THROTTLE_ENABLED = declare(Setting.flag("throttle.enabled", "true",
+            "Whether a governor per bucket limits the requests in flight, lowering the limit when S3 answers 503."));
+    public static final Setting<Integer> THROTTLE_MIN_CONCURRENCY = declare(Setting.count(
+            "throttle.min-concurrency", "2", 1, 4096,
+            "The lowest limit the governor of a bucket goes down to."));
+    public static final Setting<Integer> THROTTLE_MAX_CONCURRENCY = declare(Setting.count(
+            "throttle.max-concurrency", "64", 1, 4096,
+            "The highest limit the governor of a bucket goes up to."));
+    public static final Setting<Integer> THROTTLE_INCREASE_STEP = declare(Setting.count(
+            "throttle.increase-step", "1", 1, 4096,
+            "How much the limit grows after a round of requests without a 503 (one round: as many answers as "
+                    + "the limit)."));
+    public static final Setting<Double> THROTTLE_DECREASE_FACTOR = declare(Setting.of(
+            "throttle.decrease-factor", "0.5", ConfigValues::parseFraction, Checks.fractionBetween(0, 1, false),
+            "What the limit is multiplied by when S3 answers 503, at most once a round."));
+    public static final Setting<Boolean> THROTTLE_NOISE_TEST = declare(Setting.flag("throttle.noise-test", "true",
+            "Whether each decrease tests that the 503s track the load, and 503s that keep coming at a lower load are "
+                    + "left to retries instead of lowering the limit."));
+    public static final Setting<Boolean> HEDGE_ENABLED = declare(Setting.flag("hedge.enabled", "true",
+            "Whether a GET whose answer is slow to begin is sent a second time, the first answer winning."));
+    public static final Setting<Double> HEDGE_PERCENTILE = declare(Setting.fraction(
+            "hedge.percentile", "0.95", 0.5, 0.999,
+            "A GET is sent again when its first byte is later than this percentile of the recent first-byte "
+                    + "latencies of GETs of its size."));
+    public static final Setting<Duration> HEDGE_MIN_DELAY = declare(Setting.duration("hedge.min-delay", "30ms",
+            "No GET is sent again sooner than this after it was sent."));
+    public static final Setting<Double> HEDGE_MAX_FRACTION = declare(Setting.fraction(
+            "hedge.max-fraction", "0.05", 0, 0.5,
+            "Second sends are at most this fraction of the GETs sent."));
+    // S3 answers at most 1,000 keys a page; asking for fewer only adds calls.
+    public static final Setting<Integer> LIST_PAGE_SIZE = declare(Setting.count("list.page-size", "1000", 1, 1000,
+            "How many keys a listing asks for in one ListObjectsV2 request (S3 answers at most 1,000)."));
+    public static final Setting<Integer> LIST_CURSORS = declare(Setting.count("list.cursors", "16", 1, 4096,
+            "The most cursors one listing is split into, each over its own common prefix, skipping with "
+                    + "StartAfter."));
+    public static final Setting<Integer> LIST_PARALLELISM = declare(Setting.count("list.parallelism", "8", 1, 4096,
+            "The most ListObjectsV2 requests one listing has in flight (within fetch.max-concurrency and the "
+                    + "throttle governors)."));
+    // S3 in-region: the first byte of a GET arrives after about 20 to 100 ms.
+    public static final Setting<Duration> FIRST_BYTE_LATENCY = declare(Setting.duration(
+            "network.first-byte-latency", "30ms",
+            "The cost model's price of one request: how long a GET waits for its first byte."));
+    // S3: one GET stream delivers about 85 to 90 MB/s; 85 MiB/s is 89.1 MB/s.
+    public static final Setting<Long> CONNECTION_BANDWIDTH = declare(Setting.rate(
+            "network.connection-bandwidth", "85MB/s", 1,
+            "The cost model's price per byte: what one GET stream delivers once it flows."));
+    public static final Setting<Long> VECTORED_MIN_SEEK = declare(Setting.derivedRequestSize("vectored.min-seek", 0,
+            "A vectored read fetches a gap of at most this many bytes between two of its ranges in the same GET "
+                    + "rather than send another one."));
+    public static final Setting<Long> VECTORED_MAX_MERGED_SIZE = declare(Setting.derivedRequestSize(
+            "vectored.max-merged-size", 1,
+            "No request merged from several ranges spans more."));
+    public static final Setting<Double> VECTORED_DISCARD_TOLERANCE = declare(Setting.of(
+            "vectored.discard-tolerance", "0.25", ConfigValues::parseFraction, Checks.finiteFraction(),
+            "When the gap bytes a merged request fetched only to save GETs exceed this fraction of the bytes "
+                    + "asked for, they are dropped as soon as they are read instead of cached."));
+    public static final Setting<Map<String, List<String>>> FORMAT_EXTENSIONS = declare(Setting.of(
+            "format.extensions", "parquet:parquet,parq;orc:orc;text:csv,tsv,json,jsonl,ndjson,txt,log",
+            ConfigValues::parseFormatExtensions,
+            ConfigValues::checkedFormatExtensions,
+            "Which format policy reads a key, by the extension at the key's very end."));
+    public static final Setting<List<String>> FORMAT_COMPRESSED_EXTENSIONS = declare(Setting.of(
+            "format.compressed-extensions", "gz,bz2,zst,lz4,snappy,deflate,xz,br",
+            ConfigValues::parseExtensions,
+            ConfigValues::checkedExtensions,
+            "A key ending in a known extension followed by one of these is read by the text policy, front to "
+                    + "back."));
 
     /**
      * The derived {@code vectored.max-merged-size} is what one connection moves in this many first-byte
@@ -84,7 +160,7 @@ public final class StreamConfig implements FormatSettings {
      */
     static final int ROUND_TRIPS_PER_MERGED_REQUEST = 4;
 
-    // Every setting's value, the derived ones included, keyed by the table's entries.
+    // Every setting's value: each of the settings declared here (derived ones resolved), and any other given.
     private final Map<Setting<?>, Object> values;
 
     private StreamConfig(Map<Setting<?>, Object> values) {
@@ -92,7 +168,7 @@ public final class StreamConfig implements FormatSettings {
     }
 
     public static Builder builder() {
-        return new Builder(Runtime.getRuntime().maxMemory());
+        return new Builder();
     }
 
     /** The defaults, with the cache budget taken as 10% of this JVM's largest heap. */
@@ -102,8 +178,9 @@ public final class StreamConfig implements FormatSettings {
 
     /**
      * Reads every key that starts with {@code prefix} (for example {@code "rangefetch."}); other keys are
-     * ignored. A key under the prefix that Rangefetch does not know, or a value that does not parse or is out of
-     * range, fails here with the key and the value in the message.
+     * ignored. A key under the prefix that Rangefetch does not know (a key of this class or of a loaded format
+     * policy), or a value that does not parse or is out of range, fails here with the key and the value in the
+     * message.
      */
     public static StreamConfig fromProperties(Map<String, String> properties, String prefix) {
         requireNonNull(properties, "properties is null");
@@ -114,9 +191,11 @@ public final class StreamConfig implements FormatSettings {
             if (!key.startsWith(prefix)) {
                 continue;
             }
-            Setting<?> setting = SettingsTable.byKey(key.substring(prefix.length()))
-                    .orElseThrow(() -> new IllegalArgumentException("Unknown setting '" + key + "'; settings under '"
-                            + prefix + "' are: " + String.join(", ", keys())));
+            Setting<?> setting = Known.BY_KEY.get(key.substring(prefix.length()));
+            if (setting == null) {
+                throw new IllegalArgumentException("Unknown setting '" + key + "'; settings under '" + prefix
+                        + "' are: " + String.join(", ", keys()));
+            }
             String value = requireNonNull(entry.getValue(), () -> "value of " + key + " is null");
             try {
                 builder.parse(setting, value);
@@ -127,528 +206,132 @@ public final class StreamConfig implements FormatSettings {
         return builder.build();
     }
 
-    /** The keys {@link #fromProperties} understands, without prefix, in documentation order. */
+    /**
+     * The keys {@link #fromProperties} understands, without prefix, in documentation order: those declared here,
+     * then those of the format policies a factory loads.
+     */
     public static Set<String> keys() {
-        return SettingsTable.keys();
+        return Known.BY_KEY.keySet();
     }
 
-    /** The value of {@value #MIN_REQUEST_SIZE}. */
-    public long minRequestSize() {
-        return get(SettingsTable.MIN_REQUEST_SIZE);
+    /** The value of {@code setting}: as given, else derived or its default. */
+    @SuppressWarnings("unchecked") // values go in only through Builder.set, which takes a T for a Setting<T>
+    public <T> T get(Setting<T> setting) {
+        requireNonNull(setting, "setting is null");
+        Object value = values.get(setting);
+        return value != null ? (T) value : setting.defaultValue().orElseThrow(
+                () -> new IllegalStateException(setting.key() + " is derived, and not by this configuration"));
     }
 
-    /** The value of {@value #MAX_REQUEST_SIZE}. */
-    public long maxRequestSize() {
-        return get(SettingsTable.MAX_REQUEST_SIZE);
-    }
-
-    /** The value of {@value #SMALL_OBJECT_SIZE}. */
-    public long smallObjectSize() {
-        return get(SettingsTable.SMALL_OBJECT_SIZE);
-    }
-
-    /** The value of {@value #SMALL_OBJECT_PART_SIZE}. */
-    public long smallObjectPartSize() {
-        return get(SettingsTable.SMALL_OBJECT_PART_SIZE);
-    }
-
-    /** The value of {@value #SEQUENTIAL_READS}. */
-    public int sequentialReads() {
-        return get(SettingsTable.SEQUENTIAL_READS);
-    }
-
-    /** The value of {@value #PREFETCH_INITIAL_SIZE}. */
-    @Override
-    public long prefetchInitialSize() {
-        return get(SettingsTable.PREFETCH_INITIAL_SIZE);
-    }
-
-    /** The value of {@value #PREFETCH_MAX_SIZE}. */
-    public long prefetchMaxSize() {
-        return get(SettingsTable.PREFETCH_MAX_SIZE);
-    }
-
-    /** The value of {@value #CACHE_MAX_MEMORY}, in bytes (a percentage is resolved against the heap). */
-    public long cacheMaxMemory() {
-        return get(SettingsTable.CACHE_MAX_MEMORY);
-    }
-
-    /** The value of {@value #METADATA_TTL}. */
-    public Duration metadataTtl() {
-        return get(SettingsTable.METADATA_TTL);
-    }
-
-    /** The value of {@value #METADATA_MAX_ENTRIES}. */
-    public int metadataMaxEntries() {
-        return get(SettingsTable.METADATA_MAX_ENTRIES);
-    }
-
-    /** The value of {@value #FETCH_MAX_CONCURRENCY}. */
-    public int fetchMaxConcurrency() {
-        return get(SettingsTable.FETCH_MAX_CONCURRENCY);
-    }
-
-    /** The value of {@value #RETRY_MAX_ATTEMPTS}. */
-    public int retryMaxAttempts() {
-        return get(SettingsTable.RETRY_MAX_ATTEMPTS);
-    }
-
-    /** The value of {@value #RETRY_BASE_DELAY}. */
-    public Duration retryBaseDelay() {
-        return get(SettingsTable.RETRY_BASE_DELAY);
-    }
-
-    /** The value of {@value #RETRY_MAX_DELAY}. */
-    public Duration retryMaxDelay() {
-        return get(SettingsTable.RETRY_MAX_DELAY);
-    }
-
-    /** The value of {@value #RETRY_DEADLINE}. */
-    public Duration retryDeadline() {
-        return get(SettingsTable.RETRY_DEADLINE);
-    }
-
-    /** The value of {@value #RETRY_FIRST_BYTE_TIMEOUT}; zero when attempts wait without limit. */
-    public Duration retryFirstByteTimeout() {
-        return get(SettingsTable.RETRY_FIRST_BYTE_TIMEOUT);
-    }
-
-    /** The value of {@value #RETRY_BETWEEN_BYTES_TIMEOUT}; zero when attempts wait without limit. */
-    public Duration retryBetweenBytesTimeout() {
-        return get(SettingsTable.RETRY_BETWEEN_BYTES_TIMEOUT);
-    }
-
-    /** The value of {@value #READ_DEADLINE}; zero when reads wait without limit. */
-    public Duration readDeadline() {
-        return get(SettingsTable.READ_DEADLINE);
-    }
-
-    /** The value of {@value #THROTTLE_ENABLED}. */
-    public boolean throttleEnabled() {
-        return get(SettingsTable.THROTTLE_ENABLED);
-    }
-
-    /** The value of {@value #THROTTLE_MIN_CONCURRENCY}. */
-    public int throttleMinConcurrency() {
-        return get(SettingsTable.THROTTLE_MIN_CONCURRENCY);
-    }
-
-    /** The value of {@value #THROTTLE_MAX_CONCURRENCY}. */
-    public int throttleMaxConcurrency() {
-        return get(SettingsTable.THROTTLE_MAX_CONCURRENCY);
-    }
-
-    /** The value of {@value #THROTTLE_INCREASE_STEP}. */
-    public int throttleIncreaseStep() {
-        return get(SettingsTable.THROTTLE_INCREASE_STEP);
-    }
-
-    /** The value of {@value #THROTTLE_DECREASE_FACTOR}. */
-    public double throttleDecreaseFactor() {
-        return get(SettingsTable.THROTTLE_DECREASE_FACTOR);
-    }
-
-    /** The value of {@value #THROTTLE_NOISE_TEST}. */
-    public boolean throttleNoiseTest() {
-        return get(SettingsTable.THROTTLE_NOISE_TEST);
-    }
-
-    /** The value of {@value #HEDGE_ENABLED}. */
-    public boolean hedgeEnabled() {
-        return get(SettingsTable.HEDGE_ENABLED);
-    }
-
-    /** The value of {@value #HEDGE_PERCENTILE}. */
-    public double hedgePercentile() {
-        return get(SettingsTable.HEDGE_PERCENTILE);
-    }
-
-    /** The value of {@value #HEDGE_MIN_DELAY}. */
-    public Duration hedgeMinDelay() {
-        return get(SettingsTable.HEDGE_MIN_DELAY);
-    }
-
-    /** The value of {@value #HEDGE_MAX_FRACTION}. */
-    public double hedgeMaxFraction() {
-        return get(SettingsTable.HEDGE_MAX_FRACTION);
-    }
-
-    /** The value of {@value #LIST_PAGE_SIZE}. */
-    public int listPageSize() {
-        return get(SettingsTable.LIST_PAGE_SIZE);
-    }
-
-    /** The value of {@value #LIST_CURSORS}. */
-    public int listCursors() {
-        return get(SettingsTable.LIST_CURSORS);
-    }
-
-    /** The value of {@value #LIST_PARALLELISM}. */
-    public int listParallelism() {
-        return get(SettingsTable.LIST_PARALLELISM);
-    }
-
-    /** The value of {@value #FIRST_BYTE_LATENCY}. */
-    public Duration firstByteLatency() {
-        return get(SettingsTable.FIRST_BYTE_LATENCY);
-    }
-
-    /** The value of {@value #CONNECTION_BANDWIDTH}. */
-    public long connectionBandwidth() {
-        return get(SettingsTable.CONNECTION_BANDWIDTH);
-    }
-
-    /** The value of {@value #VECTORED_MIN_SEEK}. */
-    public long vectoredMinSeek() {
-        return get(SettingsTable.VECTORED_MIN_SEEK);
-    }
-
-    /** The value of {@value #VECTORED_MAX_MERGED_SIZE}. */
-    public long vectoredMaxMergedSize() {
-        return get(SettingsTable.VECTORED_MAX_MERGED_SIZE);
-    }
-
-    /** The value of {@value #VECTORED_DISCARD_TOLERANCE}. */
-    public double vectoredDiscardTolerance() {
-        return get(SettingsTable.VECTORED_DISCARD_TOLERANCE);
-    }
-
-    /**
-     * The value of {@value #FORMAT_EXTENSIONS}: which format policy reads a key with which extension, by policy
-     * name; extensions are lower case, without the dot, matched at the key's end regardless of case.
-     */
-    public Map<String, List<String>> formatExtensions() {
-        return get(SettingsTable.FORMAT_EXTENSIONS);
-    }
-
-    /**
-     * The value of {@value #FORMAT_COMPRESSED_EXTENSIONS}: compression suffixes after a known extension
-     * ({@code data.csv.gz}), lower case, without the dot.
-     */
-    public List<String> formatCompressedExtensions() {
-        return get(SettingsTable.FORMAT_COMPRESSED_EXTENSIONS);
-    }
-
-    /** The value of {@value #ORC_TAIL_SIZE}. */
-    public long orcTailSize() {
-        return get(SettingsTable.ORC_TAIL_SIZE);
-    }
-
-    /** The value of {@value #PARQUET_FOOTER_PRECACHE_SIZE}. */
-    public long parquetFooterPrecacheSize() {
-        return get(SettingsTable.PARQUET_FOOTER_PRECACHE_SIZE);
-    }
-
-    /** The value of {@value #PARQUET_LARGE_FOOTER_PRECACHE_SIZE}. */
-    public long parquetLargeFooterPrecacheSize() {
-        return get(SettingsTable.PARQUET_LARGE_FOOTER_PRECACHE_SIZE);
-    }
-
-    /** The value of {@value #PARQUET_WHOLE_FILE_SIZE}. */
-    public long parquetWholeFileSize() {
-        return get(SettingsTable.PARQUET_WHOLE_FILE_SIZE);
-    }
-
-    /** The value of {@value #PARQUET_LARGE_FILE_SIZE}. */
-    public long parquetLargeFileSize() {
-        return get(SettingsTable.PARQUET_LARGE_FILE_SIZE);
-    }
-
-    /** The cost model the derived vectored sizes and the parallel part sizes follow from. */
-    RequestCostModel requestCostModel() {
-        return new RequestCostModel(firstByteLatency(), connectionBandwidth());
-    }
-
-    /** How the engine tries a GET or HEAD again (see {@code retry.*}). */
-    RetrySettings retrySettings() {
-        return new RetrySettings(retryMaxAttempts(), retryBaseDelay(), retryMaxDelay(), retryDeadline());
-    }
-
-    /**
-     * Retries, timeouts, the read deadline, the throttle governors and hedging. A governor starts at its ceiling or
-     * at the factory's fetch concurrency, whichever is lower: the requests a factory sends at once.
-     */
-    Resilience resilience() {
-        return new Resilience(retrySettings(), retryFirstByteTimeout(), retryBetweenBytesTimeout(), readDeadline(),
-                new ThrottleSettings(throttleEnabled(), throttleMinConcurrency(), throttleMaxConcurrency(),
-                        fetchMaxConcurrency(), throttleIncreaseStep(), throttleDecreaseFactor(),
-                        throttleNoiseTest()),
-                new HedgeSettings(hedgeEnabled(), hedgePercentile(), hedgeMinDelay(), hedgeMaxFraction()));
-    }
-
-    /**
-     * The planner's limits. A prefetch window is cut into as many parts as the fetch concurrency, each at least
-     * one first-byte latency's worth of bytes ({@link RequestCostModel#minPartSize}).
-     */
-    PlannerSettings plannerSettings() {
-        return new PlannerSettings(minRequestSize(), maxRequestSize(), smallObjectSize(), sequentialReads(),
-                prefetchInitialSize(), prefetchMaxSize(), fetchMaxConcurrency(), minPartSize(),
-                smallObjectPartSize());
-    }
-
-    /**
-     * The coalescer's limits: merged requests are cut into parallel parts by the same rule as prefetch windows,
-     * and split at gaps of at least the minimum request while connections would otherwise stay idle (a gap
-     * below it costs less to read than the request skipping it).
-     */
-    CoalescerSettings coalescerSettings() {
-        return new CoalescerSettings(vectoredMinSeek(), vectoredMaxMergedSize(), maxRequestSize(),
-                vectoredDiscardTolerance(), minPartSize(), fetchMaxConcurrency(), minRequestSize());
-    }
-
-    private long minPartSize() {
-        return requestCostModel().minPartSize(minRequestSize(), maxRequestSize());
-    }
-
-    /** The value of one setting; the table's types make the cast safe (values go in only through set). */
-    @SuppressWarnings("unchecked")
-    <T> T get(Setting<T> setting) {
-        return (T) values.get(setting);
+    /** The settings declared here, in documentation order. */
+    static List<Setting<?>> declared() {
+        return Collections.unmodifiableList(DECLARED);
     }
 
     @Override
     public String toString() {
         StringJoiner settings = new StringJoiner(", ", "StreamConfig{", "}");
-        for (Setting<?> setting : SettingsTable.all()) {
-            settings.add(setting.key() + "=" + values.get(setting));
+        for (Setting<?> setting : Known.BY_KEY.values()) {
+            settings.add(setting.key() + "=" + get(setting));
         }
+        values.keySet().stream().filter(setting -> Known.BY_KEY.get(setting.key()) != setting)
+                .forEach(setting -> settings.add(setting.key() + "=" + get(setting)));
         return settings.toString();
+    }
+
+    private static <T> Setting<T> declare(Setting<T> setting) {
+        DECLARED.add(setting);
+        return setting;
+    }
+
+    /**
+     * Every setting {@link #fromProperties} reads, by key: found once, the first time it is needed, since the
+     * policies a factory loads are those on this class loader's path.
+     */
+    private static final class Known {
+        static final Map<String, Setting<?>> BY_KEY;
+
+        static {
+            Map<String, Setting<?>> byKey = new LinkedHashMap<>();
+            for (Setting<?> setting : DECLARED) {
+                if (byKey.putIfAbsent(setting.key(), setting) != null) {
+                    throw new IllegalStateException("Two settings have the key " + setting.key());
+                }
+            }
+            FormatPolicies.loadedSettings(byKey.keySet()).forEach(setting -> byKey.put(setting.key(), setting));
+            BY_KEY = Collections.unmodifiableMap(byKey);
+        }
     }
 
     /** Not thread-safe. Each setting may be given once. */
     public static final class Builder {
-        private final long maxHeapBytes;
-        // The defaults, then what was given; build() resolves the derived settings, given or not.
-        private final Map<Setting<?>, Object> values = new HashMap<>();
-        private final Set<Setting<?>> given = new HashSet<>();
+        private final Map<Setting<?>, Object> given = new HashMap<>();
 
-        private Builder(long maxHeapBytes) {
-            this.maxHeapBytes = maxHeapBytes;
-            for (Setting<?> setting : SettingsTable.all()) {
-                setting.defaultValue(maxHeapBytes).ifPresent(value -> values.put(setting, value));
-            }
-        }
-
-        public Builder minRequestSize(long bytes) {
-            return set(SettingsTable.MIN_REQUEST_SIZE, bytes);
-        }
-
-        public Builder maxRequestSize(long bytes) {
-            return set(SettingsTable.MAX_REQUEST_SIZE, bytes);
-        }
-
-        public Builder smallObjectSize(long bytes) {
-            return set(SettingsTable.SMALL_OBJECT_SIZE, bytes);
-        }
-
-        public Builder smallObjectPartSize(long bytes) {
-            return set(SettingsTable.SMALL_OBJECT_PART_SIZE, bytes);
-        }
-
-        public Builder sequentialReads(int reads) {
-            return set(SettingsTable.SEQUENTIAL_READS, reads);
-        }
-
-        public Builder prefetchInitialSize(long bytes) {
-            return set(SettingsTable.PREFETCH_INITIAL_SIZE, bytes);
-        }
-
-        public Builder prefetchMaxSize(long bytes) {
-            return set(SettingsTable.PREFETCH_MAX_SIZE, bytes);
-        }
-
-        public Builder cacheMaxMemory(long bytes) {
-            return set(SettingsTable.CACHE_MAX_MEMORY, bytes);
-        }
-
-        public Builder metadataTtl(Duration ttl) {
-            return set(SettingsTable.METADATA_TTL, requireNonNull(ttl, "ttl is null"));
-        }
-
-        public Builder metadataMaxEntries(int entries) {
-            return set(SettingsTable.METADATA_MAX_ENTRIES, entries);
-        }
-
-        public Builder fetchMaxConcurrency(int requests) {
-            return set(SettingsTable.FETCH_MAX_CONCURRENCY, requests);
-        }
-
-        /** Attempts per GET or HEAD, the first included; 1 turns retries off. */
-        public Builder retryMaxAttempts(int attempts) {
-            return set(SettingsTable.RETRY_MAX_ATTEMPTS, attempts);
-        }
-
-        public Builder retryBaseDelay(Duration delay) {
-            return set(SettingsTable.RETRY_BASE_DELAY, requireNonNull(delay, "delay is null"));
-        }
-
-        public Builder retryMaxDelay(Duration delay) {
-            return set(SettingsTable.RETRY_MAX_DELAY, requireNonNull(delay, "delay is null"));
-        }
-
-        public Builder retryDeadline(Duration deadline) {
-            return set(SettingsTable.RETRY_DEADLINE, requireNonNull(deadline, "deadline is null"));
-        }
-
-        /** Per attempt: how long to wait for the answer to begin; {@link Duration#ZERO} waits without limit. */
-        public Builder retryFirstByteTimeout(Duration timeout) {
-            return set(SettingsTable.RETRY_FIRST_BYTE_TIMEOUT, requireNonNull(timeout, "timeout is null"));
-        }
-
-        /** Per attempt: how long a body may stall; {@link Duration#ZERO} waits without limit. */
-        public Builder retryBetweenBytesTimeout(Duration timeout) {
-            return set(SettingsTable.RETRY_BETWEEN_BYTES_TIMEOUT, requireNonNull(timeout, "timeout is null"));
-        }
-
-        /** Per read call: how long it may wait in all; {@link Duration#ZERO} waits without limit. */
-        public Builder readDeadline(Duration deadline) {
-            return set(SettingsTable.READ_DEADLINE, requireNonNull(deadline, "deadline is null"));
-        }
-
-        public Builder throttleEnabled(boolean enabled) {
-            return set(SettingsTable.THROTTLE_ENABLED, enabled);
-        }
-
-        public Builder throttleMinConcurrency(int requests) {
-            return set(SettingsTable.THROTTLE_MIN_CONCURRENCY, requests);
-        }
-
-        public Builder throttleMaxConcurrency(int requests) {
-            return set(SettingsTable.THROTTLE_MAX_CONCURRENCY, requests);
-        }
-
-        public Builder throttleIncreaseStep(int requests) {
-            return set(SettingsTable.THROTTLE_INCREASE_STEP, requests);
-        }
-
-        public Builder throttleDecreaseFactor(double factor) {
-            return set(SettingsTable.THROTTLE_DECREASE_FACTOR, factor);
-        }
-
-        public Builder throttleNoiseTest(boolean tests) {
-            return set(SettingsTable.THROTTLE_NOISE_TEST, tests);
-        }
-
-        public Builder hedgeEnabled(boolean enabled) {
-            return set(SettingsTable.HEDGE_ENABLED, enabled);
-        }
-
-        public Builder hedgePercentile(double percentile) {
-            return set(SettingsTable.HEDGE_PERCENTILE, percentile);
-        }
-
-        public Builder hedgeMinDelay(Duration delay) {
-            return set(SettingsTable.HEDGE_MIN_DELAY, requireNonNull(delay, "delay is null"));
-        }
-
-        public Builder hedgeMaxFraction(double fraction) {
-            return set(SettingsTable.HEDGE_MAX_FRACTION, fraction);
-        }
-
-        public Builder listPageSize(int keys) {
-            return set(SettingsTable.LIST_PAGE_SIZE, keys);
-        }
-
-        public Builder listCursors(int cursors) {
-            return set(SettingsTable.LIST_CURSORS, cursors);
-        }
-
-        public Builder listParallelism(int requests) {
-            return set(SettingsTable.LIST_PARALLELISM, requests);
-        }
-
-        /** The first-byte latency of a GET under the cost model; the default is fitted to S3 in-region. */
-        public Builder firstByteLatency(Duration latency) {
-            return set(SettingsTable.FIRST_BYTE_LATENCY, requireNonNull(latency, "latency is null"));
-        }
-
-        /** The bytes per second one GET stream delivers under the cost model; the default is fitted to S3. */
-        public Builder connectionBandwidth(long bytesPerSecond) {
-            return set(SettingsTable.CONNECTION_BANDWIDTH, bytesPerSecond);
-        }
-
-        /** Overrides the gap derived from the network model (latency × bandwidth). */
-        public Builder vectoredMinSeek(long bytes) {
-            return set(SettingsTable.VECTORED_MIN_SEEK, bytes);
-        }
-
-        /** Overrides the merged-request cap derived from the network model. */
-        public Builder vectoredMaxMergedSize(long bytes) {
-            return set(SettingsTable.VECTORED_MAX_MERGED_SIZE, bytes);
-        }
-
-        public Builder vectoredDiscardTolerance(double fraction) {
-            return set(SettingsTable.VECTORED_DISCARD_TOLERANCE, fraction);
-        }
+        private Builder() {}
 
         /**
-         * Which policy reads which key extensions, by policy name (replaces the default mapping); see
-         * {@link StreamConfig#formatExtensions()}. An extension may belong to one policy only.
+         * Gives {@code setting} its value.
+         *
+         * @throws IllegalStateException when the setting was given already
+         * @throws IllegalArgumentException naming the key and the value when the value is out of range
          */
-        public Builder formatExtensions(Map<String, List<String>> extensionsByPolicy) {
-            return set(SettingsTable.FORMAT_EXTENSIONS, requireNonNull(extensionsByPolicy, "extensionsByPolicy is null"));
+        public <T> Builder set(Setting<T> setting, T value) {
+            requireNonNull(setting, "setting is null");
+            if (given.containsKey(setting)) {
+                throw new IllegalStateException(setting.key() + " was already set");
+            }
+            given.put(setting, setting.check(value));
+            return this;
         }
 
-        public Builder formatCompressedExtensions(List<String> extensions) {
-            return set(SettingsTable.FORMAT_COMPRESSED_EXTENSIONS, requireNonNull(extensions, "extensions is null"));
+        /** Gives a {@code long} setting an {@code int} as well: {@code set(MIN_REQUEST_SIZE, 64 << 10)}. */
+        public Builder set(Setting<Long> setting, long value) {
+            return set(setting, Long.valueOf(value));
         }
 
-        public Builder orcTailSize(long bytes) {
-            return set(SettingsTable.ORC_TAIL_SIZE, bytes);
-        }
-
-        public Builder parquetFooterPrecacheSize(long bytes) {
-            return set(SettingsTable.PARQUET_FOOTER_PRECACHE_SIZE, bytes);
-        }
-
-        public Builder parquetLargeFooterPrecacheSize(long bytes) {
-            return set(SettingsTable.PARQUET_LARGE_FOOTER_PRECACHE_SIZE, bytes);
-        }
-
-        public Builder parquetWholeFileSize(long bytes) {
-            return set(SettingsTable.PARQUET_WHOLE_FILE_SIZE, bytes);
-        }
-
-        public Builder parquetLargeFileSize(long bytes) {
-            return set(SettingsTable.PARQUET_LARGE_FILE_SIZE, bytes);
+        /** Gives a fraction setting a whole number as well: {@code set(VECTORED_DISCARD_TOLERANCE, 0)}. */
+        public Builder set(Setting<Double> setting, double value) {
+            return set(setting, Double.valueOf(value));
         }
 
         /** Checks the settings against each other and derives the vectored-read sizes not given. */
         public StreamConfig build() {
-            long minRequestSize = get(SettingsTable.MIN_REQUEST_SIZE);
-            long maxRequestSize = get(SettingsTable.MAX_REQUEST_SIZE);
+            long minRequestSize = value(MIN_REQUEST_SIZE);
+            long maxRequestSize = value(MAX_REQUEST_SIZE);
             if (maxRequestSize < 2 * minRequestSize) {
                 throw new IllegalArgumentException(MAX_REQUEST_SIZE + " (" + maxRequestSize + ") must be at least twice "
                         + MIN_REQUEST_SIZE + " (" + minRequestSize + ") so that split parts stay above the minimum");
             }
-            long smallObjectPartSize = get(SettingsTable.SMALL_OBJECT_PART_SIZE);
+            long smallObjectPartSize = value(SMALL_OBJECT_PART_SIZE);
             if (smallObjectPartSize < minRequestSize || smallObjectPartSize > maxRequestSize) {
                 throw new IllegalArgumentException(SMALL_OBJECT_PART_SIZE + " (" + smallObjectPartSize
                         + ") must be between " + MIN_REQUEST_SIZE + " (" + minRequestSize + ") and "
                         + MAX_REQUEST_SIZE + " (" + maxRequestSize + ")");
             }
-            long prefetchInitialSize = get(SettingsTable.PREFETCH_INITIAL_SIZE);
+            long prefetchInitialSize = value(PREFETCH_INITIAL_SIZE);
             if (prefetchInitialSize < minRequestSize) {
                 throw new IllegalArgumentException(PREFETCH_INITIAL_SIZE + " (" + prefetchInitialSize + ") must be at least "
                         + MIN_REQUEST_SIZE + " (" + minRequestSize + ")");
             }
-            long prefetchMaxSize = get(SettingsTable.PREFETCH_MAX_SIZE);
+            long prefetchMaxSize = value(PREFETCH_MAX_SIZE);
             if (prefetchMaxSize > 0 && prefetchMaxSize < prefetchInitialSize) {
                 throw new IllegalArgumentException(PREFETCH_MAX_SIZE + " (" + prefetchMaxSize + ") must be 0 (no prefetch) "
                         + "or at least " + PREFETCH_INITIAL_SIZE + " (" + prefetchInitialSize + ")");
             }
-            int throttleMin = get(SettingsTable.THROTTLE_MIN_CONCURRENCY);
-            int throttleMax = get(SettingsTable.THROTTLE_MAX_CONCURRENCY);
+            int throttleMin = value(THROTTLE_MIN_CONCURRENCY);
+            int throttleMax = value(THROTTLE_MAX_CONCURRENCY);
             if (throttleMax < throttleMin) {
                 throw new IllegalArgumentException(THROTTLE_MAX_CONCURRENCY + " (" + throttleMax + ") must be at least "
                         + THROTTLE_MIN_CONCURRENCY + " (" + throttleMin + ")");
             }
-            RequestCostModel network = new RequestCostModel(get(SettingsTable.FIRST_BYTE_LATENCY),
-                    get(SettingsTable.CONNECTION_BANDWIDTH));
+            RequestCostModel network = new RequestCostModel(value(FIRST_BYTE_LATENCY), value(CONNECTION_BANDWIDTH));
             long minSeek = resolveMinSeek(network);
-            Map<Setting<?>, Object> built = new HashMap<>(values);
-            built.put(SettingsTable.VECTORED_MIN_SEEK, minSeek);
-            built.put(SettingsTable.VECTORED_MAX_MERGED_SIZE, resolveMaxMergedSize(network, minSeek, maxRequestSize));
+            Map<Setting<?>, Object> built = new HashMap<>(given);
+            for (Setting<?> setting : DECLARED) {
+                setting.defaultValue().ifPresent(value -> built.putIfAbsent(setting, value));
+            }
+            built.put(VECTORED_MIN_SEEK, minSeek);
+            built.put(VECTORED_MAX_MERGED_SIZE, resolveMaxMergedSize(network, minSeek, maxRequestSize));
             return new StreamConfig(built);
         }
 
@@ -658,12 +341,12 @@ public final class StreamConfig implements FormatSettings {
          * Yields to an explicit max-merged size, which it must not exceed.
          */
         private long resolveMinSeek(RequestCostModel network) {
-            if (given.contains(SettingsTable.VECTORED_MIN_SEEK)) {
-                return get(SettingsTable.VECTORED_MIN_SEEK);
+            if (given.containsKey(VECTORED_MIN_SEEK)) {
+                return value(VECTORED_MIN_SEEK);
             }
             long derived = Math.min(Checks.MAX_REQUEST_BYTES, network.bytesIn(1));
-            return given.contains(SettingsTable.VECTORED_MAX_MERGED_SIZE)
-                    ? Math.min(derived, get(SettingsTable.VECTORED_MAX_MERGED_SIZE))
+            return given.containsKey(VECTORED_MAX_MERGED_SIZE)
+                    ? Math.min(derived, value(VECTORED_MAX_MERGED_SIZE))
                     : derived;
         }
 
@@ -673,8 +356,8 @@ public final class StreamConfig implements FormatSettings {
          * request), at most 1 GiB. Explicit values are only checked against each other.
          */
         private long resolveMaxMergedSize(RequestCostModel network, long minSeek, long maxRequestSize) {
-            if (given.contains(SettingsTable.VECTORED_MAX_MERGED_SIZE)) {
-                long maxMergedSize = get(SettingsTable.VECTORED_MAX_MERGED_SIZE);
+            if (given.containsKey(VECTORED_MAX_MERGED_SIZE)) {
+                long maxMergedSize = value(VECTORED_MAX_MERGED_SIZE);
                 if (maxMergedSize < minSeek) {
                     throw new IllegalArgumentException(VECTORED_MAX_MERGED_SIZE + " (" + maxMergedSize
                             + ") must be at least " + VECTORED_MIN_SEEK + " (" + minSeek + "): a gap worth reading "
@@ -688,20 +371,14 @@ public final class StreamConfig implements FormatSettings {
 
         /** Parses a text value of {@code setting} and gives it, as fromProperties does for each key. */
         <T> void parse(Setting<T> setting, String value) {
-            set(setting, setting.parse(value, maxHeapBytes));
+            set(setting, setting.parse(value));
         }
 
-        private <T> Builder set(Setting<T> setting, T value) {
-            if (!given.add(setting)) {
-                throw new IllegalStateException(setting.key() + " was already set");
-            }
-            values.put(setting, setting.check(value));
-            return this;
-        }
-
-        @SuppressWarnings("unchecked")
-        private <T> T get(Setting<T> setting) {
-            return (T) values.get(setting);
+        /** What was given, else the default (not for a derived setting not given: the caller checks). */
+        @SuppressWarnings("unchecked") // values go in only through set, which takes a T for a Setting<T>
+        private <T> T value(Setting<T> setting) {
+            Object value = given.get(setting);
+            return value != null ? (T) value : setting.defaultValue().orElseThrow();
         }
     }
 }

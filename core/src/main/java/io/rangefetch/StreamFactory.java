@@ -96,7 +96,7 @@ public final class StreamFactory implements AutoCloseable {
             ownedExecutor = Executors.newCachedThreadPool(daemonThreads("rangefetch-fetch-" + id));
             executor = ownedExecutor;
         }
-        Resilience resilience = config.resilience();
+        Resilience resilience = EngineSettings.resilience(config);
         this.exchanges = !resilience.watchesFirstBytes() ? null
                 : Executors.newCachedThreadPool(daemonThreads("rangefetch-exchange-" + id));
         this.ownedTimer = builder.scheduler == null ? idleReleasingTimer("rangefetch-timer-" + id) : null;
@@ -107,11 +107,12 @@ public final class StreamFactory implements AutoCloseable {
                 : FormatPolicies.of(builder.formatPolicies, config);
         this.context = new ReaderContext(
                 client,
-                new BlockCache(config.cacheMaxMemory()),
-                new MetadataCache(config.metadataTtl(), config.metadataMaxEntries(), time::nanos),
-                new FetchScheduler(config.fetchMaxConcurrency(), executor, ownedExecutor, time),
-                new ReadPlanner(config.plannerSettings()),
-                new RangeCoalescer(config.coalescerSettings()),
+                new BlockCache(config.get(StreamConfig.CACHE_MAX_MEMORY)),
+                new MetadataCache(config.get(StreamConfig.METADATA_TTL), config.get(StreamConfig.METADATA_MAX_ENTRIES),
+                        time::nanos),
+                new FetchScheduler(config.get(StreamConfig.FETCH_MAX_CONCURRENCY), executor, ownedExecutor, time),
+                new ReadPlanner(EngineSettings.planner(config)),
+                new RangeCoalescer(EngineSettings.coalescer(config)),
                 resilience, exchanges, time);
         this.time = time;
     }
@@ -175,7 +176,7 @@ public final class StreamFactory implements AutoCloseable {
                 ReadPolicy pattern = options.readPolicy() == ReadPolicy.SEQUENTIAL ? ReadPolicy.SEQUENTIAL
                         : FormatPolicies.readPolicyOf(session.accessPattern());
                 reader.shapeReads(hint(pattern), session.prefetchEnd(), session::structureEnd,
-                        session.smallObjectSize().orElse(config.smallObjectSize()));
+                        session.smallObjectSize().orElse(config.get(StreamConfig.SMALL_OBJECT_SIZE)));
                 OpenFetch fetch = session.openFetch();
                 if (!fetch.isNone()) {
                     reader.startOpenFetch(fetch.tail(), fetch.start(), fetch.length(), session::opened);
@@ -231,8 +232,7 @@ public final class StreamFactory implements AutoCloseable {
             checkListableKey(location);
             keysByBucket.computeIfAbsent(location.bucket(), bucket -> new ArrayList<>()).add(location.key());
         }
-        ListingSettings settings = new ListingSettings(config.listPageSize(), config.listCursors(),
-                config.listParallelism(), config.readDeadline());
+        ListingSettings settings = EngineSettings.listing(config);
         ParallelListing listing = ParallelListing.start(keysByBucket, settings, context.scheduler(), time,
                 (request, abort) -> context.list(request, abort, statistics),
                 (bucket, entry) -> context.metadata().put(bucket, entry.key(), null,

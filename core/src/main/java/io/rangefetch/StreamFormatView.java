@@ -3,7 +3,6 @@ package io.rangefetch;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.format.FormatSettings;
 import io.rangefetch.format.FormatStream;
 import io.rangefetch.internal.read.ObjectReader;
 import java.io.EOFException;
@@ -58,8 +57,8 @@ final class StreamFormatView implements FormatStream {
     }
 
     @Override
-    public FormatSettings settings() {
-        return config;
+    public <T> T get(Setting<T> setting) {
+        return config.get(setting);
     }
 
     @Override

@@ -1,5 +1,10 @@
 package io.rangefetch;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
+import static io.rangefetch.StreamConfig.PREFETCH_INITIAL_SIZE;
+import static io.rangefetch.StreamConfig.PREFETCH_MAX_SIZE;
+import static io.rangefetch.StreamConfig.RETRY_BASE_DELAY;
+import static io.rangefetch.StreamConfig.RETRY_MAX_DELAY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.client.ByteRange;
@@ -37,8 +42,8 @@ class AdaptiveMinimumRequestTest {
     }
 
     private static StreamConfig.Builder config() {
-        return StreamConfig.builder().cacheMaxMemory(256L * MIB).retryBaseDelay(Duration.ofMillis(1))
-                .retryMaxDelay(Duration.ofMillis(5));
+        return StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB).set(RETRY_BASE_DELAY, Duration.ofMillis(1))
+                .set(RETRY_MAX_DELAY, Duration.ofMillis(5));
     }
 
     private long bytesFetched() {
@@ -80,7 +85,8 @@ class AdaptiveMinimumRequestTest {
     void aSequentialStreamingReaderWithoutPrefetchKeepsRequestsOfTheConfiguredMinimum() throws Exception {
         // every read is planned and every request padded: the case the adaptive minimum sees most of
         byte[] data = fixture.put("unprefetched.bin", 64 * MIB);
-        assertEveryGetIsAtLeastTheMinimum(fixture.factory(config().prefetchMaxSize(0).build()), "unprefetched.bin",
+        assertEveryGetIsAtLeastTheMinimum(fixture.factory(config()
+                .set(PREFETCH_MAX_SIZE, 0).build()), "unprefetched.bin",
                 data, 4 * MIB);
         assertThat(client.gets()).hasSize(4 * MIB / MINIMUM);
     }
@@ -112,7 +118,8 @@ class AdaptiveMinimumRequestTest {
         byte[] data = fixture.put("structures.bin", 64 * MIB);
         // a window large enough that the reads after the second stay short of its refill point, yet small enough
         // that few structures fall inside another's prefetch
-        StreamFactory factory = fixture.factory(config().prefetchInitialSize(4 * MINIMUM).prefetchMaxSize(4 * MINIMUM)
+        StreamFactory factory = fixture.factory(config().set(PREFETCH_INITIAL_SIZE, 4 * MINIMUM)
+                .set(PREFETCH_MAX_SIZE, 4 * MINIMUM)
                 .build());
         // one structure per MiB, in random order: no prefetch reaches another structure
         List<Integer> starts = new ArrayList<>();

@@ -23,10 +23,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Core's packages depend downward only (ARCHITECTURE.md: "Arrows point down only"): the public API
- * ({@code io.rangefetch}) may use every package, the format SPI ({@code io.rangefetch.format}) the engine and the
- * client, the engine ({@code io.rangefetch.internal.*}) the client, and the client ({@code io.rangefetch.client})
- * none of the others. This test reads the main sources and fails naming each file, line and reference that
- * points up.
+ * ({@code io.rangefetch}) may use every package, the built-in format policies ({@code io.rangefetch.internal.format})
+ * the format SPI and below, the format SPI ({@code io.rangefetch.format}) the engine and the client, the engine
+ * ({@code io.rangefetch.internal.*}) the client, and the client ({@code io.rangefetch.client}) none of the others.
+ * One type of the API is below them all: {@link Setting}, a setting's declaration, which the format SPI and the
+ * engine name too (a policy declares its settings and reads them); it refers to nothing of ours but the engine's
+ * value parsers, which this test holds it to. This test reads the main sources and fails naming each file, line
+ * and reference that points up.
  *
  * <p>Design: a text scan of the sources rather than a bytecode check or a library such as ArchUnit: one rule set
  * does not warrant a dependency, and a scan sees even an import that javac drops because nothing uses it. Comments
@@ -37,9 +40,9 @@ import org.junit.jupiter.api.Test;
  * have had to name. A package under {@code io.rangefetch} that is in no layer fails the test too: whoever adds
  * one decides where it sits.
  *
- * <p>The module declaration keeps the engine inside on the module path; its exports and its providers are pinned
- * here too (against the compiled descriptor, whichever path the tests run on), and its providers against the
- * {@code META-INF/services} file class-path users rely on.
+ * <p>The module declaration keeps the engine inside on the module path; its exports are pinned here too (against
+ * the compiled descriptor, whichever path the tests run on), and that core provides no format policy through the
+ * {@link java.util.ServiceLoader} (its built-in ones it makes itself), on either path.
  */
 class ArchitectureTest {
     // Surefire runs the core module's tests from core/.
@@ -47,6 +50,9 @@ class ArchitectureTest {
     private static final Path MODULE_DESCRIPTOR = Path.of("target/classes/module-info.class");
     private static final Path SERVICES = Path.of("src/main/resources/META-INF/services/"
             + FormatPolicy.class.getName());
+    // The one type of the API every layer but the client may name, and the one package it may name itself.
+    private static final String SETTING = "io.rangefetch.Setting";
+    private static final String SETTING_USES = "io.rangefetch.internal.config";
     private static final Pattern PACKAGE = Pattern.compile("^\\s*package\\s+([\\w.]+)\\s*;", Pattern.MULTILINE);
     // A name that starts with io.rangefetch, not as the tail of a longer qualified name.
     private static final Pattern REFERENCE =
@@ -55,6 +61,7 @@ class ArchitectureTest {
     /** Core's layers, top first: a package may refer to its own layer and the ones after it. */
     enum Layer {
         API("io.rangefetch", "the public API"),
+        POLICIES("io.rangefetch.internal.format", "the built-in format policies"),
         FORMAT("io.rangefetch.format", "the format SPI"),
         INTERNAL("io.rangefetch.internal", "the engine"),
         CLIENT("io.rangefetch.client", "the client SPI");
@@ -72,7 +79,7 @@ class ArchitectureTest {
             if (packageName.equals(API.root)) {
                 return Optional.of(API);
             }
-            return Stream.of(FORMAT, INTERNAL, CLIENT)
+            return Stream.of(POLICIES, FORMAT, INTERNAL, CLIENT)
                     .filter(layer -> packageName.equals(layer.root) || packageName.startsWith(layer.root + "."))
                     .findFirst();
         }
@@ -103,18 +110,33 @@ class ArchitectureTest {
     }
 
     @Test
-    void theModuleAndTheServicesFileProvideTheSameFormatPolicies() throws IOException {
+    void coreLoadsFormatPoliciesOfOtherModulesAndProvidesNone() throws IOException {
         ModuleDescriptor module = moduleDescriptor();
         assertThat(module.uses()).containsExactly(FormatPolicy.class.getName());
-        List<String> provided = module.provides().stream()
-                .filter(provides -> provides.service().equals(FormatPolicy.class.getName()))
-                .flatMap(provides -> provides.providers().stream())
-                .toList();
-        // the ServiceLoader's format: one class a line, # starts a comment
-        List<String> listed = read(SERVICES).lines().map(line -> line.replaceFirst("#.*", "").trim())
-                .filter(line -> !line.isEmpty())
-                .toList();
-        assertThat(provided).isNotEmpty().containsExactlyInAnyOrderElementsOf(listed);
+        assertThat(module.provides()).isEmpty();
+        assertThat(SERVICES).as("a services file: the built-in policies are made by the factory").doesNotExist();
+    }
+
+    @Test
+    void theSettingTypeIsNamedBelowTheApiAndNamesOnlyTheValueParsers() {
+        String policy = """
+                package io.rangefetch.internal.format;
+                import io.rangefetch.Setting;
+                import io.rangefetch.format.FormatPolicy;
+                import io.rangefetch.StreamConfig;
+                """;
+        assertThat(violationsOf(policy)).containsExactly(
+                "X.java:4: io.rangefetch.internal.format imports io.rangefetch.StreamConfig (the built-in format "
+                        + "policies must not use the public API)");
+        String setting = """
+                package io.rangefetch;
+                import io.rangefetch.internal.config.ConfigValues;
+                import io.rangefetch.internal.plan.RequestCostModel;
+                public final class Setting<T> {}
+                """;
+        assertThat(violationsOf("Setting.java", setting)).containsExactly(
+                "Setting.java:3: io.rangefetch.Setting imports io.rangefetch.internal.plan.RequestCostModel (the "
+                        + "setting type, which every layer may name, may use only io.rangefetch.internal.config)");
     }
 
     @Test
@@ -185,8 +207,12 @@ class ArchitectureTest {
     }
 
     private static List<String> violationsOf(String source) {
+        return violationsOf("X.java", source);
+    }
+
+    private static List<String> violationsOf(String file, String source) {
         List<String> violations = new ArrayList<>();
-        violations("X.java", source, violations);
+        violations(file, source, violations);
         return violations;
     }
 
@@ -207,6 +233,8 @@ class ArchitectureTest {
         }
         String[] lines = code.split("\n", -1);
         int packageLine = lineOf(code, declared.start(1));
+        boolean isSetting = packageName.equals(Layer.API.root) && Path.of(file).getFileName().toString()
+                .equals("Setting.java");
         for (int line = 0; line < lines.length; line++) {
             if (line == packageLine) {
                 continue;
@@ -214,9 +242,18 @@ class ArchitectureTest {
             Matcher reference = REFERENCE.matcher(lines[line]);
             while (reference.find()) {
                 String name = reference.group().replaceAll("\\s", "");
+                boolean imported = lines[line].trim().startsWith("import");
+                if (isSetting && !packageOf(name).equals(SETTING_USES)) {
+                    violations.add(file + ":" + (line + 1) + ": " + SETTING + (imported ? " imports " : " refers to ")
+                            + name + " (the setting type, which every layer may name, may use only " + SETTING_USES
+                            + ")");
+                    continue;
+                }
+                if (name.equals(SETTING) || name.startsWith(SETTING + ".")) {
+                    continue;
+                }
                 Optional<Layer> target = Layer.of(packageOf(name));
                 if (target.isPresent() && target.get().ordinal() < layer.get().ordinal()) {
-                    boolean imported = lines[line].trim().startsWith("import");
                     violations.add(file + ":" + (line + 1) + ": " + packageName + (imported ? " imports " : " refers to ")
                             + name + " (" + layer.get().description + " must not use " + target.get().description
                             + ")");

@@ -1,5 +1,13 @@
 package io.rangefetch;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
+import static io.rangefetch.StreamConfig.FETCH_MAX_CONCURRENCY;
+import static io.rangefetch.StreamConfig.MAX_REQUEST_SIZE;
+import static io.rangefetch.StreamConfig.MIN_REQUEST_SIZE;
+import static io.rangefetch.StreamConfig.PREFETCH_INITIAL_SIZE;
+import static io.rangefetch.StreamConfig.PREFETCH_MAX_SIZE;
+import static io.rangefetch.StreamConfig.SMALL_OBJECT_PART_SIZE;
+import static io.rangefetch.StreamConfig.SMALL_OBJECT_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -56,7 +64,7 @@ class BudgetAndSchedulingTest {
     @Test
     void aLargeFirstReadWithNoRoomInTheBudgetGoesIntoTheCallersBufferInCappedParts() throws Exception {
         byte[] data = fixture.put("large-first", 64 * MIB);
-        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(MIB).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, MIB).build());
         byte[] whole = new byte[data.length];
         try (SeekableS3InputStream stream = factory.open(at("large-first"))) {
             stream.readFully(0, whole, 0, whole.length);
@@ -69,9 +77,10 @@ class BudgetAndSchedulingTest {
     @Test
     void aStreamingReadAndATailReadWithNoRoomStayWithinTheCap() throws Exception {
         byte[] data = fixture.put("streamed", 40 * MIB);
-        StreamConfig config = StreamConfig.builder().cacheMaxMemory(MIB).minRequestSize(64 * KIB)
-                .maxRequestSize(2L * MIB).smallObjectSize(4L * MIB).smallObjectPartSize(512L * KIB)
-                .prefetchInitialSize(2L * MIB).prefetchMaxSize(2L * MIB).build();
+        StreamConfig config = StreamConfig.builder().set(CACHE_MAX_MEMORY, MIB).set(MIN_REQUEST_SIZE, 64 * KIB)
+                .set(MAX_REQUEST_SIZE, 2L * MIB).set(SMALL_OBJECT_SIZE, 4L * MIB)
+                .set(SMALL_OBJECT_PART_SIZE, 512L * KIB)
+                .set(PREFETCH_INITIAL_SIZE, 2L * MIB).set(PREFETCH_MAX_SIZE, 2L * MIB).build();
         StreamFactory factory = fixture.factory(config);
         try (SeekableS3InputStream stream = factory.open(at("streamed"))) {
             byte[] tail = new byte[5 * MIB];
@@ -88,8 +97,8 @@ class BudgetAndSchedulingTest {
     @Test
     void aSmallObjectSizeAboveTheMaximumRequestNeverMakesAFirstGetAboveIt() throws Exception {
         byte[] data = fixture.put("small-but-large", 3 * MIB);
-        StreamConfig config = StreamConfig.builder().cacheMaxMemory(64L * MIB).maxRequestSize(MIB)
-                .smallObjectSize(4L * MIB).smallObjectPartSize(256L * KIB).build();
+        StreamConfig config = StreamConfig.builder().set(CACHE_MAX_MEMORY, 64L * MIB).set(MAX_REQUEST_SIZE, MIB)
+                .set(SMALL_OBJECT_SIZE, 4L * MIB).set(SMALL_OBJECT_PART_SIZE, 256L * KIB).build();
         StreamFactory factory = fixture.factory(config);
         try (SeekableS3InputStream stream = factory.open(at("small-but-large"))) {
             byte[] all = new byte[data.length];
@@ -123,7 +132,8 @@ class BudgetAndSchedulingTest {
         byte[] data = fixture.put("throwing", 32 * MIB);
         ThrowingOnce executor = new ThrowingOnce(1);
         StreamFactory factory = StreamFactory.builder(client).executor(executor)
-                .config(StreamConfig.builder().cacheMaxMemory(64L * MIB).fetchMaxConcurrency(1).build()).build();
+                .config(StreamConfig.builder().set(CACHE_MAX_MEMORY, 64L * MIB)
+                .set(FETCH_MAX_CONCURRENCY, 1).build()).build();
         try (SeekableS3InputStream stream = factory.open(at("throwing"),
                 OpenOptions.builder().length(data.length).etag(client.etag(BUCKET, "throwing")).build())) {
             byte[] bytes = new byte[KIB];
@@ -157,7 +167,8 @@ class BudgetAndSchedulingTest {
         byte[] data = fixture.put("dropping", 32 * MIB);
         DroppingOnce executor = new DroppingOnce();
         StreamFactory factory = StreamFactory.builder(client).executor(executor)
-                .config(StreamConfig.builder().cacheMaxMemory(64L * MIB).fetchMaxConcurrency(1).build()).build();
+                .config(StreamConfig.builder().set(CACHE_MAX_MEMORY, 64L * MIB)
+                .set(FETCH_MAX_CONCURRENCY, 1).build()).build();
         try (SeekableS3InputStream stream = factory.open(at("dropping"),
                 OpenOptions.builder().length(data.length).etag(client.etag(BUCKET, "dropping")).build())) {
             byte[] bytes = new byte[KIB];
@@ -190,7 +201,7 @@ class BudgetAndSchedulingTest {
     void aVectoredRangesCallbackThatReadsAgainDoesNotStarveTheOnlyFetchSlot() throws Exception {
         byte[] data = fixture.put("callback", 32 * MIB);
         StreamFactory factory = fixture.factory(
-                StreamConfig.builder().cacheMaxMemory(64L * MIB).fetchMaxConcurrency(1).build());
+                StreamConfig.builder().set(CACHE_MAX_MEMORY, 64L * MIB).set(FETCH_MAX_CONCURRENCY, 1).build());
         try (SeekableS3InputStream stream = factory.open(at("callback"),
                 OpenOptions.builder().length(data.length).etag(client.etag(BUCKET, "callback")).build())) {
             // held until the callback is attached, so that it runs where the range completes, not on this thread
@@ -233,7 +244,7 @@ class BudgetAndSchedulingTest {
                 closes.incrementAndGet();
             }
         };
-        StreamFactory.create(owned, StreamConfig.builder().cacheMaxMemory(MIB).build()).close();
+        StreamFactory.create(owned, StreamConfig.builder().set(CACHE_MAX_MEMORY, MIB).build()).close();
         assertThat(closes).hasValue(0);
     }
 }

@@ -1,8 +1,13 @@
 package io.rangefetch;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
+import static io.rangefetch.StreamConfig.FETCH_MAX_CONCURRENCY;
+import static io.rangefetch.StreamConfig.FORMAT_EXTENSIONS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.format.OpenFetch;
+import io.rangefetch.internal.format.OrcFormatPolicy;
+import io.rangefetch.internal.format.TextFormatPolicy;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.LogCapture;
 import io.rangefetch.testing.RecordingPolicy;
@@ -38,11 +43,12 @@ class EmptyObjectTest {
     private final InMemoryObjectClient client = fixture.client();
 
     private StreamFactory factory(int fetchSlots) {
-        StreamConfig config = StreamConfig.builder().cacheMaxMemory(64L * MIB).fetchMaxConcurrency(fetchSlots)
-                .formatExtensions(Map.of("orc", List.of("orc"), "text", List.of("csv"), "rec", List.of("rec")))
+        StreamConfig config = StreamConfig.builder().set(CACHE_MAX_MEMORY, 64L * MIB)
+                .set(FETCH_MAX_CONCURRENCY, fetchSlots)
+                .set(FORMAT_EXTENSIONS, Map.of("orc", List.of("orc"), "text", List.of("csv"), "rec", List.of("rec")))
                 .build();
-        return fixture.factory(config, List.of(new io.rangefetch.format.OrcFormatPolicy(),
-                new io.rangefetch.format.TextFormatPolicy(), RecordingPolicy.fetching("rec", OpenFetch.tail(4096))));
+        return fixture.factory(config, List.of(new OrcFormatPolicy(), new TextFormatPolicy(),
+                RecordingPolicy.fetching("rec", OpenFetch.tail(4096))));
     }
 
     private static void assertEmpty(SeekableS3InputStream stream) throws Exception {
@@ -106,8 +112,9 @@ class EmptyObjectTest {
     @Test
     void anOrcTailSizeOfZeroTurnsTheTailFetchOffWithoutAGetOrAWarning() throws Exception {
         byte[] data = fixture.put("no-tail.orc", 2 * MIB);
-        StreamConfig config = StreamConfig.builder().cacheMaxMemory(64L * MIB).orcTailSize(0).build();
-        StreamFactory factory = fixture.factory(config, List.of(new io.rangefetch.format.OrcFormatPolicy()));
+        StreamConfig config = StreamConfig.builder().set(CACHE_MAX_MEMORY, 64L * MIB)
+                .set(OrcFormatPolicy.TAIL_SIZE, 0).build();
+        StreamFactory factory = fixture.factory(config, List.of(new OrcFormatPolicy()));
         try (LogCapture log = LogCapture.start();
                 SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "no-tail.orc"),
                         OpenOptions.builder().length(data.length).etag(client.etag(BUCKET, "no-tail.orc")).build())) {

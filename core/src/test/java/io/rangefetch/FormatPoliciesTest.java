@@ -1,6 +1,9 @@
 package io.rangefetch;
 
+import static io.rangefetch.StreamConfig.FORMAT_COMPRESSED_EXTENSIONS;
+import static io.rangefetch.StreamConfig.FORMAT_EXTENSIONS;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rangefetch.format.AccessPattern;
 import io.rangefetch.format.FormatPolicy;
@@ -10,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -54,7 +58,7 @@ class FormatPoliciesTest {
 
     @Test
     void everyDefaultExtensionChoosesItsPolicyInLowerAndUpperCase() {
-        Map<String, List<String>> defaults = DEFAULTS.formatExtensions();
+        Map<String, List<String>> defaults = DEFAULTS.get(FORMAT_EXTENSIONS);
         assertThat(defaults).containsOnlyKeys("parquet", "orc", "text");
         defaults.forEach((policy, extensions) -> extensions.forEach(extension -> {
             assertThat(chosen("dir/file." + extension)).as(extension).contains(policy);
@@ -78,8 +82,8 @@ class FormatPoliciesTest {
     @Test
     void regexMetacharactersInAConfiguredExtensionAreLiteral() {
         StreamConfig config = StreamConfig.builder()
-                .formatExtensions(Map.of("text", List.of("c+v", "d.t", "(x|y)")))
-                .formatCompressedExtensions(List.of("g*"))
+                .set(FORMAT_EXTENSIONS, Map.of("text", List.of("c+v", "d.t", "(x|y)")))
+                .set(FORMAT_COMPRESSED_EXTENSIONS, List.of("g*"))
                 .build();
         FormatPolicies policies = FormatPolicies.of(List.of(named("text")), config);
 
@@ -145,10 +149,70 @@ class FormatPoliciesTest {
     }
 
     @Test
-    void coreInstallsTheTextAndOrcPoliciesThroughTheServiceLoader() {
+    void coreMakesItsTextAndOrcPoliciesItself() {
         FormatPolicies discovered = FormatPolicies.discover(DEFAULTS);
         assertThat(discovered.names()).contains("text", "orc");
         assertThat(chosen(discovered, "x.csv", ReadPolicy.AUTO)).contains("text");
         assertThat(chosen(discovered, "x.orc", ReadPolicy.AUTO)).contains("orc");
+    }
+
+    @Test
+    void aPolicysSettingsAreKnownUnderItsNameOnlyAndNeverTwice() {
+        Setting<Long> block = Setting.size("avro.block-size", "1MiB", 1, "An Avro block.");
+        Setting<Long> outside = Setting.size("read.avro-size", "1MiB", 1, "Not under the policy's name.");
+        Setting<Long> taken = Setting.size("avro.taken", "1MiB", 1, "A key another setting has.");
+        Setting<Long> again = Setting.size("avro.block-size", "2MiB", 1, "A second policy's, same key.");
+        FormatPolicy avro = declaring("avro", block, outside, taken);
+        FormatPolicy second = declaring("avro", again);
+        FormatPolicy failing = new FormatPolicy() {
+            @Override
+            public String name() {
+                return "failing";
+            }
+
+            @Override
+            public List<Setting<?>> settings() {
+                throw new IllegalStateException("no settings today");
+            }
+
+            @Override
+            public FormatSession open(FormatStream stream) {
+                return FormatSession.NONE;
+            }
+        };
+        assertThat(FormatPolicies.declaredSettings(List.of(avro, failing, second), Set.of("avro.taken")))
+                .containsExactly(block);
+    }
+
+    @Test
+    void theBuilderTakesASettingOfAnyPolicyAndItsDefaultHoldsWhenNotGiven() {
+        Setting<Long> block = Setting.size("avro.block-size", "1MiB", 1, "An Avro block.");
+        assertThat(DEFAULTS.get(block)).isEqualTo(1L << 20);
+        StreamConfig config = StreamConfig.builder().set(block, 4L << 20).build();
+        assertThat(config.get(block)).isEqualTo(4L << 20);
+        assertThat(config.toString()).endsWith(", avro.block-size=4194304}");
+        assertThatThrownBy(() -> StreamConfig.builder().set(block, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("avro.block-size must be at least 1, got 0");
+        assertThatThrownBy(() -> StreamConfig.builder().set(block, (Long) null))
+                .isInstanceOf(NullPointerException.class).hasMessage("value of avro.block-size is null");
+    }
+
+    private static FormatPolicy declaring(String name, Setting<?>... settings) {
+        return new FormatPolicy() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public List<Setting<?>> settings() {
+                return List.of(settings);
+            }
+
+            @Override
+            public FormatSession open(FormatStream stream) {
+                return FormatSession.NONE;
+            }
+        };
     }
 }

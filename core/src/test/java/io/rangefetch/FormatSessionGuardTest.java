@@ -6,7 +6,6 @@ import io.rangefetch.client.ByteRange;
 import io.rangefetch.format.AccessPattern;
 import io.rangefetch.format.FormatPolicy;
 import io.rangefetch.format.FormatSession;
-import io.rangefetch.format.FormatSettings;
 import io.rangefetch.format.FormatStream;
 import io.rangefetch.format.OpenFetch;
 import io.rangefetch.testing.InMemoryObjectClient;
@@ -237,7 +236,7 @@ class FormatSessionGuardTest {
         }
 
         @Override
-        public FormatSettings settings() {
+        public <T> T get(Setting<T> setting) {
             throw new UnsupportedOperationException();
         }
 

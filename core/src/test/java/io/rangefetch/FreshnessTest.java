@@ -1,5 +1,8 @@
 package io.rangefetch;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
+import static io.rangefetch.StreamConfig.METADATA_TTL;
+import static io.rangefetch.StreamConfig.PREFETCH_MAX_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.testing.InMemoryObjectClient;
@@ -27,7 +30,8 @@ class FreshnessTest {
     private final InMemoryObjectClient client = new InMemoryObjectClient();
     private final MovableClock clock = new MovableClock();
     private final StreamFactory factory = StreamFactory.builder(client).clock(clock)
-            .config(StreamConfig.builder().cacheMaxMemory(64L * MIB).metadataTtl(TTL).prefetchMaxSize(0).build())
+            .config(StreamConfig.builder().set(CACHE_MAX_MEMORY, 64L * MIB).set(METADATA_TTL, TTL)
+            .set(PREFETCH_MAX_SIZE, 0).build())
             .formatPolicies(java.util.List.of()).build();
 
     @AfterEach

@@ -1,5 +1,6 @@
 package io.rangefetch;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.format.OpenFetch;
@@ -118,7 +119,7 @@ class InterruptTest {
     void aReaderWritingStraightIntoItsBufferIsInterruptedOnlyOnceNothingWritesThereAnyMore() throws Exception {
         fixture.put("direct", SIZE);
         BodyHold held = client.holdBodies(Request::isGet);
-        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(64 * KIB).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 64 * KIB).build());
         try (SeekableS3InputStream stream = factory.open(at("direct"), known("direct"))) {
             Blocked reader = new Blocked(() -> stream.readFully(0, new byte[4 * MIB], 0, 4 * MIB));
             assertThat(held.awaitHeld(1)).isTrue();

@@ -1,5 +1,8 @@
 package io.rangefetch;
 
+import static io.rangefetch.StreamConfig.LIST_CURSORS;
+import static io.rangefetch.StreamConfig.LIST_PAGE_SIZE;
+import static io.rangefetch.StreamConfig.LIST_PARALLELISM;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.client.ListEntry;
@@ -42,8 +45,8 @@ class ListingPropertiesTest {
             client.put(bucket, key, key.getBytes(StandardCharsets.UTF_8));
         }
         client.ignoreStartAfter(scenario.ignoresStartAfter());
-        StreamConfig config = StreamConfig.builder().listPageSize(scenario.pageSize())
-                .listCursors(scenario.cursors()).listParallelism(scenario.parallelism()).build();
+        StreamConfig config = StreamConfig.builder().set(LIST_PAGE_SIZE, scenario.pageSize())
+                .set(LIST_CURSORS, scenario.cursors()).set(LIST_PARALLELISM, scenario.parallelism()).build();
         List<String> expected = eachAlone(client, bucket, scenario.wanted());
         client.clearLog();
         List<ListedObject> listed;

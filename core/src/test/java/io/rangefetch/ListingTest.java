@@ -1,5 +1,8 @@
 package io.rangefetch;
 
+import static io.rangefetch.StreamConfig.LIST_CURSORS;
+import static io.rangefetch.StreamConfig.LIST_PAGE_SIZE;
+import static io.rangefetch.StreamConfig.LIST_PARALLELISM;
 import static io.rangefetch.testing.StreamFixture.BUCKET;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -78,7 +81,7 @@ class ListingTest {
                 client.put(BUCKET, partition(p) + "part-" + f, new byte[1]);
             }
         }
-        StreamFactory factory = fixture.factory(StreamConfig.builder().listPageSize(100).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(LIST_PAGE_SIZE, 100).build());
 
         List<String> keys = listKeys(factory, IntStream.range(0, 240).mapToObj(ListingTest::partition)
                 .toArray(String[]::new));
@@ -90,7 +93,7 @@ class ListingTest {
     @Test
     void charactersSortingBeforeTheSlashAndLongerNumbersAreNotTakenForAPartition() throws IOException {
         put("t/p=1!x/a", "t/p=1-x/a", "t/p=1.x/a", "t/p=1/a", "t/p=1/b", "t/p=10/a", "t/p=2/a", "t/p=2x/a");
-        StreamFactory factory = fixture.factory(StreamConfig.builder().listPageSize(1).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(LIST_PAGE_SIZE, 1).build());
 
         assertThat(listKeys(factory, "t/p=1/", "t/p=2/")).containsExactly("t/p=1/a", "t/p=1/b", "t/p=2/a");
         // without the slash a location is a key or a directory, never a mere prefix
@@ -100,7 +103,7 @@ class ListingTest {
     @Test
     void duplicatesNestingExactKeysFolderMarkersAndEmptyLocations() throws IOException {
         put("t/p=1/", "t/p=1/a", "t/p=1/x/", "t/p=1/x/b", "t/p=2/c", "t/p=3/d", "t/p=3/e");
-        StreamFactory factory = fixture.factory(StreamConfig.builder().listPageSize(2).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(LIST_PAGE_SIZE, 2).build());
 
         assertThat(listKeys(factory, "t/p=1/x/", "t/p=1/", "t/p=1/", "t/p=3/e", "t/p=9/", "t/nothing"))
                 .containsExactly("t/p=1/a", "t/p=1/x/b", "t/p=3/e");
@@ -122,7 +125,8 @@ class ListingTest {
     void aServerIgnoringStartAfterGivesTheSameResult() throws IOException {
         IntStream.range(0, 30).forEach(p -> put(partition(p) + "f"));
         client.ignoreStartAfter(true);
-        StreamFactory factory = fixture.factory(StreamConfig.builder().listPageSize(3).listCursors(1).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(LIST_PAGE_SIZE, 3)
+                .set(LIST_CURSORS, 1).build());
 
         assertThat(listKeys(factory, partition(4), partition(20), partition(21)))
                 .containsExactly(partition(4) + "f", partition(20) + "f", partition(21) + "f");
@@ -133,7 +137,8 @@ class ListingTest {
     @Test
     void startAfterSkipsWhatLiesBetweenWantedLocations() throws IOException {
         IntStream.range(0, 50).forEach(p -> put(partition(p) + "f"));
-        StreamFactory factory = fixture.factory(StreamConfig.builder().listPageSize(5).listCursors(1).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(LIST_PAGE_SIZE, 5)
+                .set(LIST_CURSORS, 1).build());
 
         assertThat(listKeys(factory, partition(1), partition(40))).hasSize(2);
         // one page from p=1 (p=1..p=5), then a restart just before p=40, whose page ends the cursor
@@ -146,7 +151,8 @@ class ListingTest {
         // two cursors (p=1.. and p=40..), each over 12 keys in pages of 3: four pages each
         IntStream.range(1, 5).forEach(p -> IntStream.range(0, 3).forEach(f -> put(partition(p) + "f" + f)));
         IntStream.range(40, 44).forEach(p -> IntStream.range(0, 3).forEach(f -> put(partition(p) + "f" + f)));
-        StreamFactory factory = fixture.factory(StreamConfig.builder().listPageSize(3).listCursors(2).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(LIST_PAGE_SIZE, 3)
+                .set(LIST_CURSORS, 2).build());
         List<String> wanted = new ArrayList<>();
         IntStream.range(1, 5).forEach(p -> wanted.add(partition(p)));
         IntStream.range(40, 44).forEach(p -> wanted.add(partition(p)));
@@ -170,7 +176,7 @@ class ListingTest {
         for (String key : List.of("t/p=2/b", "t/p=1/z", "t/p=1/a", "t/p=10/a", "t/p=1-x/a")) {
             client.put(bucket, key, new byte[1]);
         }
-        StreamFactory factory = fixture.factory(StreamConfig.builder().listPageSize(2).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(LIST_PAGE_SIZE, 2).build());
 
         try (ObjectListing listing = factory.list(List.of(new S3Location(bucket, "t/p=2/"),
                 new S3Location(bucket, "t/p=1/")))) {
@@ -262,7 +268,8 @@ class ListingTest {
                 }
             }
         });
-        StreamFactory factory = fixture.factory(StreamConfig.builder().listPageSize(2).listParallelism(2).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(LIST_PAGE_SIZE, 2)
+                .set(LIST_PARALLELISM, 2).build());
         ObjectListing listing = factory.list(locations(partition(1), partition(2), partition(35), partition(36)));
         assertThat(listing.next().map(object -> object.location().key())).contains(partition(1) + "f");
         assertThat(held.await(10, TimeUnit.SECONDS)).isTrue(); // the second cursor's page is on the wire

@@ -1,5 +1,9 @@
 package io.rangefetch;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
+import static io.rangefetch.StreamConfig.FORMAT_EXTENSIONS;
+import static io.rangefetch.StreamConfig.SMALL_OBJECT_PART_SIZE;
+import static io.rangefetch.StreamConfig.SMALL_OBJECT_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
@@ -89,7 +93,7 @@ class OpenFetchTest {
         fixture.awaitQuiet();
         // the open fetch from 0 reads as a first read from 0 does: a small object's worth, learning the length
         assertThat(client.gets()).extracting(Request::byteRange)
-                .containsExactly(new ByteRange(0, CONFIG.smallObjectSize()));
+                .containsExactly(new ByteRange(0, CONFIG.get(SMALL_OBJECT_SIZE)));
         assertThat(client.count("HEAD")).isZero();
     }
 
@@ -112,7 +116,7 @@ class OpenFetchTest {
         long cursor = 0;
         for (ByteRange part : parts) {
             assertThat(part.start()).as("parts %s", parts).isEqualTo(cursor);
-            assertThat(part.length()).isGreaterThanOrEqualTo(CONFIG.smallObjectPartSize());
+            assertThat(part.length()).isGreaterThanOrEqualTo(CONFIG.get(SMALL_OBJECT_PART_SIZE));
             cursor = part.end();
         }
         assertThat(cursor).isEqualTo(data.length);
@@ -201,8 +205,9 @@ class OpenFetchTest {
                 };
             }
         };
-        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(256L * MIB).smallObjectSize(0)
-                .formatExtensions(java.util.Map.of("ftr", List.of("ftr"))).build(), List.of(footerReader));
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB)
+                .set(SMALL_OBJECT_SIZE, 0)
+                .set(FORMAT_EXTENSIONS, java.util.Map.of("ftr", List.of("ftr"))).build(), List.of(footerReader));
         try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "moved.ftr"))) {
             assertThat(policyRead.get(20, TimeUnit.SECONDS).remaining()).isEqualTo(8);
             byte[] replaced = new byte[4 * MIB + 1];

@@ -1,5 +1,7 @@
 package io.rangefetch;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
+import static io.rangefetch.StreamConfig.FETCH_MAX_CONCURRENCY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.testing.BodyHold;
@@ -160,8 +162,8 @@ class PredictionWasteTest {
 
     @Test
     void aSmallObjectIsCutIntoPartsOnlyWhileConnectionsAreIdle() throws Exception {
-        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(256L * MIB)
-                .fetchMaxConcurrency(8).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB)
+                .set(FETCH_MAX_CONCURRENCY, 8).build());
         byte[] idle = fixture.put("idle.bin", 2 * MIB);
         try (SeekableS3InputStream stream = open(factory, "idle.bin")) {
             byte[] buffer = new byte[100];
@@ -194,8 +196,8 @@ class PredictionWasteTest {
 
     @Test
     void streamsOpenAtOnceShareTheIdleConnectionsSoEachSmallObjectIsOneGet() throws Exception {
-        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(256L * MIB)
-                .fetchMaxConcurrency(8).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB)
+                .set(FETCH_MAX_CONCURRENCY, 8).build());
         byte[] small = fixture.put("shared/small.bin", 2 * MIB);
         fixture.put("shared/a.bin", 2 * MIB);
         fixture.put("shared/b.bin", 2 * MIB);

@@ -1,5 +1,19 @@
 package io.rangefetch;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
+import static io.rangefetch.StreamConfig.FETCH_MAX_CONCURRENCY;
+import static io.rangefetch.StreamConfig.MAX_REQUEST_SIZE;
+import static io.rangefetch.StreamConfig.METADATA_TTL;
+import static io.rangefetch.StreamConfig.MIN_REQUEST_SIZE;
+import static io.rangefetch.StreamConfig.PREFETCH_INITIAL_SIZE;
+import static io.rangefetch.StreamConfig.PREFETCH_MAX_SIZE;
+import static io.rangefetch.StreamConfig.RETRY_BASE_DELAY;
+import static io.rangefetch.StreamConfig.RETRY_MAX_ATTEMPTS;
+import static io.rangefetch.StreamConfig.RETRY_MAX_DELAY;
+import static io.rangefetch.StreamConfig.SMALL_OBJECT_PART_SIZE;
+import static io.rangefetch.StreamConfig.SMALL_OBJECT_SIZE;
+import static io.rangefetch.StreamConfig.THROTTLE_MAX_CONCURRENCY;
+import static io.rangefetch.StreamConfig.THROTTLE_MIN_CONCURRENCY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.client.HttpStatusException;
@@ -184,22 +198,22 @@ class RandomizedConcurrencyTest {
         void run() throws Exception {
             newVersion();
             StreamConfig config = StreamConfig.builder()
-                    .cacheMaxMemory(budget)
-                    .fetchMaxConcurrency(1 + random.nextInt(3))
-                    .minRequestSize(8 * KIB)
-                    .maxRequestSize(maxRequest)
-                    .smallObjectSize(random.nextBoolean() ? 0 : 64L * KIB)
-                    .smallObjectPartSize(16 * KIB)
-                    .prefetchInitialSize(16 * KIB)
-                    .prefetchMaxSize(random.nextBoolean() ? 0 : 128 * KIB)
-                    .metadataTtl(java.time.Duration.ofMinutes(5))
+                    .set(CACHE_MAX_MEMORY, budget)
+                    .set(FETCH_MAX_CONCURRENCY, 1 + random.nextInt(3))
+                    .set(MIN_REQUEST_SIZE, 8 * KIB)
+                    .set(MAX_REQUEST_SIZE, maxRequest)
+                    .set(SMALL_OBJECT_SIZE, random.nextBoolean() ? 0 : 64L * KIB)
+                    .set(SMALL_OBJECT_PART_SIZE, 16 * KIB)
+                    .set(PREFETCH_INITIAL_SIZE, 16 * KIB)
+                    .set(PREFETCH_MAX_SIZE, random.nextBoolean() ? 0 : 128 * KIB)
+                    .set(METADATA_TTL, java.time.Duration.ofMinutes(5))
                     // a governor limit below the fetch concurrency: prefetches are shed, demand GETs wait for places
-                    .throttleMinConcurrency(1)
-                    .throttleMaxConcurrency(1 + random.nextInt(3))
+                    .set(THROTTLE_MIN_CONCURRENCY, 1)
+                    .set(THROTTLE_MAX_CONCURRENCY, 1 + random.nextInt(3))
                     // retries wait out their backoff off their fetch slot and run again (see slowDowns below)
-                    .retryMaxAttempts(4)
-                    .retryBaseDelay(java.time.Duration.ofMillis(1))
-                    .retryMaxDelay(java.time.Duration.ofMillis(3))
+                    .set(RETRY_MAX_ATTEMPTS, 4)
+                    .set(RETRY_BASE_DELAY, java.time.Duration.ofMillis(1))
+                    .set(RETRY_MAX_DELAY, java.time.Duration.ofMillis(3))
                     .build();
             slowDowns();
             Set<Thread> threadsBefore = Thread.getAllStackTraces().keySet();

@@ -1,5 +1,20 @@
 package io.rangefetch;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
+import static io.rangefetch.StreamConfig.FETCH_MAX_CONCURRENCY;
+import static io.rangefetch.StreamConfig.HEDGE_ENABLED;
+import static io.rangefetch.StreamConfig.HEDGE_MAX_FRACTION;
+import static io.rangefetch.StreamConfig.HEDGE_MIN_DELAY;
+import static io.rangefetch.StreamConfig.PREFETCH_MAX_SIZE;
+import static io.rangefetch.StreamConfig.READ_DEADLINE;
+import static io.rangefetch.StreamConfig.RETRY_BASE_DELAY;
+import static io.rangefetch.StreamConfig.RETRY_BETWEEN_BYTES_TIMEOUT;
+import static io.rangefetch.StreamConfig.RETRY_FIRST_BYTE_TIMEOUT;
+import static io.rangefetch.StreamConfig.RETRY_MAX_ATTEMPTS;
+import static io.rangefetch.StreamConfig.RETRY_MAX_DELAY;
+import static io.rangefetch.StreamConfig.THROTTLE_ENABLED;
+import static io.rangefetch.StreamConfig.THROTTLE_MAX_CONCURRENCY;
+import static io.rangefetch.StreamConfig.THROTTLE_MIN_CONCURRENCY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -56,11 +71,11 @@ class ResilienceTest {
     private final InMemoryObjectClient client = fixture.client();
 
     private static StreamConfig.Builder quick() {
-        return patient().retryBaseDelay(Duration.ofMillis(1)).retryMaxDelay(Duration.ofMillis(5));
+        return patient().set(RETRY_BASE_DELAY, Duration.ofMillis(1)).set(RETRY_MAX_DELAY, Duration.ofMillis(5));
     }
 
     private static StreamConfig.Builder patient() {
-        return StreamConfig.builder().cacheMaxMemory(64L * MIB).prefetchMaxSize(0);
+        return StreamConfig.builder().set(CACHE_MAX_MEMORY, 64L * MIB).set(PREFETCH_MAX_SIZE, 0);
     }
 
     private OpenOptions known(String key) {
@@ -106,8 +121,8 @@ class ResilienceTest {
     @Test
     void anAnswerThatDoesNotBeginIsGivenUpAtTheFirstByteTimeoutAndSentAgain() throws Exception {
         byte[] data = fixture.put("silent", SIZE);
-        StreamFactory factory = fixture.factory(quick().hedgeEnabled(false)
-                .retryFirstByteTimeout(Duration.ofMillis(100)).build(), time);
+        StreamFactory factory = fixture.factory(quick().set(HEDGE_ENABLED, false)
+                .set(RETRY_FIRST_BYTE_TIMEOUT, Duration.ofMillis(100)).build(), time);
         CountDownLatch answer = holdFirstGet();
         byte[] bytes = new byte[64 * KIB];
         try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "silent"), known("silent"))) {
@@ -128,8 +143,9 @@ class ResilienceTest {
     @Test
     void aGetSlowToBeginIsHedgedAndTheHedgesAnswerIsRead() throws Exception {
         byte[] data = fixture.put("slow", SIZE);
-        StreamFactory factory = fixture.factory(quick().hedgeMinDelay(Duration.ofMillis(20)).hedgeMaxFraction(0.5)
-                .retryFirstByteTimeout(Duration.ZERO).build(), time);
+        StreamFactory factory = fixture.factory(quick().set(HEDGE_MIN_DELAY, Duration.ofMillis(20))
+                .set(HEDGE_MAX_FRACTION, 0.5)
+                .set(RETRY_FIRST_BYTE_TIMEOUT, Duration.ZERO).build(), time);
         // warm up: no GET is hedged before its size class has 16 first-byte latencies to call it slow against
         try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "slow"), known("slow"))) {
             for (int i = 0; i < 16; i++) {
@@ -163,8 +179,8 @@ class ResilienceTest {
     void aBodyThatStallsIsCutByTheWatchdogAndResumed() throws Exception {
         byte[] data = fixture.put("stalled", SIZE);
         String etag = client.etag(BUCKET, "stalled");
-        StreamFactory factory = fixture.factory(quick().retryBetweenBytesTimeout(Duration.ofMillis(100)).build(),
-                time);
+        StreamFactory factory = fixture.factory(quick()
+                .set(RETRY_BETWEEN_BYTES_TIMEOUT, Duration.ofMillis(100)).build(), time);
         AtomicInteger gets = new AtomicInteger();
         BodyHold hold = client.holdBodies(request -> request.isGet() && gets.incrementAndGet() == 1);
         byte[] bytes = new byte[256 * KIB];
@@ -190,8 +206,9 @@ class ResilienceTest {
     @Test
     void aReadPastItsDeadlineFailsNamingTheObjectTheRangeTheAttemptsAndWhy() throws Exception {
         fixture.put("throttled", SIZE);
-        StreamFactory factory = fixture.factory(patient().readDeadline(Duration.ofMillis(300)).retryMaxAttempts(100)
-                .retryBaseDelay(Duration.ofMillis(20)).retryMaxDelay(Duration.ofMillis(20)).build(), time);
+        StreamFactory factory = fixture.factory(patient().set(READ_DEADLINE, Duration.ofMillis(300))
+                .set(RETRY_MAX_ATTEMPTS, 100)
+                .set(RETRY_BASE_DELAY, Duration.ofMillis(20)).set(RETRY_MAX_DELAY, Duration.ofMillis(20)).build(), time);
         client.addFault(InMemoryObjectClient.failWhen(request -> request.isGet(),
                 new HttpStatusException("GET s3://bucket/throttled: HTTP 503 SlowDown", 503, null)));
         try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "throttled"), known("throttled"))) {
@@ -235,7 +252,7 @@ class ResilienceTest {
         assertThat(bytes).isEqualTo(slice(data, 3L * MIB, KIB));
         assertThat(factory.statistics().throttleLimit()).isEqualTo(2);
 
-        StreamFactory ungoverned = fixture.factory(quick().throttleEnabled(false).build(), time);
+        StreamFactory ungoverned = fixture.factory(quick().set(THROTTLE_ENABLED, false).build(), time);
         try (SeekableS3InputStream stream = ungoverned.open(new S3Location(BUCKET, "busy"), known("busy"))) {
             stream.readFully(3L * MIB, bytes, 0, KIB);
             assertThat(stream.statistics().throttleLimit()).isEqualTo(-1);
@@ -247,7 +264,7 @@ class ResilienceTest {
         fixture.put("threads", SIZE);
         Set<Thread> before = Thread.getAllStackTraces().keySet();
         StreamFactory factory = StreamFactory.builder(client).config(quick()
-                .retryBetweenBytesTimeout(Duration.ofMillis(50)).build()).build();
+                .set(RETRY_BETWEEN_BYTES_TIMEOUT, Duration.ofMillis(50)).build()).build();
         try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "threads"), known("threads"))) {
             stream.readFully(MIB, new byte[KIB], 0, KIB);
         }
@@ -274,8 +291,8 @@ class ResilienceTest {
     @Test
     void aPrefetchWithNoPlaceUnderTheGovernorIsDroppedAndAReaderFetchesItsBytesOnDemand() throws Exception {
         byte[] data = fixture.put("crowded", SIZE);
-        StreamFactory factory = fixture.factory(quick().hedgeEnabled(false).fetchMaxConcurrency(2)
-                .throttleMinConcurrency(1).throttleMaxConcurrency(1).build());
+        StreamFactory factory = fixture.factory(quick().set(HEDGE_ENABLED, false).set(FETCH_MAX_CONCURRENCY, 2)
+                .set(THROTTLE_MIN_CONCURRENCY, 1).set(THROTTLE_MAX_CONCURRENCY, 1).build());
         AtomicInteger gets = new AtomicInteger();
         BodyHold hold = client.holdBodies(request -> request.isGet() && gets.incrementAndGet() == 1);
         try (SeekableS3InputStream busy = factory.open(new S3Location(BUCKET, "crowded"), known("crowded"));

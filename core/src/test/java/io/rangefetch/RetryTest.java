@@ -1,5 +1,14 @@
 package io.rangefetch;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
+import static io.rangefetch.StreamConfig.FETCH_MAX_CONCURRENCY;
+import static io.rangefetch.StreamConfig.PREFETCH_MAX_SIZE;
+import static io.rangefetch.StreamConfig.READ_DEADLINE;
+import static io.rangefetch.StreamConfig.RETRY_BASE_DELAY;
+import static io.rangefetch.StreamConfig.RETRY_DEADLINE;
+import static io.rangefetch.StreamConfig.RETRY_MAX_ATTEMPTS;
+import static io.rangefetch.StreamConfig.RETRY_MAX_DELAY;
+import static io.rangefetch.StreamConfig.THROTTLE_ENABLED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -44,8 +53,9 @@ class RetryTest {
     private final InMemoryObjectClient client = fixture.client();
 
     private StreamFactory factory(int attempts) {
-        return fixture.factory(StreamConfig.builder().cacheMaxMemory(256L * MIB).prefetchMaxSize(0)
-                .retryMaxAttempts(attempts).retryBaseDelay(Duration.ofMillis(1)).retryMaxDelay(Duration.ofMillis(5))
+        return fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB).set(PREFETCH_MAX_SIZE, 0)
+                .set(RETRY_MAX_ATTEMPTS, attempts).set(RETRY_BASE_DELAY, Duration.ofMillis(1))
+                .set(RETRY_MAX_DELAY, Duration.ofMillis(5))
                 .build());
     }
 
@@ -282,10 +292,11 @@ class RetryTest {
     private void waitsOutItsBackoffOffTheSlot(Predicate<Request> throttled,
             Function<StreamFactory, Callable<Object>> throttledWork) throws Exception {
         byte[] other = fixture.put("other", SIZE);
-        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(256L * MIB).prefetchMaxSize(0)
-                .fetchMaxConcurrency(1).throttleEnabled(false).retryMaxAttempts(8)
-                .retryBaseDelay(Duration.ofHours(1)).retryMaxDelay(Duration.ofHours(1))
-                .retryDeadline(Duration.ofHours(2)).readDeadline(Duration.ZERO).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB)
+                .set(PREFETCH_MAX_SIZE, 0)
+                .set(FETCH_MAX_CONCURRENCY, 1).set(THROTTLE_ENABLED, false).set(RETRY_MAX_ATTEMPTS, 8)
+                .set(RETRY_BASE_DELAY, Duration.ofHours(1)).set(RETRY_MAX_DELAY, Duration.ofHours(1))
+                .set(RETRY_DEADLINE, Duration.ofHours(2)).set(READ_DEADLINE, Duration.ZERO).build());
         client.addFault(request -> {
             if (throttled.test(request)) {
                 throw new HttpStatusException(request.method() + " s3://" + request.bucket() + "/" + request.key()

@@ -1,5 +1,8 @@
 package io.rangefetch;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
+import static io.rangefetch.StreamConfig.HEDGE_ENABLED;
+import static io.rangefetch.StreamConfig.PREFETCH_MAX_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -235,8 +238,8 @@ class SeekableS3InputStreamTest {
     void concurrentPositionedReadsFromManyThreadsAreCorrect() throws Exception {
         byte[] data = put("concurrent", 32 * MIB);
         // hedging off: on a loaded machine a first byte may come late, and a hedge is a second GET of the same bytes
-        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(256L * MIB)
-                .hedgeEnabled(false).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB)
+                .set(HEDGE_ENABLED, false).build());
         ExecutorService threads = Executors.newFixedThreadPool(8);
         try (SeekableS3InputStream stream = factory.open(at("concurrent"))) {
             List<Future<Boolean>> results = new ArrayList<>();
@@ -354,7 +357,8 @@ class SeekableS3InputStreamTest {
     @Test
     void anObjectChangedAfterBytesWereServedFailsTheNextGetAndNeverMixesVersions() throws IOException {
         byte[] original = put("changes", 40 * MIB);
-        StreamFactory factory = factory(StreamConfig.builder().cacheMaxMemory(256L * MIB).prefetchMaxSize(0).build());
+        StreamFactory factory = factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB)
+                .set(PREFETCH_MAX_SIZE, 0).build());
         String oldEtag = client.etag(BUCKET, "changes");
         try (SeekableS3InputStream stream = factory.open(at("changes"))) {
             byte[] buffer = new byte[KIB];
@@ -385,7 +389,7 @@ class SeekableS3InputStreamTest {
     @Test
     void theMemoryBudgetHoldsAndDemandReadsStillSucceedWhenItIsTiny() throws IOException {
         byte[] data = put("budget", 24 * MIB);
-        StreamFactory factory = factory(StreamConfig.builder().cacheMaxMemory(MIB).build());
+        StreamFactory factory = factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, MIB).build());
         try (SeekableS3InputStream stream = factory.open(at("budget"))) {
             assertThat(readAll(stream, 256 * KIB)).isEqualTo(data);
             byte[] big = new byte[3 * MIB];
@@ -401,7 +405,8 @@ class SeekableS3InputStreamTest {
     void closingTheFactoryStopsItsThreadsAndFailsLaterReads() throws Exception {
         put("threads", 40 * MIB);
         // not the fixture's: only a factory that owns its executor starts (and must stop) threads of its own
-        StreamFactory factory = StreamFactory.create(client, StreamConfig.builder().cacheMaxMemory(128L * MIB).build());
+        StreamFactory factory = StreamFactory.create(client, StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 128L * MIB).build());
         SeekableS3InputStream stream = factory.open(at("threads"));
         stream.readFully(20 * MIB, new byte[12 * MIB], 0, 12 * MIB); // two parts, fetched on the factory's threads
         assertThat(fetchThreads()).isNotEmpty();

@@ -1,8 +1,29 @@
 package io.rangefetch;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
+import static io.rangefetch.StreamConfig.CONNECTION_BANDWIDTH;
+import static io.rangefetch.StreamConfig.FETCH_MAX_CONCURRENCY;
+import static io.rangefetch.StreamConfig.FIRST_BYTE_LATENCY;
+import static io.rangefetch.StreamConfig.FORMAT_COMPRESSED_EXTENSIONS;
+import static io.rangefetch.StreamConfig.FORMAT_EXTENSIONS;
+import static io.rangefetch.StreamConfig.MAX_REQUEST_SIZE;
+import static io.rangefetch.StreamConfig.METADATA_MAX_ENTRIES;
+import static io.rangefetch.StreamConfig.METADATA_TTL;
+import static io.rangefetch.StreamConfig.MIN_REQUEST_SIZE;
+import static io.rangefetch.StreamConfig.PREFETCH_INITIAL_SIZE;
+import static io.rangefetch.StreamConfig.PREFETCH_MAX_SIZE;
+import static io.rangefetch.StreamConfig.SEQUENTIAL_READS;
+import static io.rangefetch.StreamConfig.SMALL_OBJECT_PART_SIZE;
+import static io.rangefetch.StreamConfig.SMALL_OBJECT_SIZE;
+import static io.rangefetch.StreamConfig.THROTTLE_MAX_CONCURRENCY;
+import static io.rangefetch.StreamConfig.THROTTLE_MIN_CONCURRENCY;
+import static io.rangefetch.StreamConfig.VECTORED_DISCARD_TOLERANCE;
+import static io.rangefetch.StreamConfig.VECTORED_MAX_MERGED_SIZE;
+import static io.rangefetch.StreamConfig.VECTORED_MIN_SEEK;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rangefetch.internal.format.OrcFormatPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -14,24 +35,24 @@ class StreamConfigTest {
     @Test
     void defaultsArePinned() {
         StreamConfig config = StreamConfig.defaults();
-        assertThat(config.minRequestSize()).isEqualTo(64 * 1024);
-        assertThat(config.maxRequestSize()).isEqualTo(8 * 1024 * 1024);
-        assertThat(config.smallObjectSize()).isEqualTo(8 * 1024 * 1024);
-        assertThat(config.sequentialReads()).isEqualTo(2);
-        assertThat(config.smallObjectPartSize()).isEqualTo(512 * 1024);
-        assertThat(config.prefetchInitialSize()).isEqualTo(4 * 1024 * 1024);
-        assertThat(config.prefetchMaxSize()).isEqualTo(64 * 1024 * 1024);
-        assertThat(config.cacheMaxMemory()).isEqualTo(Runtime.getRuntime().maxMemory() / 10);
-        assertThat(config.metadataTtl()).isEqualTo(Duration.ofSeconds(60));
-        assertThat(config.metadataMaxEntries()).isEqualTo(10_000);
-        assertThat(config.fetchMaxConcurrency()).isEqualTo(16);
-        assertThat(config.firstByteLatency()).isEqualTo(Duration.ofMillis(30));
-        assertThat(config.connectionBandwidth()).isEqualTo(85L * 1024 * 1024);
+        assertThat(config.get(MIN_REQUEST_SIZE)).isEqualTo(64 * 1024);
+        assertThat(config.get(MAX_REQUEST_SIZE)).isEqualTo(8 * 1024 * 1024);
+        assertThat(config.get(SMALL_OBJECT_SIZE)).isEqualTo(8 * 1024 * 1024);
+        assertThat(config.get(SEQUENTIAL_READS)).isEqualTo(2);
+        assertThat(config.get(SMALL_OBJECT_PART_SIZE)).isEqualTo(512 * 1024);
+        assertThat(config.get(PREFETCH_INITIAL_SIZE)).isEqualTo(4 * 1024 * 1024);
+        assertThat(config.get(PREFETCH_MAX_SIZE)).isEqualTo(64 * 1024 * 1024);
+        assertThat(config.get(CACHE_MAX_MEMORY)).isEqualTo(Runtime.getRuntime().maxMemory() / 10);
+        assertThat(config.get(METADATA_TTL)).isEqualTo(Duration.ofSeconds(60));
+        assertThat(config.get(METADATA_MAX_ENTRIES)).isEqualTo(10_000);
+        assertThat(config.get(FETCH_MAX_CONCURRENCY)).isEqualTo(16);
+        assertThat(config.get(FIRST_BYTE_LATENCY)).isEqualTo(Duration.ofMillis(30));
+        assertThat(config.get(CONNECTION_BANDWIDTH)).isEqualTo(85L * 1024 * 1024);
         // latency × bandwidth = 0.030 s × 89,128,960 B/s
-        assertThat(config.vectoredMinSeek()).isEqualTo(2_673_868);
+        assertThat(config.get(VECTORED_MIN_SEEK)).isEqualTo(2_673_868);
         // four round trips' worth, above the 8 MiB maximum request
-        assertThat(config.vectoredMaxMergedSize()).isEqualTo(10_695_475);
-        assertThat(config.vectoredDiscardTolerance()).isEqualTo(0.25);
+        assertThat(config.get(VECTORED_MAX_MERGED_SIZE)).isEqualTo(10_695_475);
+        assertThat(config.get(VECTORED_DISCARD_TOLERANCE)).isEqualTo(0.25);
     }
 
     @Test
@@ -56,36 +77,29 @@ class StreamConfigTest {
                 Map.entry("rangefetch.format.extensions", "parquet:.PARQUET,pq ; orc:orc;text:csv"),
                 Map.entry("rangefetch.format.compressed-extensions", "gz, .zst"),
                 Map.entry("rangefetch.orc.tail-size", "64KiB"),
-                Map.entry("rangefetch.parquet.footer-precache-size", "16KiB"),
-                Map.entry("rangefetch.parquet.large-footer-precache-size", "2MiB"),
-                Map.entry("rangefetch.parquet.whole-file-size", "1MiB"),
-                Map.entry("rangefetch.parquet.large-file-size", "512MiB"),
                 Map.entry("other.setting", "ignored")), PREFIX);
-        assertThat(config.minRequestSize()).isEqualTo(128 * 1024);
-        assertThat(config.maxRequestSize()).isEqualTo(16 * 1024 * 1024);
-        assertThat(config.smallObjectSize()).isEqualTo(1024 * 1024);
-        assertThat(config.smallObjectPartSize()).isEqualTo(256 * 1024);
-        assertThat(config.sequentialReads()).isEqualTo(3);
-        assertThat(config.prefetchInitialSize()).isEqualTo(2 * 1024 * 1024);
-        assertThat(config.prefetchMaxSize()).isEqualTo(1L << 30);
-        assertThat(config.cacheMaxMemory()).isEqualTo(512L << 20);
-        assertThat(config.metadataTtl()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(config.metadataMaxEntries()).isEqualTo(100);
-        assertThat(config.fetchMaxConcurrency()).isEqualTo(32);
-        assertThat(config.firstByteLatency()).isEqualTo(Duration.ofMillis(50));
-        assertThat(config.connectionBandwidth()).isEqualTo(100L << 20);
-        assertThat(config.vectoredMinSeek()).isEqualTo(1L << 20);
-        assertThat(config.vectoredMaxMergedSize()).isEqualTo(32L << 20);
-        assertThat(config.vectoredDiscardTolerance()).isEqualTo(0.5);
-        assertThat(config.formatExtensions()).containsExactly(Map.entry("parquet", List.of("parquet", "pq")),
+        assertThat(config.get(MIN_REQUEST_SIZE)).isEqualTo(128 * 1024);
+        assertThat(config.get(MAX_REQUEST_SIZE)).isEqualTo(16 * 1024 * 1024);
+        assertThat(config.get(SMALL_OBJECT_SIZE)).isEqualTo(1024 * 1024);
+        assertThat(config.get(SMALL_OBJECT_PART_SIZE)).isEqualTo(256 * 1024);
+        assertThat(config.get(SEQUENTIAL_READS)).isEqualTo(3);
+        assertThat(config.get(PREFETCH_INITIAL_SIZE)).isEqualTo(2 * 1024 * 1024);
+        assertThat(config.get(PREFETCH_MAX_SIZE)).isEqualTo(1L << 30);
+        assertThat(config.get(CACHE_MAX_MEMORY)).isEqualTo(512L << 20);
+        assertThat(config.get(METADATA_TTL)).isEqualTo(Duration.ofSeconds(30));
+        assertThat(config.get(METADATA_MAX_ENTRIES)).isEqualTo(100);
+        assertThat(config.get(FETCH_MAX_CONCURRENCY)).isEqualTo(32);
+        assertThat(config.get(FIRST_BYTE_LATENCY)).isEqualTo(Duration.ofMillis(50));
+        assertThat(config.get(CONNECTION_BANDWIDTH)).isEqualTo(100L << 20);
+        assertThat(config.get(VECTORED_MIN_SEEK)).isEqualTo(1L << 20);
+        assertThat(config.get(VECTORED_MAX_MERGED_SIZE)).isEqualTo(32L << 20);
+        assertThat(config.get(VECTORED_DISCARD_TOLERANCE)).isEqualTo(0.5);
+        assertThat(config.get(FORMAT_EXTENSIONS)).containsExactly(Map.entry("parquet", List.of("parquet", "pq")),
                 Map.entry("orc", List.of("orc")), Map.entry("text", List.of("csv")));
-        assertThat(config.formatCompressedExtensions()).containsExactly("gz", "zst");
-        assertThat(config.orcTailSize()).isEqualTo(64L << 10);
-        assertThat(config.parquetFooterPrecacheSize()).isEqualTo(16L << 10);
-        assertThat(config.parquetLargeFooterPrecacheSize()).isEqualTo(2L << 20);
-        assertThat(config.parquetWholeFileSize()).isEqualTo(1L << 20);
-        assertThat(config.parquetLargeFileSize()).isEqualTo(512L << 20);
-        assertThat(StreamConfig.keys()).hasSize(43);
+        assertThat(config.get(FORMAT_COMPRESSED_EXTENSIONS)).containsExactly("gz", "zst");
+        assertThat(config.get(OrcFormatPolicy.TAIL_SIZE)).isEqualTo(64L << 10);
+        // Parquet's keys are the Parquet module's: without it, core knows its own and ORC's.
+        assertThat(StreamConfig.keys()).hasSize(39);
     }
 
     @Test
@@ -103,7 +117,8 @@ class StreamConfigTest {
         assertThatThrownBy(() -> StreamConfig.fromProperties(
                 Map.of("rangefetch.format.compressed-extensions", "g z"), PREFIX))
                 .hasMessageContaining("format.compressed-extensions");
-        assertThat(StreamConfig.fromProperties(Map.of("rangefetch.format.extensions", ""), PREFIX).formatExtensions())
+        assertThat(StreamConfig.fromProperties(Map.of("rangefetch.format.extensions", ""), PREFIX)
+                .get(FORMAT_EXTENSIONS))
                 .isEmpty();
     }
 
@@ -111,50 +126,53 @@ class StreamConfigTest {
     void vectoredSizesNotGivenAreDerivedFromTheNetworkModel() {
         // 100 ms × 10 MiB/s = 1 MiB worth reading through; four of those is below the maximum request
         StreamConfig slow = StreamConfig.builder()
-                .firstByteLatency(Duration.ofMillis(100))
-                .connectionBandwidth(10L << 20)
+                .set(FIRST_BYTE_LATENCY, Duration.ofMillis(100))
+                .set(CONNECTION_BANDWIDTH, 10L << 20)
                 .build();
-        assertThat(slow.vectoredMinSeek()).isEqualTo(1L << 20);
-        assertThat(slow.vectoredMaxMergedSize()).isEqualTo(slow.maxRequestSize());
+        assertThat(slow.get(VECTORED_MIN_SEEK)).isEqualTo(1L << 20);
+        assertThat(slow.get(VECTORED_MAX_MERGED_SIZE)).isEqualTo(slow.get(MAX_REQUEST_SIZE));
 
         StreamConfig fast = StreamConfig.fromProperties(Map.of(
                 "rangefetch.network.first-byte-latency", "1s",
                 "rangefetch.network.connection-bandwidth", "512MiB"), PREFIX);
-        assertThat(fast.vectoredMinSeek()).isEqualTo(512L << 20);
-        assertThat(fast.vectoredMaxMergedSize()).as("clamped to 1 GiB").isEqualTo(1L << 30);
+        assertThat(fast.get(VECTORED_MIN_SEEK)).isEqualTo(512L << 20);
+        assertThat(fast.get(VECTORED_MAX_MERGED_SIZE)).as("clamped to 1 GiB").isEqualTo(1L << 30);
 
-        StreamConfig noLatency = StreamConfig.builder().firstByteLatency(Duration.ZERO).build();
-        assertThat(noLatency.vectoredMinSeek()).isZero();
-        assertThat(noLatency.vectoredMaxMergedSize()).isEqualTo(noLatency.maxRequestSize());
+        StreamConfig noLatency = StreamConfig.builder().set(FIRST_BYTE_LATENCY, Duration.ZERO).build();
+        assertThat(noLatency.get(VECTORED_MIN_SEEK)).isZero();
+        assertThat(noLatency.get(VECTORED_MAX_MERGED_SIZE)).isEqualTo(noLatency.get(MAX_REQUEST_SIZE));
     }
 
     @Test
     void derivedVectoredSizesYieldToExplicitOnes() {
-        StreamConfig bigSeek = StreamConfig.builder().vectoredMinSeek(64L << 20).build();
-        assertThat(bigSeek.vectoredMinSeek()).isEqualTo(64L << 20);
-        assertThat(bigSeek.vectoredMaxMergedSize()).as("raised to hold the min-seek gap").isEqualTo(64L << 20);
+        StreamConfig bigSeek = StreamConfig.builder().set(VECTORED_MIN_SEEK, 64L << 20).build();
+        assertThat(bigSeek.get(VECTORED_MIN_SEEK)).isEqualTo(64L << 20);
+        assertThat(bigSeek.get(VECTORED_MAX_MERGED_SIZE)).as("raised to hold the min-seek gap").isEqualTo(64L << 20);
 
-        StreamConfig smallMerge = StreamConfig.builder().vectoredMaxMergedSize(1L << 20).build();
-        assertThat(smallMerge.vectoredMaxMergedSize()).as("below the maximum request is allowed").isEqualTo(1L << 20);
-        assertThat(smallMerge.vectoredMinSeek()).as("capped at the merged size").isEqualTo(1L << 20);
+        StreamConfig smallMerge = StreamConfig.builder().set(VECTORED_MAX_MERGED_SIZE, 1L << 20).build();
+        assertThat(smallMerge.get(VECTORED_MAX_MERGED_SIZE)).as("below the maximum request is allowed")
+                .isEqualTo(1L << 20);
+        assertThat(smallMerge.get(VECTORED_MIN_SEEK)).as("capped at the merged size").isEqualTo(1L << 20);
 
-        StreamConfig bigRequests = StreamConfig.builder().maxRequestSize(64L << 20).build();
-        assertThat(bigRequests.vectoredMaxMergedSize()).isEqualTo(64L << 20);
+        StreamConfig bigRequests = StreamConfig.builder().set(MAX_REQUEST_SIZE, 64L << 20).build();
+        assertThat(bigRequests.get(VECTORED_MAX_MERGED_SIZE)).isEqualTo(64L << 20);
     }
 
     @Test
     void aThrottleCeilingBelowItsFloorFailsNamingBoth() {
-        assertThatThrownBy(() -> StreamConfig.builder().throttleMinConcurrency(8).throttleMaxConcurrency(4).build())
+        assertThatThrownBy(() -> StreamConfig.builder().set(THROTTLE_MIN_CONCURRENCY, 8)
+                .set(THROTTLE_MAX_CONCURRENCY, 4).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("throttle.max-concurrency (4)")
                 .hasMessageContaining("throttle.min-concurrency (8)");
-        assertThat(StreamConfig.builder().throttleMinConcurrency(4).throttleMaxConcurrency(4).build()
-                .throttleMaxConcurrency()).isEqualTo(4);
+        assertThat(StreamConfig.builder().set(THROTTLE_MIN_CONCURRENCY, 4).set(THROTTLE_MAX_CONCURRENCY, 4).build()
+                .get(THROTTLE_MAX_CONCURRENCY)).isEqualTo(4);
     }
 
     @Test
     void badVectoredSettingsFailWithTheKeyAndTheValue() {
-        assertThatThrownBy(() -> StreamConfig.builder().vectoredMinSeek(8L << 20).vectoredMaxMergedSize(4L << 20).build())
+        assertThatThrownBy(() -> StreamConfig.builder().set(VECTORED_MIN_SEEK, 8L << 20)
+                .set(VECTORED_MAX_MERGED_SIZE, 4L << 20).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("vectored.max-merged-size (4194304)")
                 .hasMessageContaining("vectored.min-seek (8388608)");
@@ -166,20 +184,20 @@ class StreamConfigTest {
                 .hasMessageContaining("vectored.max-merged-size=0");
         assertThatThrownBy(() -> StreamConfig.fromProperties(Map.of("rangefetch.vectored.discard-tolerance", "-0.5"), PREFIX))
                 .hasMessageContaining("vectored.discard-tolerance=-0.5");
-        assertThatThrownBy(() -> StreamConfig.builder().vectoredDiscardTolerance(Double.NaN))
+        assertThatThrownBy(() -> StreamConfig.builder().set(VECTORED_DISCARD_TOLERANCE, Double.NaN))
                 .hasMessageContaining("vectored.discard-tolerance");
         assertThatThrownBy(() -> StreamConfig.fromProperties(Map.of("rangefetch.network.connection-bandwidth", "fast"), PREFIX))
                 .hasMessageContaining("network.connection-bandwidth=fast").hasMessageContaining("85MB/s");
         assertThatThrownBy(() -> StreamConfig.fromProperties(Map.of("rangefetch.network.connection-bandwidth", "0MB/s"), PREFIX))
                 .hasMessageContaining("network.connection-bandwidth=0MB/s");
-        assertThatThrownBy(() -> StreamConfig.builder().firstByteLatency(Duration.ofMillis(-1)))
+        assertThatThrownBy(() -> StreamConfig.builder().set(FIRST_BYTE_LATENCY, Duration.ofMillis(-1)))
                 .hasMessageContaining("network.first-byte-latency");
     }
 
     @Test
     void cacheMemoryAcceptsAPercentageOfTheHeap() {
         StreamConfig config = StreamConfig.fromProperties(Map.of("rangefetch.cache.max-memory", "25%"), PREFIX);
-        assertThat(config.cacheMaxMemory()).isEqualTo((long) (Runtime.getRuntime().maxMemory() * 25.0 / 100));
+        assertThat(config.get(CACHE_MAX_MEMORY)).isEqualTo((long) (Runtime.getRuntime().maxMemory() * 25.0 / 100));
     }
 
     @Test
@@ -208,20 +226,22 @@ class StreamConfigTest {
     void anOutOfRangeValueFailsWithTheKeyAndTheValue() {
         assertThatThrownBy(() -> StreamConfig.fromProperties(Map.of("rangefetch.fetch.max-concurrency", "0"), PREFIX))
                 .hasMessageContaining("rangefetch.fetch.max-concurrency=0");
-        assertThatThrownBy(() -> StreamConfig.builder().minRequestSize(1 << 20).maxRequestSize(1 << 20).build())
+        assertThatThrownBy(() -> StreamConfig.builder().set(MIN_REQUEST_SIZE, 1 << 20)
+                .set(MAX_REQUEST_SIZE, 1 << 20).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("read.max-request-size (1048576)");
-        assertThatThrownBy(() -> StreamConfig.builder().maxRequestSize(2L << 30).build())
+        assertThatThrownBy(() -> StreamConfig.builder().set(MAX_REQUEST_SIZE, 2L << 30).build())
                 .hasMessageContaining("1GiB");
-        assertThatThrownBy(() -> StreamConfig.builder().prefetchInitialSize(32 << 20).prefetchMaxSize(16 << 20).build())
+        assertThatThrownBy(() -> StreamConfig.builder().set(PREFETCH_INITIAL_SIZE, 32 << 20)
+                .set(PREFETCH_MAX_SIZE, 16 << 20).build())
                 .hasMessageContaining("prefetch.max-size");
-        assertThatThrownBy(() -> StreamConfig.builder().metadataTtl(Duration.ofSeconds(-1)))
+        assertThatThrownBy(() -> StreamConfig.builder().set(METADATA_TTL, Duration.ofSeconds(-1)))
                 .hasMessageContaining("metadata.ttl");
     }
 
     @Test
     void aSettingGivenTwiceIsRefused() {
-        assertThatThrownBy(() -> StreamConfig.builder().minRequestSize(1024).minRequestSize(2048))
+        assertThatThrownBy(() -> StreamConfig.builder().set(MIN_REQUEST_SIZE, 1024).set(MIN_REQUEST_SIZE, 2048))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("read.min-request-size");
     }

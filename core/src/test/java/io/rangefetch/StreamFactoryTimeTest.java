@@ -30,7 +30,8 @@ class StreamFactoryTimeTest {
         byte[] first = TestData.bytes(2 * MIB, 1);
         client.put(BUCKET, "fresh.bin", first);
         try (StreamFactory factory = StreamFactory.builder(client).ticker(time.ticker()).scheduler(time.scheduler())
-                .config(StreamConfig.builder().cacheMaxMemory(64L * MIB).metadataTtl(TTL).prefetchMaxSize(0).build())
+                .config(StreamConfig.builder().set(StreamConfig.CACHE_MAX_MEMORY, 64L * MIB)
+                        .set(StreamConfig.METADATA_TTL, TTL).set(StreamConfig.PREFETCH_MAX_SIZE, 0L).build())
                 .formatPolicies(List.of()).build()) {
             assertThat(readSmall(factory)).isEqualTo(Arrays.copyOfRange(first, 100, 1100));
             byte[] second = TestData.bytes(2 * MIB, 2);

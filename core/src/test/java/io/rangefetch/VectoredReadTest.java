@@ -1,5 +1,8 @@
 package io.rangefetch;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
+import static io.rangefetch.StreamConfig.FETCH_MAX_CONCURRENCY;
+import static io.rangefetch.StreamConfig.PREFETCH_INITIAL_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -127,7 +130,7 @@ class VectoredReadTest {
         assertThat(client.gets()).extracting(Request::byteRange).containsExactlyInAnyOrderElementsOf(ranges.stream()
                 .map(range -> ByteRange.ofLength(range.offset(), range.length())).toList());
         client.clearLog();
-        StreamFactory oneConnection = fixture.factory(StreamConfig.builder().fetchMaxConcurrency(1).build());
+        StreamFactory oneConnection = fixture.factory(StreamConfig.builder().set(FETCH_MAX_CONCURRENCY, 1).build());
         try (SeekableS3InputStream stream = open(oneConnection, "near")) {
             List<FileRange> again = ranges.stream().map(range -> FileRange.of(range.offset(), range.length())).toList();
             stream.readVectored(again, ByteBuffer::allocate);
@@ -332,7 +335,7 @@ class VectoredReadTest {
     void aRangeAroundASmallCachedBlockIsOneGetAndAroundALargeOneTwo() throws Exception {
         byte[] data = fixture.put("around", 32 * MIB);
         // one connection: no request is split to use an idle one
-        StreamFactory factory = fixture.factory(StreamConfig.builder().fetchMaxConcurrency(1).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(FETCH_MAX_CONCURRENCY, 1).build());
         try (SeekableS3InputStream stream = open(factory, "around")) {
             byte[] small = new byte[1000];
             stream.readFully(5L * MIB, small, 0, small.length); // one minimum request: 64 KiB
@@ -368,7 +371,7 @@ class VectoredReadTest {
     void gapBytesAreCachedWithinTheToleranceAndDroppedAboveIt() throws Exception {
         byte[] data = fixture.put("gaps", 32 * MIB);
         // one connection: no gap is split to use an idle one, so both gaps are read through
-        StreamFactory factory = fixture.factory(StreamConfig.builder().fetchMaxConcurrency(1).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(FETCH_MAX_CONCURRENCY, 1).build());
         try (SeekableS3InputStream stream = open(factory, "gaps")) {
             // 100 KB gap between two 1 MB ranges: 5% of the useful bytes, so the gap stays cached
             stream.readVectored(List.of(FileRange.of(0, MIB), FileRange.of(MIB + 100_000, MIB)), ByteBuffer::allocate);
@@ -395,7 +398,7 @@ class VectoredReadTest {
     @Test
     void withNoRoomInTheCacheTheBytesGoStraightToTheCallersBuffers() throws Exception {
         byte[] data = fixture.put("tight", 32 * MIB);
-        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(MIB).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, MIB).build());
         try (SeekableS3InputStream stream = open(factory, "tight")) {
             List<FileRange> ranges = List.of(FileRange.of(0, 3 * MIB), FileRange.of(3L * MIB + 10, 5 * MIB),
                     FileRange.of(20L * MIB, 9 * MIB));
@@ -424,7 +427,7 @@ class VectoredReadTest {
     @Test
     void positionedAndVectoredReadsFromManyThreadsOnOneAndManyStreamsReturnTheRightBytes() throws Exception {
         byte[] data = fixture.put("shared", 48 * MIB);
-        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(24L * MIB).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 24L * MIB).build());
         ExecutorService threads = Executors.newFixedThreadPool(8);
         try (SeekableS3InputStream shared = open(factory, "shared")) {
             List<Future<?>> readers = new ArrayList<>();
@@ -523,7 +526,8 @@ class VectoredReadTest {
 
     /** A factory whose first prefetch is one GET: a window smaller than a part is not cut. */
     private StreamFactory factoryWithOnePartPrefetches() {
-        return fixture.factory(StreamConfig.builder().cacheMaxMemory(256L * MIB).prefetchInitialSize(MIB).build());
+        return fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB)
+                .set(PREFETCH_INITIAL_SIZE, MIB).build());
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.rangefetch;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
+import static io.rangefetch.StreamConfig.PREFETCH_MAX_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -47,7 +49,8 @@ class VersionPinningTest {
 
     /** A factory that knows the object's first version (a stream read it), as a metadata cache entry does. */
     private StreamFactory factoryThatKnows(String key) throws IOException {
-        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(256L * MIB).prefetchMaxSize(0).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB)
+                .set(PREFETCH_MAX_SIZE, 0).build());
         try (SeekableS3InputStream learner = factory.open(at(key))) {
             assertThat(learner.length()).isEqualTo(SIZE);
         }

@@ -1,5 +1,6 @@
 package io.rangefetch.format;
 
+import io.rangefetch.Setting;
 import io.rangefetch.client.ByteRange;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -13,7 +14,7 @@ import java.util.concurrent.Executor;
  *
  * <p>Design: the format package sits below the public API, so this view names none of its types: the object is
  * a bucket and a key, the caller's options reach a policy as the one thing a policy uses of them (the split's
- * end), and the factory's configuration as {@link FormatSettings}. What a policy may do is read and prefetch
+ * end), and the factory's configuration through {@link #get(Setting)}. What a policy may do is read and prefetch
  * bytes, never wait for them.
  */
 public interface FormatStream {
@@ -35,8 +36,11 @@ public interface FormatStream {
      */
     OptionalLong splitEnd();
 
-    /** The factory's settings policies read. */
-    FormatSettings settings();
+    /**
+     * The value of one of the factory's settings: the stream's own ({@code StreamConfig.PREFETCH_MAX_SIZE}) or one
+     * the policy declares ({@link FormatPolicy#settings()}), as configured or by default.
+     */
+    <T> T get(Setting<T> setting);
 
     /** The object's length once the stream knows it; never sends a request. */
     OptionalLong knownLength();

@@ -1,5 +1,7 @@
 package io.rangefetch.testing;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
+import static io.rangefetch.StreamConfig.FORMAT_EXTENSIONS;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.StreamConfig;
@@ -46,8 +48,8 @@ public final class RecordingPolicy implements FormatPolicy {
      */
     public static StreamConfig recConfig() {
         return StreamConfig.builder()
-                .cacheMaxMemory(256L * StreamFixture.MIB)
-                .formatExtensions(Map.of("rec", List.of("rec")))
+                .set(CACHE_MAX_MEMORY, 256L * StreamFixture.MIB)
+                .set(FORMAT_EXTENSIONS, Map.of("rec", List.of("rec")))
                 .build();
     }
 

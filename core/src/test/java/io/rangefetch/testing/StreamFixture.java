@@ -1,5 +1,9 @@
 package io.rangefetch.testing;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
+import static io.rangefetch.StreamConfig.RETRY_BASE_DELAY;
+import static io.rangefetch.StreamConfig.RETRY_MAX_DELAY;
+
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
 import io.rangefetch.format.FormatPolicy;
@@ -53,8 +57,9 @@ public final class StreamFixture implements AutoCloseable, AfterEachCallback {
     /** A factory with a 256 MiB cache, so tests do not depend on the JVM's heap size. */
     public StreamFactory factory() {
         // short retry waits: a test that makes GETs fail should not wait out production backoff
-        return factory(StreamConfig.builder().cacheMaxMemory(256L * MIB).retryBaseDelay(java.time.Duration.ofMillis(1))
-                .retryMaxDelay(java.time.Duration.ofMillis(5)).build());
+        return factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB)
+                .set(RETRY_BASE_DELAY, java.time.Duration.ofMillis(1))
+                .set(RETRY_MAX_DELAY, java.time.Duration.ofMillis(5)).build());
     }
 
     private StreamFactory.Builder builder(StreamConfig config) {

@@ -1,5 +1,6 @@
 package io.rangefetch.hadoop;
 
+import static io.rangefetch.StreamConfig.FORMAT_EXTENSIONS;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.ObjectChangedException;
@@ -95,7 +96,7 @@ final class RangefetchInputStream extends ObjectInputStream
         this.streamStatistics = getS3AStreamStatistics();
         this.fileSystemStatistics = getContext().getStats();
         this.options = S3AOpenOptions.of(getObjectAttributes(), getContext().getInputPolicy(),
-                getContext().getChangeDetectionPolicy(), factory.config().formatExtensions());
+                getContext().getChangeDetectionPolicy(), factory.config().get(FORMAT_EXTENSIONS));
         this.ioStatistics = new RangefetchIOStatistics(streamStatistics.getIOStatistics(), this::rangefetchStatistics);
         requests.register(getBucket(), getKey(), callbacks);
         try {

@@ -8,6 +8,7 @@ import io.rangefetch.it.proxy.Fault;
 import io.rangefetch.it.proxy.ProxiedRequest;
 import io.rangefetch.it.proxy.ProxyLedger;
 import io.rangefetch.it.server.S3Clients;
+import io.rangefetch.parquet.ParquetFormatPolicy;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
@@ -119,7 +120,7 @@ abstract class S3AEndToEndSuite {
         // parquet.footer-precache-size of the tail (no footer seen yet in this factory), so the bytes past the
         // footer are the only ones it may fetch beyond classic's: no unread column chunk, no byte twice.
         long footerTail = footerLength(localParquet) + 8L;
-        long precachePastFooter = StreamConfig.defaults().parquetFooterPrecacheSize() - footerTail;
+        long precachePastFooter = StreamConfig.defaults().get(ParquetFormatPolicy.FOOTER_PRECACHE_SIZE) - footerTail;
         assertThat(rangefetchLedger.bodyBytes() - precachePastFooter)
                 .as("bytes, Rangefetch (less the precache past the footer) vs classic %s", classicLedger)
                 .isLessThanOrEqualTo(classicLedger.bodyBytes());

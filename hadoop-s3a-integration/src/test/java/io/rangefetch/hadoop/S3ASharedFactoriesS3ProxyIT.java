@@ -1,5 +1,7 @@
 package io.rangefetch.hadoop;
 
+import static io.rangefetch.StreamConfig.FETCH_MAX_CONCURRENCY;
+import static io.rangefetch.StreamConfig.THROTTLE_MAX_CONCURRENCY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.StreamFactory;
@@ -97,7 +99,8 @@ class S3ASharedFactoriesS3ProxyIT {
                 + " factories %d; cache peak %d of %d bytes%n", threadsAfterFew, RangefetchThreads.live().size(),
                 SharedStreamFactories.openFactories() - factoriesBefore, shared.peakCacheMemoryBytes(), BUDGET);
         assertThat(RangefetchThreads.owningFactories()).hasSize(1);
-        int inFlight = Math.max(shared.config().fetchMaxConcurrency(), shared.config().throttleMaxConcurrency());
+        int inFlight = Math.max(shared.config().get(FETCH_MAX_CONCURRENCY),
+                shared.config().get(THROTTLE_MAX_CONCURRENCY));
         assertThat(RangefetchThreads.live().size())
                 .as("rangefetch threads after 10 file systems: %d", threadsAfterFew)
                 .isLessThanOrEqualTo(Math.max(threadsAfterFew, 3 * inFlight + 2));

@@ -1,5 +1,7 @@
 package io.rangefetch.iceberg;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
+import static io.rangefetch.StreamConfig.MIN_REQUEST_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -36,8 +38,8 @@ class RangefetchS3FileIOTest {
                 "rangefetch.cache.max-memory", "64MB",
                 "s3.path-style-access", "true"))) {
             StreamConfig config = io.streamConfig();
-            assertThat(config.minRequestSize()).isEqualTo(128 * 1024);
-            assertThat(config.cacheMaxMemory()).isEqualTo(64L * 1024 * 1024);
+            assertThat(config.get(MIN_REQUEST_SIZE)).isEqualTo(128 * 1024);
+            assertThat(config.get(CACHE_MAX_MEMORY)).isEqualTo(64L * 1024 * 1024);
             assertThat(io.rangefetchEnabled()).isTrue();
         }
     }
@@ -46,8 +48,8 @@ class RangefetchS3FileIOTest {
     void noRangefetchPropertiesGiveTheDefaults() {
         try (RangefetchS3FileIO io = initialized(Map.of())) {
             StreamConfig defaults = StreamConfig.builder().build();
-            assertThat(io.streamConfig().minRequestSize()).isEqualTo(defaults.minRequestSize());
-            assertThat(io.streamConfig().cacheMaxMemory()).isEqualTo(defaults.cacheMaxMemory());
+            assertThat(io.streamConfig().get(MIN_REQUEST_SIZE)).isEqualTo(defaults.get(MIN_REQUEST_SIZE));
+            assertThat(io.streamConfig().get(CACHE_MAX_MEMORY)).isEqualTo(defaults.get(CACHE_MAX_MEMORY));
             assertThat(io.rangefetchEnabled()).isTrue();
         }
     }
@@ -190,7 +192,7 @@ class RangefetchS3FileIOTest {
 
     private static void assertRebuilt(RangefetchS3FileIO copy, RangefetchS3FileIO original) {
         assertThat(copy.factoryCount()).isZero();
-        assertThat(copy.streamConfig().minRequestSize()).isEqualTo(256 * 1024);
+        assertThat(copy.streamConfig().get(MIN_REQUEST_SIZE)).isEqualTo(256 * 1024);
         assertThat(copy.rangefetchEnabled()).isTrue();
         assertThat(copy.properties()).isEqualTo(original.properties());
         assertThat(copy.newInputFile("s3://bucket/a", 1)).isInstanceOf(RangefetchInputFile.class);

@@ -1,5 +1,7 @@
 package io.rangefetch.iceberg;
 
+import static io.rangefetch.StreamConfig.FETCH_MAX_CONCURRENCY;
+import static io.rangefetch.StreamConfig.THROTTLE_MAX_CONCURRENCY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.esotericsoftware.kryo.Kryo;
@@ -221,7 +223,8 @@ class SharedFactoriesTest {
 
     /** Fetch and exchange threads for each request in flight, a watchdog and a backoff timer: one factory's most. */
     private static int threadCeiling(StreamFactory factory) {
-        int inFlight = Math.max(factory.config().fetchMaxConcurrency(), factory.config().throttleMaxConcurrency());
+        int inFlight = Math.max(factory.config().get(FETCH_MAX_CONCURRENCY),
+                factory.config().get(THROTTLE_MAX_CONCURRENCY));
         return 3 * inFlight + 2;
     }
 

@@ -1,5 +1,7 @@
 package io.rangefetch.it;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
+import static io.rangefetch.StreamConfig.FETCH_MAX_CONCURRENCY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -41,8 +43,8 @@ abstract class EmptyObjectSuite extends ProxiedS3ServerTestBase {
     /** Parquet (rangefetch-parquet is on the class path), ORC and text policies, and no policy. */
     private static final List<String> KEYS = List.of("empty.parquet", "empty.orc", "empty.csv", "empty.json",
             "empty.bin");
-    private static final StreamConfig ONE_SLOT = StreamConfig.builder().fetchMaxConcurrency(1)
-            .cacheMaxMemory(64L << 20).build();
+    private static final StreamConfig ONE_SLOT = StreamConfig.builder().set(FETCH_MAX_CONCURRENCY, 1)
+            .set(CACHE_MAX_MEMORY, 64L << 20).build();
 
     EmptyObjectSuite() {
         super(NetworkModel.unshaped());
@@ -104,7 +106,8 @@ abstract class EmptyObjectSuite extends ProxiedS3ServerTestBase {
 
     @Test
     void emptyObjectsOpenedAtOnceAllReadAsEmpty() throws Exception {
-        withFactory(StreamConfig.builder().fetchMaxConcurrency(8).cacheMaxMemory(64L << 20).build(), factory -> {
+        withFactory(StreamConfig.builder().set(FETCH_MAX_CONCURRENCY, 8)
+                .set(CACHE_MAX_MEMORY, 64L << 20).build(), factory -> {
             ExecutorService readers = Executors.newFixedThreadPool(8);
             try {
                 List<Future<Integer>> reads = new ArrayList<>();

@@ -1,5 +1,8 @@
 package io.rangefetch.it;
 
+import static io.rangefetch.StreamConfig.LIST_CURSORS;
+import static io.rangefetch.StreamConfig.LIST_PAGE_SIZE;
+import static io.rangefetch.StreamConfig.LIST_PARALLELISM;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.ListedObject;
@@ -112,7 +115,8 @@ abstract class ListingSuite extends ProxiedS3ServerTestBase {
         assertThat(expected).contains(key("u/p=1/a"), key("u/p=2/a"), key("u/p=3/d"), key(longName()))
                 .doesNotContain(key("u/p=1!x/a"), key("u/p=10/a"), key("u/p=2x/a"), key("u/p=3/"));
         ProxyLedger ledger = countingLedger();
-        withFactory(StreamConfig.builder().listPageSize(4).listCursors(3).listParallelism(2).build(), factory -> {
+        withFactory(StreamConfig.builder().set(LIST_PAGE_SIZE, 4).set(LIST_CURSORS, 3)
+                .set(LIST_PARALLELISM, 2).build(), factory -> {
             assertThat(keys(factory, wanted)).containsExactlyElementsOf(expected);
             assertThat(ledger.lists()).as("%s", ledger).isEqualTo(factory.statistics().listRequests()).isPositive();
             assertThat(ledger.gets()).as("%s", ledger).isZero();
@@ -126,7 +130,7 @@ abstract class ListingSuite extends ProxiedS3ServerTestBase {
         IntStream.range(55, 60).forEach(p -> wanted.add(locations(partition(p)).get(0)));
         ProxyLedger ledger = countingLedger();
         // five partitions of three objects fill a page: the first five, a page past them, the last five
-        withFactory(StreamConfig.builder().listPageSize(5 * FILES).build(), factory -> {
+        withFactory(StreamConfig.builder().set(LIST_PAGE_SIZE, 5 * FILES).build(), factory -> {
             assertThat(keys(factory, wanted)).hasSize(10 * FILES).containsExactlyElementsOf(eachAlone(wanted));
             assertThat(ledger.lists()).as("%s", ledger).isLessThanOrEqualTo(3);
         });
@@ -148,7 +152,7 @@ abstract class ListingSuite extends ProxiedS3ServerTestBase {
         }
         List<String> expected = eachAlone(wanted);
         ProxyLedger ledger = countingLedger();
-        withFactory(StreamConfig.builder().listPageSize(page).build(), factory -> {
+        withFactory(StreamConfig.builder().set(LIST_PAGE_SIZE, page).build(), factory -> {
             assertThat(keys(factory, wanted)).containsExactlyElementsOf(expected);
             assertThat(ledger.lists()).as("%s", ledger).isLessThanOrEqualTo(commonPrefixPages)
                     .isLessThan(wanted.size());

@@ -1,5 +1,8 @@
 package io.rangefetch.it;
 
+import static io.rangefetch.StreamConfig.MAX_REQUEST_SIZE;
+import static io.rangefetch.StreamConfig.MIN_REQUEST_SIZE;
+import static io.rangefetch.StreamConfig.SMALL_OBJECT_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,6 +13,7 @@ import io.rangefetch.it.proxy.NetworkModel;
 import io.rangefetch.it.proxy.ProxiedRequest;
 import io.rangefetch.it.proxy.ProxyLedger;
 import io.rangefetch.it.server.S3Clients;
+import io.rangefetch.parquet.ParquetFormatPolicy;
 import io.rangefetch.parquet.S3ParquetInputFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -69,7 +73,7 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
     private static final int MIB = 1024 * 1024;
     private static final StreamConfig DEFAULTS = StreamConfig.defaults();
     /** A suffix GET for a tail of unknown length asks for {@code read.min-request-size}: 64 KiB. */
-    private static final long TAIL_BYTES = DEFAULTS.minRequestSize();
+    private static final long TAIL_BYTES = DEFAULTS.get(MIN_REQUEST_SIZE);
     /** Parquet's trailer: the footer's length (4 bytes, little-endian) and "PAR1". */
     private static final int TRAILER_BYTES = 8;
 
@@ -208,7 +212,7 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
         long length = Files.size(local);
         int footerLength = footerLength(local);
         assertThat(footerLength).as("footer bytes").isGreaterThan(MIB);
-        assertThat(length).as("file bytes").isGreaterThan(DEFAULTS.smallObjectSize());
+        assertThat(length).as("file bytes").isGreaterThan(DEFAULTS.get(SMALL_OBJECT_SIZE));
         ProxyLedger ledger = countingLedger();
         withFactory(factory -> {
             S3ParquetInputFile input = new S3ParquetInputFile(factory, location(WIDE.name()));
@@ -260,7 +264,7 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
             }
         });
         assertThat(ledger.requests()).extracting(ProxiedRequest::rangeHeader).containsExactly(
-                "bytes=-" + DEFAULTS.parquetFooterPrecacheSize());
+                "bytes=-" + DEFAULTS.get(ParquetFormatPolicy.FOOTER_PRECACHE_SIZE));
         assertThat(ledger.heads()).isZero();
     }
 
@@ -282,7 +286,7 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
                 long gets = 0;
                 for (int i = 0; i < chunks.size(); i++) {
                     ColumnChunkMetaData chunk = chunks.get(i);
-                    gets += ceilDiv(chunk.getTotalSize(), DEFAULTS.maxRequestSize());
+                    gets += ceilDiv(chunk.getTotalSize(), DEFAULTS.get(MAX_REQUEST_SIZE));
                     pages += expected.readOffsetIndex(chunk).getPageCount();
                     if (i > 0) {
                         ColumnChunkMetaData previous = chunks.get(i - 1);
@@ -361,7 +365,7 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
         if (sixteenColumns == null) {
             Path path = upload(SIXTEEN_COLUMNS);
             sixteenColumns = Files.readAllBytes(path);
-            assertThat(sixteenColumns.length).isGreaterThan((int) DEFAULTS.smallObjectSize());
+            assertThat(sixteenColumns.length).isGreaterThan(Math.toIntExact(DEFAULTS.get(SMALL_OBJECT_SIZE)));
             return path;
         }
         return Files.write(directory.resolve(SIXTEEN_COLUMNS.name()), sixteenColumns);

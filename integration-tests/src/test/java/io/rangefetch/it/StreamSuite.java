@@ -1,5 +1,8 @@
 package io.rangefetch.it;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
+import static io.rangefetch.StreamConfig.PREFETCH_MAX_SIZE;
+import static io.rangefetch.StreamConfig.SMALL_OBJECT_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -175,7 +178,7 @@ abstract class StreamSuite extends ProxiedS3ServerTestBase {
         byte[] first = randomBytes(16 * MIB, 3);
         byte[] second = randomBytes(16 * MIB, 4);
         // no prefetch and no whole-object read, so the next read after the overwrite needs a GET
-        StreamConfig config = StreamConfig.builder().prefetchMaxSize(0).smallObjectSize(0).build();
+        StreamConfig config = StreamConfig.builder().set(PREFETCH_MAX_SIZE, 0).set(SMALL_OBJECT_SIZE, 0).build();
         try (S3Client s3 = S3Clients.sync(proxied())) {
             put(s3, "overwritten", first);
             try (StreamFactory factory = StreamFactory.create(s3, config);
@@ -201,7 +204,7 @@ abstract class StreamSuite extends ProxiedS3ServerTestBase {
     @Test
     void theMemoryBudgetHoldsWhileSixteenStreamsReadAtOnce() throws Exception {
         long budget = 6L * MIB;
-        StreamConfig config = StreamConfig.builder().cacheMaxMemory(budget).build();
+        StreamConfig config = StreamConfig.builder().set(CACHE_MAX_MEMORY, budget).build();
         ExecutorService readers = Executors.newFixedThreadPool(16);
         S3AsyncClient s3 = S3Clients.nettyAsync(proxied());
         try (s3; StreamFactory factory = StreamFactory.create(s3, config)) {

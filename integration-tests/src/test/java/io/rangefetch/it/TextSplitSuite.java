@@ -1,5 +1,6 @@
 package io.rangefetch.it;
 
+import static io.rangefetch.StreamConfig.MIN_REQUEST_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.OpenOptions;
@@ -69,7 +70,7 @@ abstract class TextSplitSuite extends ProxiedS3ServerTestBase {
                 assertSameBytes(object, read, start, "the split read from " + start);
             }
         });
-        long limit = end + DEFAULTS.minRequestSize();
+        long limit = end + DEFAULTS.get(MIN_REQUEST_SIZE);
         assertThat(ledger.requests()).as("GETs").isNotEmpty().allSatisfy(request -> {
             assertThat(request.method()).isEqualTo("GET");
             assertThat(request.rangeHeader()).as("a closed range").matches("bytes=\\d+-\\d+");

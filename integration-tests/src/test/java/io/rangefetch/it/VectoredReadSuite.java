@@ -1,5 +1,6 @@
 package io.rangefetch.it;
 
+import static io.rangefetch.StreamConfig.FETCH_MAX_CONCURRENCY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -172,7 +173,7 @@ abstract class VectoredReadSuite extends ProxiedS3ServerTestBase {
         HeldGets slot = new HeldGets(range -> firstByte(range) == 40L * MIB);
         FileRange occupying = FileRange.of(40L * MIB, 8 * MIB);
         FileRange demand = FileRange.of(20L * MIB, 100);
-        withSyncFactory(StreamConfig.builder().fetchMaxConcurrency(1).build(), factory -> {
+        withSyncFactory(StreamConfig.builder().set(FETCH_MAX_CONCURRENCY, 1).build(), factory -> {
             try (SeekableS3InputStream scanner = open(factory);
                     SeekableS3InputStream occupier = open(factory);
                     SeekableS3InputStream reader = open(factory)) {

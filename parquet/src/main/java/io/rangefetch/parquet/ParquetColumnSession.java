@@ -2,6 +2,7 @@ package io.rangefetch.parquet;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.StreamConfig;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.format.FormatSession;
 import io.rangefetch.format.FormatStream;
@@ -86,13 +87,14 @@ final class ParquetColumnSession implements FormatSession {
         this.stream = requireNonNull(stream, "stream is null");
         this.policy = requireNonNull(policy, "policy is null");
         // as far ahead as a sequential prefetch may go, and never more than a quarter of the shared cache
-        this.budget = Math.min(stream.settings().prefetchMaxSize(), stream.settings().cacheMaxMemory() / 4);
+        this.budget = Math.min(stream.get(StreamConfig.PREFETCH_MAX_SIZE),
+                stream.get(StreamConfig.CACHE_MAX_MEMORY) / 4);
     }
 
     /** How far past the row group being read a prefetch may reach now. Called holding this. */
     private long laterWindow() {
         long earned = usedSinceLeftBehind > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * usedSinceLeftBehind;
-        return Math.min(budget, Math.max(stream.settings().prefetchInitialSize(), earned));
+        return Math.min(budget, Math.max(stream.get(StreamConfig.PREFETCH_INITIAL_SIZE), earned));
     }
 
     @Override
@@ -107,7 +109,7 @@ final class ParquetColumnSession implements FormatSession {
      */
     @Override
     public OptionalLong smallObjectSize() {
-        return OptionalLong.of(stream.settings().parquetWholeFileSize());
+        return OptionalLong.of(stream.get(ParquetFormatPolicy.WHOLE_FILE_SIZE));
     }
 
     @Override

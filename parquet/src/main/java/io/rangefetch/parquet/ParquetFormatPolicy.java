@@ -3,13 +3,14 @@ package io.rangefetch.parquet;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.rangefetch.S3Location;
+import io.rangefetch.Setting;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.TableKeys;
 import io.rangefetch.format.FormatPolicy;
 import io.rangefetch.format.FormatSession;
-import io.rangefetch.format.FormatSettings;
 import io.rangefetch.format.FormatStream;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
@@ -35,9 +36,29 @@ import org.slf4j.LoggerFactory;
  * awareness off for the file with one warning; reads still return the right bytes.
  *
  * <p>One instance per factory (the factory loads it with {@link java.util.ServiceLoader}): it holds the column
- * history across files, and the parsed footers of recent files, shared by their streams. Thread-safe.
+ * history across files, and the parsed footers of recent files, shared by their streams. Thread-safe. Its settings
+ * ({@code parquet.*}) are declared here, and read from properties as the stream's are.
  */
 public final class ParquetFormatPolicy implements FormatPolicy {
+    public static final Setting<Long> FOOTER_PRECACHE_SIZE = Setting.requestSize(
+            "parquet.footer-precache-size", "32KiB", 0,
+            "Bytes of a Parquet file's tail fetched when its stream opens, for files up to "
+                    + "parquet.large-file-size.");
+    public static final Setting<Long> LARGE_FOOTER_PRECACHE_SIZE = Setting.requestSize(
+            "parquet.large-footer-precache-size", "1MiB", 0,
+            "Bytes of a Parquet file's tail fetched when its stream opens, for files larger than "
+                    + "parquet.large-file-size.");
+    // About one round trip's worth of bytes at S3's per-connection rate (30 ms x 85 MiB/s, about 2.5 MiB), rounded
+    // up: a file this small costs little more whole than its footer alone, and saves the round trip that reading
+    // the footer first costs.
+    public static final Setting<Long> WHOLE_FILE_SIZE = Setting.requestSize("parquet.whole-file-size", "3MiB", 0,
+            "A Parquet file of at most this many bytes (and of at most read.small-object-size) is read whole on "
+                    + "its first read; a larger one is read footer first, then only the column chunks its reader "
+                    + "reads or is predicted to read.");
+    public static final Setting<Long> LARGE_FILE_SIZE = Setting.size("parquet.large-file-size", "1GiB", 0,
+            "Above this length a Parquet file's open fetches parquet.large-footer-precache-size of its tail "
+                    + "instead of parquet.footer-precache-size.");
+
     /** Recent files whose footers stay parsed: parquet-java opens a file's stream more than once. */
     static final int PARSED_FOOTERS = 256;
     private static final Logger LOG = LoggerFactory.getLogger(ParquetFormatPolicy.class);
@@ -56,6 +77,11 @@ public final class ParquetFormatPolicy implements FormatPolicy {
     }
 
     @Override
+    public List<Setting<?>> settings() {
+        return List.of(FOOTER_PRECACHE_SIZE, LARGE_FOOTER_PRECACHE_SIZE, WHOLE_FILE_SIZE, LARGE_FILE_SIZE);
+    }
+
+    @Override
     public FormatSession open(FormatStream stream) {
         return new ParquetColumnSession(stream, this);
     }
@@ -70,15 +96,15 @@ public final class ParquetFormatPolicy implements FormatPolicy {
      */
     long precacheSize(FormatStream stream) {
         long length = stream.knownLength().orElse(-1);
-        FormatSettings settings = stream.settings();
-        long configured = length > settings.parquetLargeFileSize() ? settings.parquetLargeFooterPrecacheSize()
-                : settings.parquetFooterPrecacheSize();
+        long largeFooterPrecacheSize = stream.get(LARGE_FOOTER_PRECACHE_SIZE);
+        long configured = length > stream.get(LARGE_FILE_SIZE) ? largeFooterPrecacheSize
+                : stream.get(FOOTER_PRECACHE_SIZE);
         FooterTails learned = footerTails.getIfPresent(TableKeys.table(stream.key()));
         OptionalLong expected = learned == null ? OptionalLong.empty() : learned.expected();
         if (configured == 0 || expected.isEmpty()) {
             return configured;
         }
-        return Math.min(expected.getAsLong(), Math.max(configured, settings.parquetLargeFooterPrecacheSize()));
+        return Math.min(expected.getAsLong(), Math.max(configured, largeFooterPrecacheSize));
     }
 
 
@@ -144,7 +170,7 @@ public final class ParquetFormatPolicy implements FormatPolicy {
                             .thenApply(parsed -> {
                                 footerTails.get(TableKeys.table(stream.key()), ignored -> new FooterTails()).record(
                                         parsed == null ? length - footerStart : neededTail(parsed, length,
-                                                footerStart, stream.settings().parquetLargeFooterPrecacheSize()));
+                                                footerStart, stream.get(LARGE_FOOTER_PRECACHE_SIZE)));
                                 return parsed;
                             });
                 });

@@ -1,5 +1,7 @@
 package io.rangefetch.parquet;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
+import static io.rangefetch.StreamConfig.SMALL_OBJECT_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.StreamConfig;
@@ -50,8 +52,8 @@ class ColumnHistoryWasteTest {
             fixture.client().put(StreamFixture.BUCKET, "table/part-" + i + ".parquet", Files.readAllBytes(path));
             files.add(path);
         }
-        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(256L * StreamFixture.MIB)
-                .smallObjectSize(0).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * StreamFixture.MIB)
+                .set(SMALL_OBJECT_SIZE, 0).build());
         // the first reader reads both columns: the history learns them; the second reads only id
         read(factory, files.get(0), "table/part-0.parquet", SCHEMA);
         read(factory, files.get(1), "table/part-1.parquet",

@@ -1,10 +1,11 @@
 package io.rangefetch.parquet;
 
+import static io.rangefetch.StreamConfig.PREFETCH_INITIAL_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rangefetch.Setting;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.format.FormatSettings;
 import io.rangefetch.format.FormatStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -139,8 +140,8 @@ class ColumnPrefetchWasteTest {
         }
 
         @Override
-        public FormatSettings settings() {
-            return StreamConfig.builder().prefetchInitialSize(INITIAL_WINDOW).build();
+        public <T> T get(Setting<T> setting) {
+            return StreamConfig.builder().set(PREFETCH_INITIAL_SIZE, INITIAL_WINDOW).build().get(setting);
         }
 
         @Override

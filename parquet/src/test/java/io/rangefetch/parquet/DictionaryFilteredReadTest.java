@@ -1,5 +1,7 @@
 package io.rangefetch.parquet;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
+import static io.rangefetch.StreamConfig.SMALL_OBJECT_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.OpenOptions;
@@ -60,8 +62,8 @@ class DictionaryFilteredReadTest {
     void dictionaryReadsOfEveryRowGroupFetchNoColumnTheReaderDoesNotRead() throws IOException {
         Path local = write("filtered.parquet");
         List<ByteRange> unread = payloadChunks(local);
-        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(256L * StreamFixture.MIB)
-                .smallObjectSize(0).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * StreamFixture.MIB)
+                .set(SMALL_OBJECT_SIZE, 0).build());
         ParquetReadOptions options = nameFilter();
         long rows = 0;
         long idSum = 0;
@@ -108,8 +110,8 @@ class DictionaryFilteredReadTest {
             fixture.client().put(StreamFixture.BUCKET, key, Files.readAllBytes(path));
             files.add(path);
         }
-        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(256L * StreamFixture.MIB)
-                .smallObjectSize(0).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * StreamFixture.MIB)
+                .set(SMALL_OBJECT_SIZE, 0).build());
         ParquetReadOptions options = nameFilter();
         for (int i = 0; i < files.size(); i++) {
             String key = "table/part-" + i + ".parquet";

@@ -2,9 +2,9 @@ package io.rangefetch.parquet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rangefetch.Setting;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.format.FormatSettings;
 import io.rangefetch.format.FormatStream;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -171,8 +171,8 @@ class ParquetColumnSessionTest {
         }
 
         @Override
-        public FormatSettings settings() {
-            return StreamConfig.defaults();
+        public <T> T get(Setting<T> setting) {
+            return StreamConfig.defaults().get(setting);
         }
 
         @Override

@@ -1,5 +1,6 @@
 package io.rangefetch.parquet;
 
+import static io.rangefetch.StreamConfig.SMALL_OBJECT_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -46,7 +47,8 @@ class ParquetFormatPolicyTest {
         System.arraycopy(trailer(1000, "PAR1"), 0, data, LENGTH - 8, 8);
         fixture.client().put(StreamFixture.BUCKET, "corrupt.parquet", data);
         ParquetFormatPolicy policy = new ParquetFormatPolicy();
-        StreamFactory factory = fixture.factory(StreamConfig.builder().smallObjectSize(0).build(), List.of(policy));
+        StreamFactory factory = fixture.factory(StreamConfig.builder()
+                .set(SMALL_OBJECT_SIZE, 0).build(), List.of(policy));
         String etag = fixture.client().etag(StreamFixture.BUCKET, "corrupt.parquet");
         OpenOptions known = OpenOptions.builder().length(LENGTH).etag(etag).build();
         S3Location location = new S3Location(StreamFixture.BUCKET, "corrupt.parquet");
@@ -71,9 +73,10 @@ class ParquetFormatPolicyTest {
 
     @Test
     void openingFetchesTheTailAFileOfItsSizeNeeds() throws Exception {
-        StreamFactory factory = fixture.factory(StreamConfig.builder().smallObjectSize(0)
-                .parquetFooterPrecacheSize(64L << 10).parquetLargeFooterPrecacheSize(256L << 10)
-                .parquetLargeFileSize(1L << 20).build(), List.of(new ParquetFormatPolicy()));
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(SMALL_OBJECT_SIZE, 0)
+                .set(ParquetFormatPolicy.FOOTER_PRECACHE_SIZE, 64L << 10)
+                .set(ParquetFormatPolicy.LARGE_FOOTER_PRECACHE_SIZE, 256L << 10)
+                .set(ParquetFormatPolicy.LARGE_FILE_SIZE, 1L << 20).build(), List.of(new ParquetFormatPolicy()));
         fixture.put("small.parquet", 1 << 20);
         fixture.put("large.parquet", (1 << 20) + 1);
         for (String key : List.of("small.parquet", "large.parquet")) {

@@ -1,5 +1,8 @@
 package io.rangefetch.parquet;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
+import static io.rangefetch.StreamConfig.PREFETCH_INITIAL_SIZE;
+import static io.rangefetch.StreamConfig.SMALL_OBJECT_SIZE;
 import static org.apache.parquet.filter2.predicate.FilterApi.gtEq;
 import static org.apache.parquet.filter2.predicate.FilterApi.longColumn;
 import static org.apache.parquet.filter2.predicate.FilterApi.lt;
@@ -94,8 +97,9 @@ class RowGroupSkipWasteTest {
     }
 
     private StreamFactory factory() {
-        return fixture.factory(StreamConfig.builder().cacheMaxMemory(256L * StreamFixture.MIB).smallObjectSize(0)
-                .prefetchInitialSize(INITIAL_WINDOW).build());
+        return fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * StreamFixture.MIB)
+                .set(SMALL_OBJECT_SIZE, 0)
+                .set(PREFETCH_INITIAL_SIZE, INITIAL_WINDOW).build());
     }
 
     private List<Path> writeTable(int count) throws IOException {

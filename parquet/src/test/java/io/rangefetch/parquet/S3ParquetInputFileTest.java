@@ -1,5 +1,7 @@
 package io.rangefetch.parquet;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
+import static io.rangefetch.StreamConfig.SMALL_OBJECT_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -89,8 +91,8 @@ class S3ParquetInputFileTest {
     @Test
     void theLengthAskedForBeforeAnyStreamCostsOneSuffixGetThatAlsoServesTheFooter() throws IOException {
         byte[] file = write("asked.parquet");
-        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(256L * StreamFixture.MIB)
-                .smallObjectSize(0).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * StreamFixture.MIB)
+                .set(SMALL_OBJECT_SIZE, 0).build());
         InMemoryObjectClient client = fixture.client();
         S3ParquetInputFile input = new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, "asked.parquet"));
 
@@ -110,8 +112,8 @@ class S3ParquetInputFileTest {
     void aProjectionReadsTheFirstRowGroupAndPrefetchesTheSameColumnsOfTheOthers() throws IOException {
         byte[] file = write("projected.parquet");
         // no small-object shortcut, so the requests show how the chunks are fetched
-        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(64L * StreamFixture.MIB)
-                .smallObjectSize(0).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 64L * StreamFixture.MIB)
+                .set(SMALL_OBJECT_SIZE, 0).build());
         InMemoryObjectClient client = fixture.client();
         OpenOptions known = OpenOptions.builder().length(file.length)
                 .etag(client.etag(StreamFixture.BUCKET, "projected.parquet")).build();
@@ -140,8 +142,8 @@ class S3ParquetInputFileTest {
     void theSecondFileOfASchemaHasThePredictedColumnsInFlightBeforeItsReaderAsks() throws Exception {
         write("first.parquet");
         write("second.parquet");
-        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(64L * StreamFixture.MIB)
-                .smallObjectSize(0).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 64L * StreamFixture.MIB)
+                .set(SMALL_OBJECT_SIZE, 0).build());
         InMemoryObjectClient client = fixture.client();
         MessageType projection = MessageTypeParser.parseMessageType(
                 "message row { required int64 id; required double score; }");
@@ -173,7 +175,8 @@ class S3ParquetInputFileTest {
         InMemoryObjectClient client = fixture.client();
         OpenOptions known = OpenOptions.builder().length(file.length).build();
         // read.small-object-size (8 MiB by default) would read the file whole; parquet.whole-file-size lowers it
-        StreamFactory byColumn = fixture.factory(StreamConfig.builder().parquetWholeFileSize(file.length - 1)
+        StreamFactory byColumn = fixture.factory(StreamConfig.builder()
+                .set(ParquetFormatPolicy.WHOLE_FILE_SIZE, file.length - 1)
                 .build());
         assertThat(readProjected(new S3ParquetInputFile(byColumn,
                 new S3Location(StreamFixture.BUCKET, "columns.parquet"), known), projection)).hasSize(ROWS);
@@ -184,7 +187,8 @@ class S3ParquetInputFileTest {
         assertThat(fetched).as("the tail and the id and score chunks, not the whole file").isLessThan(file.length);
         client.clearLog();
 
-        StreamFactory whole = fixture.factory(StreamConfig.builder().parquetWholeFileSize(file.length).build());
+        StreamFactory whole = fixture.factory(StreamConfig.builder()
+                .set(ParquetFormatPolicy.WHOLE_FILE_SIZE, file.length).build());
         assertThat(readProjected(new S3ParquetInputFile(whole,
                 new S3Location(StreamFixture.BUCKET, "columns.parquet"), known), projection)).hasSize(ROWS);
         fixture.awaitQuiet();
@@ -197,14 +201,15 @@ class S3ParquetInputFileTest {
         byte[] first = write("footer-1.parquet");
         byte[] second = write("footer-2.parquet");
         // files larger than the whole-file size, so each opens with its tail
-        StreamFactory factory = fixture.factory(StreamConfig.builder().parquetWholeFileSize(0).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder()
+                .set(ParquetFormatPolicy.WHOLE_FILE_SIZE, 0).build());
         InMemoryObjectClient client = fixture.client();
         MessageType projection = MessageTypeParser.parseMessageType("message row { required int64 id; }");
         assertThat(readProjected(new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET,
                 "footer-1.parquet"), OpenOptions.builder().length(first.length).build()), projection)).hasSize(ROWS);
         fixture.awaitQuiet();
         assertThat(client.gets().get(0).byteRange().length()).as("no footer seen yet: the configured precache")
-                .isEqualTo(StreamConfig.defaults().parquetFooterPrecacheSize());
+                .isEqualTo(StreamConfig.defaults().get(ParquetFormatPolicy.FOOTER_PRECACHE_SIZE));
         client.clearLog();
         // the footer and the page indexes parquet-java writes right before it
         long tail = first.length - pageIndexesStart("footer-1.parquet");
@@ -226,7 +231,8 @@ class S3ParquetInputFileTest {
         fixture.client().put(StreamFixture.BUCKET, "other/p=1/small.parquet", small);
         byte[] file = write("big.parquet");
         fixture.client().put(StreamFixture.BUCKET, "big/p=2/q=3/big.parquet", file);
-        StreamFactory factory = fixture.factory(StreamConfig.builder().parquetWholeFileSize(0).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder()
+                .set(ParquetFormatPolicy.WHOLE_FILE_SIZE, 0).build());
         InMemoryObjectClient client = fixture.client();
         MessageType projection = MessageTypeParser.parseMessageType("message row { required int64 id; }");
         assertThat(readProjected(new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET,
@@ -239,7 +245,7 @@ class S3ParquetInputFileTest {
                 .hasSize(ROWS);
         fixture.awaitQuiet();
         assertThat(client.gets().get(0).byteRange().length()).as("a table not seen yet: the configured precache")
-                .isEqualTo(StreamConfig.defaults().parquetFooterPrecacheSize());
+                .isEqualTo(StreamConfig.defaults().get(ParquetFormatPolicy.FOOTER_PRECACHE_SIZE));
     }
 
     /** Where the file's first page index starts, from the local copy. */
@@ -263,8 +269,8 @@ class S3ParquetInputFileTest {
     void aReaderThatReadsChunkByChunkGetsTheNextRowGroupsOfItsColumnPrefetched() throws Exception {
         byte[] file = write("chunks.parquet");
         ParquetFormatPolicy policy = new ParquetFormatPolicy();
-        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(64L * StreamFixture.MIB)
-                .smallObjectSize(0).build(), List.of(policy));
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 64L * StreamFixture.MIB)
+                .set(SMALL_OBJECT_SIZE, 0).build(), List.of(policy));
         InMemoryObjectClient client = fixture.client();
         String etag = client.etag(StreamFixture.BUCKET, "chunks.parquet");
         List<ByteRange> idChunks = new ArrayList<>();
@@ -320,8 +326,8 @@ class S3ParquetInputFileTest {
         write("learned.parquet");
         write("other-reader.parquet");
         InMemoryObjectClient client = fixture.client();
-        StreamFactory factory = fixture.factory(StreamConfig.builder().cacheMaxMemory(64L * StreamFixture.MIB)
-                .smallObjectSize(0).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 64L * StreamFixture.MIB)
+                .set(SMALL_OBJECT_SIZE, 0).build());
         MessageType idAndScore = MessageTypeParser.parseMessageType(
                 "message row { required int64 id; required double score; }");
         assertThat(readProjected(factory, "learned.parquet", idAndScore)).hasSize(ROWS);

@@ -61,7 +61,8 @@ public final class NetworkOptions {
     /** A duration as Rangefetch's configuration reads one ({@code 20ms}, {@code 1.5s}); negative ones refused. */
     static Duration duration(String option, String value) {
         try {
-            return StreamConfig.fromProperties(Map.of(StreamConfig.FIRST_BYTE_LATENCY, value), "").firstByteLatency();
+            return StreamConfig.fromProperties(Map.of(StreamConfig.FIRST_BYTE_LATENCY.key(), value), "")
+                    .get(StreamConfig.FIRST_BYTE_LATENCY);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
         }

@@ -27,20 +27,22 @@ import java.util.function.Function;
 public enum Scenario {
 
     THROTTLE_10("throttle-10", "10% of GETs answered 503 SlowDown", List.of("projection", "sequential"),
-            StreamConfig.THROTTLE_ENABLED, "every run completes with the right bytes, in at most 1.3× the clean time",
+            StreamConfig.THROTTLE_ENABLED.key(),
+            "every run completes with the right bytes, in at most 1.3× the clean time",
             limit -> FaultPlan.random(Fault.SLOW_DOWN_503, 0.10)),
 
     THROTTLE_50("throttle-50", "50% of GETs answered 503 SlowDown", List.of("projection", "sequential"),
-            StreamConfig.THROTTLE_ENABLED, "every run completes with the right bytes, in at most 3× the clean time",
+            StreamConfig.THROTTLE_ENABLED.key(),
+            "every run completes with the right bytes, in at most 3× the clean time",
             limit -> FaultPlan.random(Fault.SLOW_DOWN_503, 0.50)),
 
     RATE_LIMIT("rate-limit", "8 concurrent readers against a request-rate limit", List.of("random"),
-            StreamConfig.THROTTLE_ENABLED,
+            StreamConfig.THROTTLE_ENABLED.key(),
             "with the governor, at least 80% fewer 503s received than without it, in at most 1.1× its time",
             FaultPlan::rateLimited),
 
     SLOW_FIRST_BYTE("slow-first-byte", "2% of GETs held back 2 s before their first byte", List.of("random"),
-            StreamConfig.HEDGE_ENABLED,
+            StreamConfig.HEDGE_ENABLED.key(),
             "with hedging, at most 1.3× the clean time, and a p99 read latency at most 3× the median",
             limit -> FaultPlan.random(Fault.FIRST_BYTE_DELAY, 0.02));
 

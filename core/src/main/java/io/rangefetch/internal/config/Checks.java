@@ -1,10 +1,20 @@
 package io.rangefetch.internal.config;
 
-import io.rangefetch.internal.config.Setting.Check;
 import java.time.Duration;
 
 /** The ranges settings are checked against; each message names the key, the bound and the value. */
 public final class Checks {
+    /** The range a value must be in. */
+    @FunctionalInterface
+    public interface Check<T> {
+        /**
+         * Returns the value as it is to be kept (the same value, or a normalized one: lower-cased extensions).
+         *
+         * @throws IllegalArgumentException naming the key and the value when the value is out of range
+         */
+        T check(String key, T value);
+    }
+
     /** The largest single request: one request lands in one Java array. */
     public static final long MAX_REQUEST_BYTES = 1L << 30;
 
@@ -17,6 +27,12 @@ public final class Checks {
             }
             return value;
         };
+    }
+
+    /** At least {@code minimum} and, unless {@code maximum} is the type's largest value, at most {@code maximum}. */
+    public static <N extends Number> Check<N> range(long minimum, long maximum) {
+        boolean unbounded = maximum == Long.MAX_VALUE || maximum == Integer.MAX_VALUE;
+        return unbounded ? atLeast(minimum) : between(minimum, maximum);
     }
 
     public static <N extends Number> Check<N> between(long minimum, long maximum) {
@@ -40,6 +56,11 @@ public final class Checks {
             }
             return value;
         };
+    }
+
+    /** Anything: the parser already refuses what cannot be meant. */
+    public static <T> Check<T> any() {
+        return (key, value) -> value;
     }
 
     public static Check<Duration> notNegative() {

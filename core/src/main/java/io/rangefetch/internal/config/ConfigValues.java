@@ -22,6 +22,12 @@ import java.util.regex.Pattern;
  * every value would need rewriting before it could parse.
  */
 public final class ConfigValues {
+    /** Parses a text value of {@code key}; throws an {@link IllegalArgumentException} naming both when it fails. */
+    @FunctionalInterface
+    public interface Parser<T> {
+        T parse(String key, String value);
+    }
+
     private static final Pattern NUMBER_AND_UNIT = Pattern.compile("\\s*(\\d+(?:\\.\\d+)?)\\s*([a-zA-Z%]*)\\s*");
 
     private ConfigValues() {}

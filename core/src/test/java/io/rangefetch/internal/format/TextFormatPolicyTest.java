@@ -1,5 +1,7 @@
-package io.rangefetch.format;
+package io.rangefetch.internal.format;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
+import static io.rangefetch.StreamConfig.MIN_REQUEST_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.OpenOptions;
@@ -20,8 +22,8 @@ class TextFormatPolicyTest {
     private static final String BUCKET = StreamFixture.BUCKET;
     private static final int KIB = 1024;
     private static final int MIB = StreamFixture.MIB;
-    private static final StreamConfig CONFIG = StreamConfig.builder().cacheMaxMemory(256L * MIB).build();
-    private static final long MIN_REQUEST = CONFIG.minRequestSize();
+    private static final StreamConfig CONFIG = StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB).build();
+    private static final long MIN_REQUEST = CONFIG.get(MIN_REQUEST_SIZE);
 
     @RegisterExtension
     final StreamFixture fixture = new StreamFixture();

@@ -1,6 +1,11 @@
-package io.rangefetch.format;
+package io.rangefetch.internal.format;
 
+import io.rangefetch.Setting;
 import io.rangefetch.client.ByteRange;
+import io.rangefetch.format.FormatPolicy;
+import io.rangefetch.format.FormatSession;
+import io.rangefetch.format.FormatStream;
+import io.rangefetch.format.OpenFetch;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.OptionalLong;
@@ -19,9 +24,13 @@ import org.slf4j.LoggerFactory;
  * file itself, and its reads return the right bytes.
  */
 public final class OrcFormatPolicy implements FormatPolicy {
+    // ORC's footer and stripe statistics: tens of KiB typically, a few hundred for files of many stripes.
+    public static final Setting<Long> TAIL_SIZE = Setting.requestSize("orc.tail-size", "256KiB", 0,
+            "Bytes of an ORC file's tail fetched when its stream opens.");
+
     private static final Logger LOG = LoggerFactory.getLogger(OrcFormatPolicy.class);
 
-    /** The policy has no state: the {@link java.util.ServiceLoader} creates one per factory. */
+    /** The policy has no state: each factory makes one. */
     public OrcFormatPolicy() {}
 
     @Override
@@ -30,8 +39,13 @@ public final class OrcFormatPolicy implements FormatPolicy {
     }
 
     @Override
+    public List<Setting<?>> settings() {
+        return List.of(TAIL_SIZE);
+    }
+
+    @Override
     public FormatSession open(FormatStream stream) {
-        long tailSize = stream.settings().orcTailSize();
+        long tailSize = stream.get(TAIL_SIZE);
         return new FormatSession() {
             @Override
             public OpenFetch openFetch() {

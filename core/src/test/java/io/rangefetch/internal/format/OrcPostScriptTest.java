@@ -1,11 +1,11 @@
-package io.rangefetch.format;
+package io.rangefetch.internal.format;
 
-import static io.rangefetch.format.OrcTails.bytesField;
-import static io.rangefetch.format.OrcTails.key;
-import static io.rangefetch.format.OrcTails.postScript;
-import static io.rangefetch.format.OrcTails.tail;
-import static io.rangefetch.format.OrcTails.varint;
-import static io.rangefetch.format.OrcTails.varintField;
+import static io.rangefetch.internal.format.OrcTails.bytesField;
+import static io.rangefetch.internal.format.OrcTails.key;
+import static io.rangefetch.internal.format.OrcTails.postScript;
+import static io.rangefetch.internal.format.OrcTails.tail;
+import static io.rangefetch.internal.format.OrcTails.varint;
+import static io.rangefetch.internal.format.OrcTails.varintField;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

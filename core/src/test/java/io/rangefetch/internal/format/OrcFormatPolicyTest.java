@@ -1,14 +1,21 @@
-package io.rangefetch.format;
+package io.rangefetch.internal.format;
 
+import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.OpenOptions;
 import io.rangefetch.ReadPolicy;
 import io.rangefetch.S3Location;
 import io.rangefetch.SeekableS3InputStream;
+import io.rangefetch.Setting;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
 import io.rangefetch.client.ByteRange;
+import io.rangefetch.format.AccessPattern;
+import io.rangefetch.format.FormatPolicy;
+import io.rangefetch.format.FormatSession;
+import io.rangefetch.format.FormatStream;
+import io.rangefetch.format.OpenFetch;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.InMemoryObjectClient.Request;
 import io.rangefetch.testing.LogCapture;
@@ -38,7 +45,8 @@ class OrcFormatPolicyTest {
     private final InMemoryObjectClient client = fixture.client();
 
     private static StreamConfig config(long tailSize) {
-        return StreamConfig.builder().cacheMaxMemory(256L * MIB).orcTailSize(tailSize).build();
+        return StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB)
+                .set(OrcFormatPolicy.TAIL_SIZE, tailSize).build();
     }
 
     private Settling orcPolicy() {
@@ -72,7 +80,8 @@ class OrcFormatPolicyTest {
         byte[] data = put("fits.orc", OrcTails.file(LENGTH, postScript, 1));
         long tail = OrcTails.tailLength(postScript, 9000, 1000);
         Settling policy = orcPolicy();
-        try (SeekableS3InputStream stream = open(StreamConfig.builder().cacheMaxMemory(256L * MIB).build(), policy,
+        try (SeekableS3InputStream stream = open(StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 256L * MIB).build(), policy,
                 "fits.orc", OpenOptions.defaults())) {
             policy.awaitSettled();
             fixture.awaitQuiet();
@@ -284,8 +293,8 @@ class OrcFormatPolicyTest {
             }
 
             @Override
-            public FormatSettings settings() {
-                return stream.settings();
+            public <T> T get(Setting<T> setting) {
+                return stream.get(setting);
             }
 
             @Override

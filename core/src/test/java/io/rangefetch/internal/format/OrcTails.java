@@ -1,4 +1,4 @@
-package io.rangefetch.format;
+package io.rangefetch.internal.format;
 
 import io.rangefetch.testing.TestData;
 import java.io.ByteArrayOutputStream;

@@ -1,4 +1,4 @@
-package io.rangefetch.format;
+package io.rangefetch.internal.format;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

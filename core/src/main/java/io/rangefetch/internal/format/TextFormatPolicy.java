@@ -1,4 +1,9 @@
-package io.rangefetch.format;
+package io.rangefetch.internal.format;
+
+import io.rangefetch.format.AccessPattern;
+import io.rangefetch.format.FormatPolicy;
+import io.rangefetch.format.FormatSession;
+import io.rangefetch.format.FormatStream;
 
 /**
  * Text objects (CSV, JSON lines, logs, and anything compressed): read front to back, so streaming reads prefetch
@@ -12,7 +17,7 @@ package io.rangefetch.format;
  */
 public final class TextFormatPolicy implements FormatPolicy {
 
-    /** The policy has no state: the {@link java.util.ServiceLoader} creates one per factory. */
+    /** The policy has no state: each factory makes one. */
     public TextFormatPolicy() {}
 
     @Override
