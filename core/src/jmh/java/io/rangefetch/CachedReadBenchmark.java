@@ -26,7 +26,9 @@ import org.openjdk.jmh.annotations.TearDown;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class CachedReadBenchmark {
     private static final int OBJECT_SIZE = 32 << 20;
     private static final int WARM_CHUNK = 1 << 20;
@@ -52,8 +54,13 @@ public class CachedReadBenchmark {
         }
         InMemoryObjectClient client = new InMemoryObjectClient();
         String etag = client.put("bench", "cached.bin", data);
-        factory = StreamFactory.create(client, StreamConfig.builder().set(StreamConfig.CACHE_MAX_MEMORY, 256L << 20).build());
-        stream = factory.open(new S3Location("bench", "cached.bin"),
+        factory = StreamFactory.create(
+                client,
+                StreamConfig.builder()
+                        .set(StreamConfig.CACHE_MAX_MEMORY, 256L << 20)
+                        .build());
+        stream = factory.open(
+                new S3Location("bench", "cached.bin"),
                 OpenOptions.builder().length(OBJECT_SIZE).etag(etag).build());
         for (long position = 0; position < OBJECT_SIZE; position += WARM_CHUNK) {
             stream.readFully(position, large, 0, WARM_CHUNK);

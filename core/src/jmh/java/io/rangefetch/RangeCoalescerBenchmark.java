@@ -46,8 +46,8 @@ public class RangeCoalescerBenchmark {
         List<CallerRange> built = new ArrayList<>(RANGES);
         long cursor = 0;
         for (int i = 0; i < RANGES; i++) {
-            CallerRange range = new CallerRange(cursor + minGap + random.nextLong(maxGap + 1),
-                    (1 << 10) + random.nextInt(63 << 10));
+            CallerRange range = new CallerRange(
+                    cursor + minGap + random.nextLong(maxGap + 1), (1 << 10) + random.nextInt(63 << 10));
             built.add(range);
             cursor = range.end();
         }

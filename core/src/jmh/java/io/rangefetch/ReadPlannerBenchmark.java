@@ -57,8 +57,10 @@ public class ReadPlannerBenchmark {
             for (long start = (position / block - 1) * block; start < position + ahead; start += block) {
                 cached.add(ByteRange.ofLength(start, block));
             }
-            sequential[i] = new Scenario(new ReadRequest(position, 64 << 10, OBJECT_LENGTH, true, AccessHint.DETECT),
-                    new SequentialState(position, 8, config.get(StreamConfig.PREFETCH_MAX_SIZE), 0), cached);
+            sequential[i] = new Scenario(
+                    new ReadRequest(position, 64 << 10, OBJECT_LENGTH, true, AccessHint.DETECT),
+                    new SequentialState(position, 8, config.get(StreamConfig.PREFETCH_MAX_SIZE), 0),
+                    cached);
 
             // A random reader: 16 KiB to 1 MiB anywhere, after another read elsewhere, with a few earlier
             // reads' bytes cached around it.
@@ -71,8 +73,10 @@ public class ReadPlannerBenchmark {
                 scattered.add(new ByteRange(start, end));
                 cursor = end;
             }
-            random[i] = new Scenario(new ReadRequest(at, (16 << 10) + rng.nextInt(1 << 20), OBJECT_LENGTH, true,
-                    AccessHint.DETECT), SequentialState.freshAt(rng.nextLong(OBJECT_LENGTH)), scattered);
+            random[i] = new Scenario(
+                    new ReadRequest(at, (16 << 10) + rng.nextInt(1 << 20), OBJECT_LENGTH, true, AccessHint.DETECT),
+                    SequentialState.freshAt(rng.nextLong(OBJECT_LENGTH)),
+                    scattered);
         }
     }
 

@@ -31,8 +31,11 @@ final class EngineSettings {
 
     /** How the engine tries a GET or HEAD again (see {@code retry.*}). */
     static RetrySettings retry(StreamConfig config) {
-        return new RetrySettings(config.get(StreamConfig.RETRY_MAX_ATTEMPTS), config.get(StreamConfig.RETRY_BASE_DELAY),
-                config.get(StreamConfig.RETRY_MAX_DELAY), config.get(StreamConfig.RETRY_DEADLINE));
+        return new RetrySettings(
+                config.get(StreamConfig.RETRY_MAX_ATTEMPTS),
+                config.get(StreamConfig.RETRY_BASE_DELAY),
+                config.get(StreamConfig.RETRY_MAX_DELAY),
+                config.get(StreamConfig.RETRY_DEADLINE));
     }
 
     /**
@@ -40,16 +43,24 @@ final class EngineSettings {
      * at the factory's fetch concurrency, whichever is lower: the requests a factory sends at once.
      */
     static Resilience resilience(StreamConfig config) {
-        return new Resilience(retry(config), config.get(StreamConfig.RETRY_FIRST_BYTE_TIMEOUT),
-                config.get(StreamConfig.RETRY_BETWEEN_BYTES_TIMEOUT), config.get(StreamConfig.READ_DEADLINE),
-                new ThrottleSettings(config.get(StreamConfig.THROTTLE_ENABLED),
+        return new Resilience(
+                retry(config),
+                config.get(StreamConfig.RETRY_FIRST_BYTE_TIMEOUT),
+                config.get(StreamConfig.RETRY_BETWEEN_BYTES_TIMEOUT),
+                config.get(StreamConfig.READ_DEADLINE),
+                new ThrottleSettings(
+                        config.get(StreamConfig.THROTTLE_ENABLED),
                         config.get(StreamConfig.THROTTLE_MIN_CONCURRENCY),
-                        config.get(StreamConfig.THROTTLE_MAX_CONCURRENCY), config.get(FETCH_MAX_CONCURRENCY),
+                        config.get(StreamConfig.THROTTLE_MAX_CONCURRENCY),
+                        config.get(FETCH_MAX_CONCURRENCY),
                         config.get(StreamConfig.THROTTLE_INCREASE_STEP),
                         config.get(StreamConfig.THROTTLE_DECREASE_FACTOR),
                         config.get(StreamConfig.THROTTLE_NOISE_TEST)),
-                new HedgeSettings(config.get(StreamConfig.HEDGE_ENABLED), config.get(StreamConfig.HEDGE_PERCENTILE),
-                        config.get(StreamConfig.HEDGE_MIN_DELAY), config.get(StreamConfig.HEDGE_MAX_FRACTION)));
+                new HedgeSettings(
+                        config.get(StreamConfig.HEDGE_ENABLED),
+                        config.get(StreamConfig.HEDGE_PERCENTILE),
+                        config.get(StreamConfig.HEDGE_MIN_DELAY),
+                        config.get(StreamConfig.HEDGE_MAX_FRACTION)));
     }
 
     /**
@@ -57,10 +68,16 @@ final class EngineSettings {
      * one first-byte latency's worth of bytes ({@link RequestCostModel#minPartSize}).
      */
     static PlannerSettings planner(StreamConfig config) {
-        return new PlannerSettings(config.get(MIN_REQUEST_SIZE), config.get(MAX_REQUEST_SIZE),
-                config.get(StreamConfig.SMALL_OBJECT_SIZE), config.get(StreamConfig.SEQUENTIAL_READS),
-                config.get(StreamConfig.PREFETCH_INITIAL_SIZE), config.get(StreamConfig.PREFETCH_MAX_SIZE),
-                config.get(FETCH_MAX_CONCURRENCY), minPartSize(config), config.get(StreamConfig.SMALL_OBJECT_PART_SIZE));
+        return new PlannerSettings(
+                config.get(MIN_REQUEST_SIZE),
+                config.get(MAX_REQUEST_SIZE),
+                config.get(StreamConfig.SMALL_OBJECT_SIZE),
+                config.get(StreamConfig.SEQUENTIAL_READS),
+                config.get(StreamConfig.PREFETCH_INITIAL_SIZE),
+                config.get(StreamConfig.PREFETCH_MAX_SIZE),
+                config.get(FETCH_MAX_CONCURRENCY),
+                minPartSize(config),
+                config.get(StreamConfig.SMALL_OBJECT_PART_SIZE));
     }
 
     /**
@@ -69,16 +86,23 @@ final class EngineSettings {
      * below it costs less to read than the request skipping it).
      */
     static CoalescerSettings coalescer(StreamConfig config) {
-        return new CoalescerSettings(config.get(StreamConfig.VECTORED_MIN_SEEK),
-                config.get(StreamConfig.VECTORED_MAX_MERGED_SIZE), config.get(MAX_REQUEST_SIZE),
-                config.get(StreamConfig.VECTORED_DISCARD_TOLERANCE), minPartSize(config),
-                config.get(FETCH_MAX_CONCURRENCY), config.get(MIN_REQUEST_SIZE));
+        return new CoalescerSettings(
+                config.get(StreamConfig.VECTORED_MIN_SEEK),
+                config.get(StreamConfig.VECTORED_MAX_MERGED_SIZE),
+                config.get(MAX_REQUEST_SIZE),
+                config.get(StreamConfig.VECTORED_DISCARD_TOLERANCE),
+                minPartSize(config),
+                config.get(FETCH_MAX_CONCURRENCY),
+                config.get(MIN_REQUEST_SIZE));
     }
 
     /** How a listing runs: {@code list.*}, and a reader waits for a page no longer than for a read. */
     static ListingSettings listing(StreamConfig config) {
-        return new ListingSettings(config.get(StreamConfig.LIST_PAGE_SIZE), config.get(StreamConfig.LIST_CURSORS),
-                config.get(StreamConfig.LIST_PARALLELISM), config.get(StreamConfig.READ_DEADLINE));
+        return new ListingSettings(
+                config.get(StreamConfig.LIST_PAGE_SIZE),
+                config.get(StreamConfig.LIST_CURSORS),
+                config.get(StreamConfig.LIST_PARALLELISM),
+                config.get(StreamConfig.READ_DEADLINE));
     }
 
     private static long minPartSize(StreamConfig config) {

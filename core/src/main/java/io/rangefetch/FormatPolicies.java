@@ -47,8 +47,11 @@ final class FormatPolicies {
             String name = requireNonNull(policy.name(), () -> policy.getClass().getName() + " has no name");
             FormatPolicy previous = named.putIfAbsent(name, policy);
             if (previous != null) {
-                LOG.warn("Two format policies are named '{}': {} is used, {} is not", name,
-                        previous.getClass().getName(), policy.getClass().getName());
+                LOG.warn(
+                        "Two format policies are named '{}': {} is used, {} is not",
+                        name,
+                        previous.getClass().getName(),
+                        policy.getClass().getName());
             }
         }
         this.byName = Map.copyOf(named);
@@ -62,8 +65,8 @@ final class FormatPolicies {
         });
         this.byExtension = patterns;
         List<String> compressedExtensions = config.get(StreamConfig.FORMAT_COMPRESSED_EXTENSIONS);
-        this.compressed = every.isEmpty() || compressedExtensions.isEmpty() ? null
-                : endsWithOneOf(every, compressedExtensions);
+        this.compressed =
+                every.isEmpty() || compressedExtensions.isEmpty() ? null : endsWithOneOf(every, compressedExtensions);
     }
 
     /** The built-in policies and those on the class path of this class's loader ({@link ServiceLoader}). */
@@ -91,14 +94,21 @@ final class FormatPolicies {
                 declared = List.copyOf(policy.settings());
                 namespace = policy.name() + ".";
             } catch (RuntimeException | LinkageError e) {
-                LOG.warn("The settings of format policy {} could not be read and are not known: {}",
-                        policy.getClass().getName(), e.getMessage(), e);
+                LOG.warn(
+                        "The settings of format policy {} could not be read and are not known: {}",
+                        policy.getClass().getName(),
+                        e.getMessage(),
+                        e);
                 continue;
             }
             for (Setting<?> setting : declared) {
                 if (!setting.key().startsWith(namespace) || !keys.add(setting.key())) {
-                    LOG.warn("Format policy {} declares setting '{}', which is not under '{}' or is taken; it is "
-                            + "not read from properties", policy.getClass().getName(), setting.key(), namespace);
+                    LOG.warn(
+                            "Format policy {} declares setting '{}', which is not under '{}' or is taken; it is "
+                                    + "not read from properties",
+                            policy.getClass().getName(),
+                            setting.key(),
+                            namespace);
                     continue;
                 }
                 settings.add(setting);
@@ -109,7 +119,8 @@ final class FormatPolicies {
 
     private static List<FormatPolicy> load() {
         List<FormatPolicy> found = new ArrayList<>(List.of(new TextFormatPolicy(), new OrcFormatPolicy()));
-        ServiceLoader<FormatPolicy> loader = ServiceLoader.load(FormatPolicy.class, FormatPolicies.class.getClassLoader());
+        ServiceLoader<FormatPolicy> loader =
+                ServiceLoader.load(FormatPolicy.class, FormatPolicies.class.getClassLoader());
         var providers = loader.iterator();
         while (true) {
             try {

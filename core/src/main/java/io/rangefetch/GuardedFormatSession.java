@@ -40,7 +40,8 @@ final class GuardedFormatSession implements FormatSession {
         requireNonNull(policy, "policy is null");
         GuardedFormatSession guard = new GuardedFormatSession(policy.name(), stream.uri(), FormatSession.NONE);
         FormatSession opened = guard.call(() -> policy.open(stream), FormatSession.NONE);
-        return opened == null || opened == FormatSession.NONE ? FormatSession.NONE
+        return opened == null || opened == FormatSession.NONE
+                ? FormatSession.NONE
                 : new GuardedFormatSession(policy.name(), stream.uri(), opened);
     }
 
@@ -116,10 +117,12 @@ final class GuardedFormatSession implements FormatSession {
     }
 
     private void run(Runnable call) {
-        call(() -> {
-            call.run();
-            return null;
-        }, null);
+        call(
+                () -> {
+                    call.run();
+                    return null;
+                },
+                null);
     }
 
     private <T> T call(Supplier<T> call, T otherwise) {
@@ -136,8 +139,11 @@ final class GuardedFormatSession implements FormatSession {
 
     private void turnOff(Throwable failure) {
         if (off.compareAndSet(false, true)) {
-            LOG.warn("Format policy '{}' failed on {} and is off for this stream; reads go on without it", policy,
-                    uri, failure);
+            LOG.warn(
+                    "Format policy '{}' failed on {} and is off for this stream; reads go on without it",
+                    policy,
+                    uri,
+                    failure);
         }
     }
 }

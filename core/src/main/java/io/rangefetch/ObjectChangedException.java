@@ -15,9 +15,12 @@ public class ObjectChangedException extends IOException {
     private final String currentEtag;
 
     public ObjectChangedException(String bucket, String key, String expectedEtag, String currentEtag, Throwable cause) {
-        super("s3://" + bucket + "/" + key + " changed while it was being read: this stream is pinned to ETag "
-                + expectedEtag + " but the object now has ETag " + (currentEtag == null ? "(unknown)" : currentEtag)
-                + "; reopen the stream to read the new version", cause);
+        super(
+                "s3://" + bucket + "/" + key + " changed while it was being read: this stream is pinned to ETag "
+                        + expectedEtag + " but the object now has ETag "
+                        + (currentEtag == null ? "(unknown)" : currentEtag)
+                        + "; reopen the stream to read the new version",
+                cause);
         this.bucket = bucket;
         this.key = key;
         this.expectedEtag = expectedEtag;

@@ -41,8 +41,11 @@ public final class ObjectListing implements Closeable {
         if (listed == null) {
             return Optional.empty();
         }
-        return Optional.of(new ListedObject(new S3Location(listed.bucket(), listed.entry().key()),
-                listed.entry().size(), listed.entry().etag(), listed.entry().lastModified()));
+        return Optional.of(new ListedObject(
+                new S3Location(listed.bucket(), listed.entry().key()),
+                listed.entry().size(),
+                listed.entry().etag(),
+                listed.entry().lastModified()));
     }
 
     /** Reads the rest of the listing. */
@@ -85,8 +88,11 @@ public final class ObjectListing implements Closeable {
                 return next;
             }
         };
-        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(iterator,
-                Spliterator.ORDERED | Spliterator.DISTINCT | Spliterator.NONNULL), false).onClose(this::close);
+        return StreamSupport.stream(
+                        Spliterators.spliteratorUnknownSize(
+                                iterator, Spliterator.ORDERED | Spliterator.DISTINCT | Spliterator.NONNULL),
+                        false)
+                .onClose(this::close);
     }
 
     /** Stops the listing's requests and drops the pages it holds. Idempotent; never throws. */

@@ -140,8 +140,8 @@ public final class OpenOptions {
          */
         public Builder split(long start, long end) {
             if (start < 0 || end < start) {
-                throw new IllegalArgumentException("A split must have 0 <= start <= end, got [" + start + ", " + end
-                        + ")");
+                throw new IllegalArgumentException(
+                        "A split must have 0 <= start <= end, got [" + start + ", " + end + ")");
             }
             this.splitStart = start;
             this.splitEnd = end;

@@ -29,14 +29,16 @@ final class ReadErrors {
 
     IOException translate(IOException failure) {
         if (failure instanceof VersionChangedException changed) {
-            return new ObjectChangedException(changed.bucket(), changed.key(), changed.expectedEtag(),
-                    changed.currentEtag(), changed);
+            return new ObjectChangedException(
+                    changed.bucket(), changed.key(), changed.expectedEtag(), changed.currentEtag(), changed);
         }
         if (failure instanceof FetchCancelledException && factoryClosed.getAsBoolean()) {
             return new IOException("Stream factory is closed: cannot read " + location, failure);
         }
-        if (failure instanceof ObjectChangedException || failure instanceof FileNotFoundException
-                || failure instanceof EOFException || failure instanceof InterruptedIOException
+        if (failure instanceof ObjectChangedException
+                || failure instanceof FileNotFoundException
+                || failure instanceof EOFException
+                || failure instanceof InterruptedIOException
                 || failure.getClass() == IOException.class) {
             return failure;
         }
@@ -47,7 +49,8 @@ final class ReadErrors {
     /** The same, for a failure that reaches a caller's future: unwrapped, and only I/O failures translated. */
     Throwable translate(Throwable failure) {
         Throwable cause = failure;
-        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+                && cause.getCause() != null) {
             cause = cause.getCause();
         }
         return cause instanceof IOException io ? translate(io) : cause;

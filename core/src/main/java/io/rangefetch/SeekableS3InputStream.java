@@ -14,10 +14,10 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Consumer;
-import java.util.function.IntFunction;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
 
 /**
  * A seekable stream over one S3 object, opened by a {@link StreamFactory}.
@@ -57,8 +57,12 @@ public final class SeekableS3InputStream extends InputStream {
     private volatile long position;
     private volatile boolean closed;
 
-    SeekableS3InputStream(S3Location location, ObjectReader reader, StatisticsCounter statistics,
-            BooleanSupplier factoryClosed, FormatSession format) {
+    SeekableS3InputStream(
+            S3Location location,
+            ObjectReader reader,
+            StatisticsCounter statistics,
+            BooleanSupplier factoryClosed,
+            FormatSession format) {
         this.location = requireNonNull(location, "location is null");
         this.reader = requireNonNull(reader, "reader is null");
         this.statistics = requireNonNull(statistics, "statistics is null");
@@ -141,8 +145,8 @@ public final class SeekableS3InputStream extends InputStream {
             streamingLock.lockInterruptibly();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            InterruptedIOException interrupted = new InterruptedIOException(
-                    "Interrupted while waiting for another streaming read of " + location);
+            InterruptedIOException interrupted =
+                    new InterruptedIOException("Interrupted while waiting for another streaming read of " + location);
             interrupted.initCause(e);
             throw interrupted;
         }
@@ -282,8 +286,10 @@ public final class SeekableS3InputStream extends InputStream {
         } catch (IOException e) {
             throw errors.translate(e);
         }
-        format.afterVectoredRead(sorted.stream().filter(range -> range.length() > 0)
-                .map(range -> ByteRange.ofLength(range.offset(), range.length())).toList());
+        format.afterVectoredRead(sorted.stream()
+                .filter(range -> range.length() > 0)
+                .map(range -> ByteRange.ofLength(range.offset(), range.length()))
+                .toList());
     }
 
     /**
@@ -358,7 +364,8 @@ public final class SeekableS3InputStream extends InputStream {
     private void checkNotPastEnd(long target) throws EOFException {
         long length = reader.knownLength();
         if (length >= 0 && target > length) {
-            throw new EOFException("Cannot seek to " + target + ": past the end of " + location + " (length " + length + ")");
+            throw new EOFException(
+                    "Cannot seek to " + target + ": past the end of " + location + " (length " + length + ")");
         }
     }
 }

@@ -54,56 +54,86 @@ public final class Setting<T> {
      * {@code 8MB}).
      */
     public static Setting<Long> size(String key, String defaultText, long minimum, String summary) {
-        return of(key, requireNonNull(defaultText, "defaultText is null"), ConfigValues::parseSize,
-                Checks.atLeast(minimum), summary);
+        return of(
+                key,
+                requireNonNull(defaultText, "defaultText is null"),
+                ConfigValues::parseSize,
+                Checks.atLeast(minimum),
+                summary);
     }
 
     /** A byte count fetched in one request: as {@link #size}, and at most 1 GiB (one request fills one array). */
     public static Setting<Long> requestSize(String key, String defaultText, long minimum, String summary) {
-        return of(key, requireNonNull(defaultText, "defaultText is null"), ConfigValues::parseSize,
-                Checks.requestSize(minimum), summary);
+        return of(
+                key,
+                requireNonNull(defaultText, "defaultText is null"),
+                ConfigValues::parseSize,
+                Checks.requestSize(minimum),
+                summary);
     }
 
     /**
      * A whole number without unit from {@code minimum} to {@code maximum} ({@link Integer#MAX_VALUE}: no upper
      * bound).
      */
-    public static Setting<Integer> count(String key, String defaultText, int minimum, int maximum,
-            String summary) {
-        return of(key, requireNonNull(defaultText, "defaultText is null"), ConfigValues::parseInt,
-                Checks.range(minimum, maximum), summary);
+    public static Setting<Integer> count(String key, String defaultText, int minimum, int maximum, String summary) {
+        return of(
+                key,
+                requireNonNull(defaultText, "defaultText is null"),
+                ConfigValues::parseInt,
+                Checks.range(minimum, maximum),
+                summary);
     }
 
     /** A duration of at least zero, with a unit ({@code 500ms}, {@code 30s}, {@code 5m}). */
     public static Setting<Duration> duration(String key, String defaultText, String summary) {
-        return of(key, requireNonNull(defaultText, "defaultText is null"), ConfigValues::parseDuration,
-                Checks.notNegative(), summary);
+        return of(
+                key,
+                requireNonNull(defaultText, "defaultText is null"),
+                ConfigValues::parseDuration,
+                Checks.notNegative(),
+                summary);
     }
 
     /** On or off: {@code true} or {@code false}, in any case, and nothing else. */
     public static Setting<Boolean> flag(String key, String defaultText, String summary) {
-        return of(key, requireNonNull(defaultText, "defaultText is null"), ConfigValues::parseBoolean,
-                Checks.any(), summary);
+        return of(
+                key,
+                requireNonNull(defaultText, "defaultText is null"),
+                ConfigValues::parseBoolean,
+                Checks.any(),
+                summary);
     }
 
     /** A fraction from {@code minimum} to {@code maximum}, both included: a decimal ({@code 0.25}) or a percentage. */
-    public static Setting<Double> fraction(String key, String defaultText, double minimum, double maximum,
-            String summary) {
-        return of(key, requireNonNull(defaultText, "defaultText is null"), ConfigValues::parseFraction,
-                Checks.fractionBetween(minimum, maximum, true), summary);
+    public static Setting<Double> fraction(
+            String key, String defaultText, double minimum, double maximum, String summary) {
+        return of(
+                key,
+                requireNonNull(defaultText, "defaultText is null"),
+                ConfigValues::parseFraction,
+                Checks.fractionBetween(minimum, maximum, true),
+                summary);
     }
 
     /** Bytes per second ({@code 85MB/s}). */
     static Setting<Long> rate(String key, String defaultText, long minimum, String summary) {
-        return of(key, requireNonNull(defaultText, "defaultText is null"), ConfigValues::parseRate,
-                Checks.atLeast(minimum), summary);
+        return of(
+                key,
+                requireNonNull(defaultText, "defaultText is null"),
+                ConfigValues::parseRate,
+                Checks.atLeast(minimum),
+                summary);
     }
 
     /** A byte count, or a percentage of the largest heap this JVM may use ({@code 10%}). */
     static Setting<Long> memory(String key, String defaultText, long minimum, String summary) {
-        return of(key, requireNonNull(defaultText, "defaultText is null"),
+        return of(
+                key,
+                requireNonNull(defaultText, "defaultText is null"),
                 (k, v) -> ConfigValues.parseMemory(k, v, Runtime.getRuntime().maxMemory()),
-                Checks.atLeast(minimum), summary);
+                Checks.atLeast(minimum),
+                summary);
     }
 
     /** A byte count fetched in one request, with no default of its own: derived from other settings unless given. */

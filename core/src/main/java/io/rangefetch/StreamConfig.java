@@ -37,118 +37,175 @@ public final class StreamConfig {
     // Filled by declare() as the constants below are initialized, in the order they are written.
     private static final List<Setting<?>> DECLARED = new ArrayList<>();
 
-    public static final Setting<Long> MIN_REQUEST_SIZE = declare(Setting.size("read.min-request-size", "64KiB", 1,
+    public static final Setting<Long> MIN_REQUEST_SIZE = declare(Setting.size(
+            "read.min-request-size",
+            "64KiB",
+            1,
             "No GET is smaller, unless it reaches the object's end, fills the whole gap between two cached "
                     + "ranges, or is a read's own in a stream that adapted its minimum down."));
-    public static final Setting<Long> MAX_REQUEST_SIZE = declare(Setting.requestSize("read.max-request-size", "8MiB", 2,
-            "No GET is larger."));
+    public static final Setting<Long> MAX_REQUEST_SIZE =
+            declare(Setting.requestSize("read.max-request-size", "8MiB", 2, "No GET is larger."));
     public static final Setting<Long> SMALL_OBJECT_SIZE = declare(Setting.requestSize(
-            "read.small-object-size", "8MiB", 0,
+            "read.small-object-size",
+            "8MiB",
+            0,
             "An object of at most this many bytes is fetched whole on its first read."));
     public static final Setting<Long> SMALL_OBJECT_PART_SIZE = declare(Setting.size(
-            "read.small-object-part-size", "512KiB", 1,
+            "read.small-object-part-size",
+            "512KiB",
+            1,
             "A small object read whole comes in parallel parts of at least this size, as many as the factory's "
                     + "idle connections allow."));
     public static final Setting<Integer> SEQUENTIAL_READS = declare(Setting.count(
-            "prefetch.sequential-reads", "2", 1, Integer.MAX_VALUE,
+            "prefetch.sequential-reads",
+            "2",
+            1,
+            Integer.MAX_VALUE,
             "How many streaming reads in a row, each starting where the previous one ended, make a stream "
                     + "sequential."));
-    public static final Setting<Long> PREFETCH_INITIAL_SIZE = declare(Setting.size("prefetch.initial-size", "4MiB", 1,
-            "The prefetch window a stream gets when it becomes sequential."));
-    public static final Setting<Long> PREFETCH_MAX_SIZE = declare(Setting.size("prefetch.max-size", "64MiB", 0,
-            "The largest prefetch window a sequential stream grows to."));
-    public static final Setting<Long> CACHE_MAX_MEMORY = declare(Setting.memory("cache.max-memory", "10%", 1,
-            "Bytes the factory's block cache may hold, requests in flight included."));
-    public static final Setting<Duration> METADATA_TTL = declare(Setting.duration("metadata.ttl", "60s",
+    public static final Setting<Long> PREFETCH_INITIAL_SIZE = declare(Setting.size(
+            "prefetch.initial-size", "4MiB", 1, "The prefetch window a stream gets when it becomes sequential."));
+    public static final Setting<Long> PREFETCH_MAX_SIZE = declare(
+            Setting.size("prefetch.max-size", "64MiB", 0, "The largest prefetch window a sequential stream grows to."));
+    public static final Setting<Long> CACHE_MAX_MEMORY = declare(Setting.memory(
+            "cache.max-memory", "10%", 1, "Bytes the factory's block cache may hold, requests in flight included."));
+    public static final Setting<Duration> METADATA_TTL = declare(Setting.duration(
+            "metadata.ttl",
+            "60s",
             "How long a learned length and ETag are trusted when the same object is opened again."));
     public static final Setting<Integer> METADATA_MAX_ENTRIES = declare(Setting.count(
-            "metadata.max-entries", "10000", 0, Integer.MAX_VALUE,
+            "metadata.max-entries",
+            "10000",
+            0,
+            Integer.MAX_VALUE,
             "How many objects' lengths and ETags the factory remembers."));
     public static final Setting<Integer> FETCH_MAX_CONCURRENCY = declare(Setting.count(
-            "fetch.max-concurrency", "16", 1, 1024,
-            "GETs in flight at once across all the factory's streams."));
-    public static final Setting<Integer> RETRY_MAX_ATTEMPTS = declare(Setting.count("retry.max-attempts", "8", 1, 100,
+            "fetch.max-concurrency", "16", 1, 1024, "GETs in flight at once across all the factory's streams."));
+    public static final Setting<Integer> RETRY_MAX_ATTEMPTS = declare(Setting.count(
+            "retry.max-attempts",
+            "8",
+            1,
+            100,
             "How many times one GET or HEAD is sent at most, its first attempt included; 1 turns retries off."));
-    public static final Setting<Duration> RETRY_BASE_DELAY = declare(Setting.duration("retry.base-delay", "50ms",
+    public static final Setting<Duration> RETRY_BASE_DELAY = declare(Setting.duration(
+            "retry.base-delay",
+            "50ms",
             "The most a first retry waits; each further retry may wait up to twice as long as the one before."));
-    public static final Setting<Duration> RETRY_MAX_DELAY = declare(Setting.duration("retry.max-delay", "2s",
-            "The most any retry waits."));
-    public static final Setting<Duration> RETRY_DEADLINE = declare(Setting.duration("retry.deadline", "30s",
-            "No retry of a request starts later than this after its first attempt."));
+    public static final Setting<Duration> RETRY_MAX_DELAY =
+            declare(Setting.duration("retry.max-delay", "2s", "The most any retry waits."));
+    public static final Setting<Duration> RETRY_DEADLINE = declare(Setting.duration(
+            "retry.deadline", "30s", "No retry of a request starts later than this after its first attempt."));
     public static final Setting<Duration> RETRY_FIRST_BYTE_TIMEOUT = declare(Setting.duration(
-            "retry.first-byte-timeout", "10s",
+            "retry.first-byte-timeout",
+            "10s",
             "How long one attempt waits for its answer to begin before it is given up and retried; 0s waits "
                     + "without limit."));
     public static final Setting<Duration> RETRY_BETWEEN_BYTES_TIMEOUT = declare(Setting.duration(
-            "retry.between-bytes-timeout", "10s",
+            "retry.between-bytes-timeout",
+            "10s",
             "How long one attempt may go without receiving a body byte before it is cut and resumed; 0s waits "
                     + "without limit."));
-    public static final Setting<Duration> READ_DEADLINE = declare(Setting.duration("read.deadline", "2m",
+    public static final Setting<Duration> READ_DEADLINE = declare(Setting.duration(
+            "read.deadline",
+            "2m",
             "The longest one read call waits for its bytes, queueing, retries and backoff included; 0s waits "
                     + "without limit."));
-    public static final Setting<Boolean> THROTTLE_ENABLED = declare(Setting.flag("throttle.enabled", "true",
+    public static final Setting<Boolean> THROTTLE_ENABLED = declare(Setting.flag(
+            "throttle.enabled",
+            "true",
             "Whether a governor per bucket limits the requests in flight, lowering the limit when S3 answers 503."));
     public static final Setting<Integer> THROTTLE_MIN_CONCURRENCY = declare(Setting.count(
-            "throttle.min-concurrency", "2", 1, 4096,
-            "The lowest limit the governor of a bucket goes down to."));
+            "throttle.min-concurrency", "2", 1, 4096, "The lowest limit the governor of a bucket goes down to."));
     public static final Setting<Integer> THROTTLE_MAX_CONCURRENCY = declare(Setting.count(
-            "throttle.max-concurrency", "64", 1, 4096,
-            "The highest limit the governor of a bucket goes up to."));
+            "throttle.max-concurrency", "64", 1, 4096, "The highest limit the governor of a bucket goes up to."));
     public static final Setting<Integer> THROTTLE_INCREASE_STEP = declare(Setting.count(
-            "throttle.increase-step", "1", 1, 4096,
+            "throttle.increase-step",
+            "1",
+            1,
+            4096,
             "How much the limit grows after a round of requests without a 503 (one round: as many answers as "
                     + "the limit)."));
     public static final Setting<Double> THROTTLE_DECREASE_FACTOR = declare(Setting.of(
-            "throttle.decrease-factor", "0.5", ConfigValues::parseFraction, Checks.fractionBetween(0, 1, false),
+            "throttle.decrease-factor",
+            "0.5",
+            ConfigValues::parseFraction,
+            Checks.fractionBetween(0, 1, false),
             "What the limit is multiplied by when S3 answers 503, at most once a round."));
-    public static final Setting<Boolean> THROTTLE_NOISE_TEST = declare(Setting.flag("throttle.noise-test", "true",
+    public static final Setting<Boolean> THROTTLE_NOISE_TEST = declare(Setting.flag(
+            "throttle.noise-test",
+            "true",
             "Whether each decrease tests that the 503s track the load, and 503s that keep coming at a lower load are "
                     + "left to retries instead of lowering the limit."));
-    public static final Setting<Boolean> HEDGE_ENABLED = declare(Setting.flag("hedge.enabled", "true",
+    public static final Setting<Boolean> HEDGE_ENABLED = declare(Setting.flag(
+            "hedge.enabled",
+            "true",
             "Whether a GET whose answer is slow to begin is sent a second time, the first answer winning."));
     public static final Setting<Double> HEDGE_PERCENTILE = declare(Setting.fraction(
-            "hedge.percentile", "0.95", 0.5, 0.999,
+            "hedge.percentile",
+            "0.95",
+            0.5,
+            0.999,
             "A GET is sent again when its first byte is later than this percentile of the recent first-byte "
                     + "latencies of GETs of its size."));
-    public static final Setting<Duration> HEDGE_MIN_DELAY = declare(Setting.duration("hedge.min-delay", "30ms",
-            "No GET is sent again sooner than this after it was sent."));
+    public static final Setting<Duration> HEDGE_MIN_DELAY = declare(
+            Setting.duration("hedge.min-delay", "30ms", "No GET is sent again sooner than this after it was sent."));
     public static final Setting<Double> HEDGE_MAX_FRACTION = declare(Setting.fraction(
-            "hedge.max-fraction", "0.05", 0, 0.5,
-            "Second sends are at most this fraction of the GETs sent."));
+            "hedge.max-fraction", "0.05", 0, 0.5, "Second sends are at most this fraction of the GETs sent."));
     // S3 answers at most 1,000 keys a page; asking for fewer only adds calls.
-    public static final Setting<Integer> LIST_PAGE_SIZE = declare(Setting.count("list.page-size", "1000", 1, 1000,
+    public static final Setting<Integer> LIST_PAGE_SIZE = declare(Setting.count(
+            "list.page-size",
+            "1000",
+            1,
+            1000,
             "How many keys a listing asks for in one ListObjectsV2 request (S3 answers at most 1,000)."));
-    public static final Setting<Integer> LIST_CURSORS = declare(Setting.count("list.cursors", "16", 1, 4096,
+    public static final Setting<Integer> LIST_CURSORS = declare(Setting.count(
+            "list.cursors",
+            "16",
+            1,
+            4096,
             "The most cursors one listing is split into, each over its own common prefix, skipping with "
                     + "StartAfter."));
-    public static final Setting<Integer> LIST_PARALLELISM = declare(Setting.count("list.parallelism", "8", 1, 4096,
+    public static final Setting<Integer> LIST_PARALLELISM = declare(Setting.count(
+            "list.parallelism",
+            "8",
+            1,
+            4096,
             "The most ListObjectsV2 requests one listing has in flight (within fetch.max-concurrency and the "
                     + "throttle governors)."));
     // S3 in-region: the first byte of a GET arrives after about 20 to 100 ms.
     public static final Setting<Duration> FIRST_BYTE_LATENCY = declare(Setting.duration(
-            "network.first-byte-latency", "30ms",
+            "network.first-byte-latency",
+            "30ms",
             "The cost model's price of one request: how long a GET waits for its first byte."));
     // S3: one GET stream delivers about 85 to 90 MB/s; 85 MiB/s is 89.1 MB/s.
     public static final Setting<Long> CONNECTION_BANDWIDTH = declare(Setting.rate(
-            "network.connection-bandwidth", "85MB/s", 1,
+            "network.connection-bandwidth",
+            "85MB/s",
+            1,
             "The cost model's price per byte: what one GET stream delivers once it flows."));
-    public static final Setting<Long> VECTORED_MIN_SEEK = declare(Setting.derivedRequestSize("vectored.min-seek", 0,
+    public static final Setting<Long> VECTORED_MIN_SEEK = declare(Setting.derivedRequestSize(
+            "vectored.min-seek",
+            0,
             "A vectored read fetches a gap of at most this many bytes between two of its ranges in the same GET "
                     + "rather than send another one."));
     public static final Setting<Long> VECTORED_MAX_MERGED_SIZE = declare(Setting.derivedRequestSize(
-            "vectored.max-merged-size", 1,
-            "No request merged from several ranges spans more."));
+            "vectored.max-merged-size", 1, "No request merged from several ranges spans more."));
     public static final Setting<Double> VECTORED_DISCARD_TOLERANCE = declare(Setting.of(
-            "vectored.discard-tolerance", "0.25", ConfigValues::parseFraction, Checks.finiteFraction(),
+            "vectored.discard-tolerance",
+            "0.25",
+            ConfigValues::parseFraction,
+            Checks.finiteFraction(),
             "When the gap bytes a merged request fetched only to save GETs exceed this fraction of the bytes "
                     + "asked for, they are dropped as soon as they are read instead of cached."));
     public static final Setting<Map<String, List<String>>> FORMAT_EXTENSIONS = declare(Setting.of(
-            "format.extensions", "parquet:parquet,parq;orc:orc;text:csv,tsv,json,jsonl,ndjson,txt,log",
+            "format.extensions",
+            "parquet:parquet,parq;orc:orc;text:csv,tsv,json,jsonl,ndjson,txt,log",
             ConfigValues::parseFormatExtensions,
             ConfigValues::checkedFormatExtensions,
             "Which format policy reads a key, by the extension at the key's very end."));
     public static final Setting<List<String>> FORMAT_COMPRESSED_EXTENSIONS = declare(Setting.of(
-            "format.compressed-extensions", "gz,bz2,zst,lz4,snappy,deflate,xz,br",
+            "format.compressed-extensions",
+            "gz,bz2,zst,lz4,snappy,deflate,xz,br",
             ConfigValues::parseExtensions,
             ConfigValues::checkedExtensions,
             "A key ending in a known extension followed by one of these is read by the text policy, front to "
@@ -219,8 +276,11 @@ public final class StreamConfig {
     public <T> T get(Setting<T> setting) {
         requireNonNull(setting, "setting is null");
         Object value = values.get(setting);
-        return value != null ? (T) value : setting.defaultValue().orElseThrow(
-                () -> new IllegalStateException(setting.key() + " is derived, and not by this configuration"));
+        return value != null
+                ? (T) value
+                : setting.defaultValue()
+                        .orElseThrow(() -> new IllegalStateException(
+                                setting.key() + " is derived, and not by this configuration"));
     }
 
     /** The settings declared here, in documentation order. */
@@ -234,7 +294,8 @@ public final class StreamConfig {
         for (Setting<?> setting : Known.BY_KEY.values()) {
             settings.add(setting.key() + "=" + get(setting));
         }
-        values.keySet().stream().filter(setting -> Known.BY_KEY.get(setting.key()) != setting)
+        values.keySet().stream()
+                .filter(setting -> Known.BY_KEY.get(setting.key()) != setting)
                 .forEach(setting -> settings.add(setting.key() + "=" + get(setting)));
         return settings.toString();
     }
@@ -299,8 +360,9 @@ public final class StreamConfig {
             long minRequestSize = value(MIN_REQUEST_SIZE);
             long maxRequestSize = value(MAX_REQUEST_SIZE);
             if (maxRequestSize < 2 * minRequestSize) {
-                throw new IllegalArgumentException(MAX_REQUEST_SIZE + " (" + maxRequestSize + ") must be at least twice "
-                        + MIN_REQUEST_SIZE + " (" + minRequestSize + ") so that split parts stay above the minimum");
+                throw new IllegalArgumentException(
+                        MAX_REQUEST_SIZE + " (" + maxRequestSize + ") must be at least twice " + MIN_REQUEST_SIZE + " ("
+                                + minRequestSize + ") so that split parts stay above the minimum");
             }
             long smallObjectPartSize = value(SMALL_OBJECT_PART_SIZE);
             if (smallObjectPartSize < minRequestSize || smallObjectPartSize > maxRequestSize) {
@@ -310,13 +372,14 @@ public final class StreamConfig {
             }
             long prefetchInitialSize = value(PREFETCH_INITIAL_SIZE);
             if (prefetchInitialSize < minRequestSize) {
-                throw new IllegalArgumentException(PREFETCH_INITIAL_SIZE + " (" + prefetchInitialSize + ") must be at least "
-                        + MIN_REQUEST_SIZE + " (" + minRequestSize + ")");
+                throw new IllegalArgumentException(PREFETCH_INITIAL_SIZE + " (" + prefetchInitialSize
+                        + ") must be at least " + MIN_REQUEST_SIZE + " (" + minRequestSize + ")");
             }
             long prefetchMaxSize = value(PREFETCH_MAX_SIZE);
             if (prefetchMaxSize > 0 && prefetchMaxSize < prefetchInitialSize) {
-                throw new IllegalArgumentException(PREFETCH_MAX_SIZE + " (" + prefetchMaxSize + ") must be 0 (no prefetch) "
-                        + "or at least " + PREFETCH_INITIAL_SIZE + " (" + prefetchInitialSize + ")");
+                throw new IllegalArgumentException(
+                        PREFETCH_MAX_SIZE + " (" + prefetchMaxSize + ") must be 0 (no prefetch) " + "or at least "
+                                + PREFETCH_INITIAL_SIZE + " (" + prefetchInitialSize + ")");
             }
             int throttleMin = value(THROTTLE_MIN_CONCURRENCY);
             int throttleMax = value(THROTTLE_MAX_CONCURRENCY);

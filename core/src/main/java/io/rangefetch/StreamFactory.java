@@ -7,6 +7,9 @@ import io.rangefetch.client.ObjectClient;
 import io.rangefetch.client.ObjectMetadata;
 import io.rangefetch.client.SdkAsyncObjectClient;
 import io.rangefetch.client.SdkSyncObjectClient;
+import io.rangefetch.format.FormatPolicy;
+import io.rangefetch.format.FormatSession;
+import io.rangefetch.format.OpenFetch;
 import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.MetadataCache;
 import io.rangefetch.internal.fetch.FetchScheduler;
@@ -20,9 +23,6 @@ import io.rangefetch.internal.read.ReaderContext;
 import io.rangefetch.internal.read.Resilience;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import io.rangefetch.internal.time.TimeSource;
-import io.rangefetch.format.FormatPolicy;
-import io.rangefetch.format.FormatSession;
-import io.rangefetch.format.OpenFetch;
 import java.nio.charset.CharsetEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -42,9 +42,9 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
-import software.amazon.awssdk.services.s3.S3AsyncClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -97,23 +97,28 @@ public final class StreamFactory implements AutoCloseable {
             executor = ownedExecutor;
         }
         Resilience resilience = EngineSettings.resilience(config);
-        this.exchanges = !resilience.watchesFirstBytes() ? null
+        this.exchanges = !resilience.watchesFirstBytes()
+                ? null
                 : Executors.newCachedThreadPool(daemonThreads("rangefetch-exchange-" + id));
         this.ownedTimer = builder.scheduler == null ? idleReleasingTimer("rangefetch-timer-" + id) : null;
-        TimeSource time = new TimeSource(builder.ticker,
-                builder.scheduler == null ? ownedTimer : builder.scheduler);
+        TimeSource time = new TimeSource(builder.ticker, builder.scheduler == null ? ownedTimer : builder.scheduler);
         this.executor = executor;
-        this.formats = builder.formatPolicies == null ? FormatPolicies.discover(config)
+        this.formats = builder.formatPolicies == null
+                ? FormatPolicies.discover(config)
                 : FormatPolicies.of(builder.formatPolicies, config);
         this.context = new ReaderContext(
                 client,
                 new BlockCache(config.get(StreamConfig.CACHE_MAX_MEMORY)),
-                new MetadataCache(config.get(StreamConfig.METADATA_TTL), config.get(StreamConfig.METADATA_MAX_ENTRIES),
+                new MetadataCache(
+                        config.get(StreamConfig.METADATA_TTL),
+                        config.get(StreamConfig.METADATA_MAX_ENTRIES),
                         time::nanos),
                 new FetchScheduler(config.get(StreamConfig.FETCH_MAX_CONCURRENCY), executor, ownedExecutor, time),
                 new ReadPlanner(EngineSettings.planner(config)),
                 new RangeCoalescer(EngineSettings.coalescer(config)),
-                resilience, exchanges, time);
+                resilience,
+                exchanges,
+                time);
         this.time = time;
     }
 
@@ -153,29 +158,44 @@ public final class StreamFactory implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("Stream factory is closed; cannot open " + location);
         }
-        ObjectAddress address = new ObjectAddress(location.bucket(), location.key(),
-                options.versionId().orElse(null), options.sseCustomerKey().orElse(null));
+        ObjectAddress address = new ObjectAddress(
+                location.bucket(),
+                location.key(),
+                options.versionId().orElse(null),
+                options.sseCustomerKey().orElse(null));
         long length = options.length().orElse(-1);
         String etag = options.etag().orElse(null);
         if (length < 0 || etag == null) {
-            Optional<ObjectMetadata> learned = context.metadata().get(location.bucket(), location.key(), address.versionId());
-            if (learned.isPresent() && (etag == null || etag.equals(learned.get().etag()))) {
+            Optional<ObjectMetadata> learned =
+                    context.metadata().get(location.bucket(), location.key(), address.versionId());
+            if (learned.isPresent()
+                    && (etag == null || etag.equals(learned.get().etag()))) {
                 length = learned.get().length();
                 etag = learned.get().etag();
             }
         }
         StatisticsCounter streamStatistics = statistics.child();
-        ObjectReader reader = new ObjectReader(context, address, length, etag, options.etag().isPresent(),
-                hint(options.readPolicy()), streamStatistics);
+        ObjectReader reader = new ObjectReader(
+                context,
+                address,
+                length,
+                etag,
+                options.etag().isPresent(),
+                hint(options.readPolicy()),
+                streamStatistics);
         try {
             FormatSession session = formats.choose(location.key(), options.readPolicy())
-                    .map(policy -> GuardedFormatSession.open(policy,
-                            new StreamFormatView(location, options, config, reader, executor)))
+                    .map(policy -> GuardedFormatSession.open(
+                            policy, new StreamFormatView(location, options, config, reader, executor)))
                     .orElse(FormatSession.NONE);
             if (session != FormatSession.NONE) {
-                ReadPolicy pattern = options.readPolicy() == ReadPolicy.SEQUENTIAL ? ReadPolicy.SEQUENTIAL
+                ReadPolicy pattern = options.readPolicy() == ReadPolicy.SEQUENTIAL
+                        ? ReadPolicy.SEQUENTIAL
                         : FormatPolicies.readPolicyOf(session.accessPattern());
-                reader.shapeReads(hint(pattern), session.prefetchEnd(), session::structureEnd,
+                reader.shapeReads(
+                        hint(pattern),
+                        session.prefetchEnd(),
+                        session::structureEnd,
                         session.smallObjectSize().orElse(config.get(StreamConfig.SMALL_OBJECT_SIZE)));
                 OpenFetch fetch = session.openFetch();
                 if (!fetch.isNone()) {
@@ -221,8 +241,7 @@ public final class StreamFactory implements AutoCloseable {
             throw new IllegalArgumentException("locations is null");
         }
         if (closed) {
-            throw new IllegalStateException("Stream factory is closed; cannot list " + locations.size()
-                    + " locations");
+            throw new IllegalStateException("Stream factory is closed; cannot list " + locations.size() + " locations");
         }
         Map<String, List<String>> keysByBucket = new HashMap<>();
         for (S3Location location : locations) {
@@ -230,13 +249,19 @@ public final class StreamFactory implements AutoCloseable {
                 throw new IllegalArgumentException("A location to list is null: " + locations);
             }
             checkListableKey(location);
-            keysByBucket.computeIfAbsent(location.bucket(), bucket -> new ArrayList<>()).add(location.key());
+            keysByBucket
+                    .computeIfAbsent(location.bucket(), bucket -> new ArrayList<>())
+                    .add(location.key());
         }
         ListingSettings settings = EngineSettings.listing(config);
-        ParallelListing listing = ParallelListing.start(keysByBucket, settings, context.scheduler(), time,
+        ParallelListing listing = ParallelListing.start(
+                keysByBucket,
+                settings,
+                context.scheduler(),
+                time,
                 (request, abort) -> context.list(request, abort, statistics),
-                (bucket, entry) -> context.metadata().put(bucket, entry.key(), null,
-                        new ObjectMetadata(entry.size(), entry.etag())));
+                (bucket, entry) -> context.metadata()
+                        .put(bucket, entry.key(), null, new ObjectMetadata(entry.size(), entry.etag())));
         return new ObjectListing(listing);
     }
 
@@ -392,10 +417,12 @@ public final class StreamFactory implements AutoCloseable {
          */
         public Builder clock(Clock clock) {
             requireNonNull(clock, "clock is null");
-            setTicker(() -> {
-                Instant now = clock.instant();
-                return now.getEpochSecond() * 1_000_000_000L + now.getNano();
-            }, "clock");
+            setTicker(
+                    () -> {
+                        Instant now = clock.instant();
+                        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+                    },
+                    "clock");
             return this;
         }
 

@@ -26,8 +26,8 @@ final class StreamFormatView implements FormatStream {
     private final Executor executor;
     private final ReadErrors errors;
 
-    StreamFormatView(S3Location location, OpenOptions options, StreamConfig config, ObjectReader reader,
-            Executor executor) {
+    StreamFormatView(
+            S3Location location, OpenOptions options, StreamConfig config, ObjectReader reader, Executor executor) {
         this.location = requireNonNull(location, "location is null");
         this.options = requireNonNull(options, "options is null");
         this.config = requireNonNull(config, "config is null");
@@ -81,8 +81,8 @@ final class StreamFormatView implements FormatStream {
                     "The version of " + location + " is not known yet: nothing can be read for its format policy"));
         }
         if (range.end() > length || range.length() > Integer.MAX_VALUE) {
-            return CompletableFuture.failedFuture(new EOFException("Cannot read " + range + " of " + location
-                    + " (length " + length + ") for its format policy"));
+            return CompletableFuture.failedFuture(new EOFException(
+                    "Cannot read " + range + " of " + location + " (length " + length + ") for its format policy"));
         }
         FileRange fileRange = FileRange.of(range.start(), (int) range.length());
         try {

@@ -39,16 +39,55 @@ public record StreamStatistics(
         long listRequests) {
 
     /** A snapshot with no listing requests: a stream's. */
-    public StreamStatistics(long getRequests, long headRequests, long bytesFetched, long bytesServed, long cacheHits,
-            long cacheMisses, long prefetchedBytes, long prefetchedBytesUnread, long retries, long resumes,
-            long throttledResponses, int throttleLimit, long hedgesSent, long hedgesWon) {
-        this(getRequests, headRequests, bytesFetched, bytesServed, cacheHits, cacheMisses, prefetchedBytes,
-                prefetchedBytesUnread, retries, resumes, throttledResponses, throttleLimit, hedgesSent, hedgesWon, 0);
+    public StreamStatistics(
+            long getRequests,
+            long headRequests,
+            long bytesFetched,
+            long bytesServed,
+            long cacheHits,
+            long cacheMisses,
+            long prefetchedBytes,
+            long prefetchedBytesUnread,
+            long retries,
+            long resumes,
+            long throttledResponses,
+            int throttleLimit,
+            long hedgesSent,
+            long hedgesWon) {
+        this(
+                getRequests,
+                headRequests,
+                bytesFetched,
+                bytesServed,
+                cacheHits,
+                cacheMisses,
+                prefetchedBytes,
+                prefetchedBytesUnread,
+                retries,
+                resumes,
+                throttledResponses,
+                throttleLimit,
+                hedgesSent,
+                hedgesWon,
+                0);
     }
 
     StreamStatistics withListRequests(long count) {
-        return new StreamStatistics(getRequests, headRequests, bytesFetched, bytesServed, cacheHits, cacheMisses,
-                prefetchedBytes, prefetchedBytesUnread, retries, resumes, throttledResponses, throttleLimit,
-                hedgesSent, hedgesWon, count);
+        return new StreamStatistics(
+                getRequests,
+                headRequests,
+                bytesFetched,
+                bytesServed,
+                cacheHits,
+                cacheMisses,
+                prefetchedBytes,
+                prefetchedBytesUnread,
+                retries,
+                resumes,
+                throttledResponses,
+                throttleLimit,
+                hedgesSent,
+                hedgesWon,
+                count);
     }
 }

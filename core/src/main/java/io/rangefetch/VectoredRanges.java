@@ -49,8 +49,8 @@ final class VectoredRanges {
                 continue;
             }
             if (previous != null && range.offset() < previous.end()) {
-                throw new IllegalArgumentException("Vectored ranges overlap in " + location + ": " + previous
-                        + " and " + range + "; ask for the union once instead");
+                throw new IllegalArgumentException("Vectored ranges overlap in " + location + ": " + previous + " and "
+                        + range + "; ask for the union once instead");
             }
             previous = range;
         }
@@ -60,8 +60,8 @@ final class VectoredRanges {
     static void checkWithin(List<FileRange> ranges, long objectLength, S3Location location) throws EOFException {
         for (FileRange range : ranges) {
             if (range.end() > objectLength) {
-                throw new EOFException("Cannot read " + range + " of " + location + ": past the end (length "
-                        + objectLength + ")");
+                throw new EOFException(
+                        "Cannot read " + range + " of " + location + ": past the end (length " + objectLength + ")");
             }
         }
     }
@@ -70,8 +70,8 @@ final class VectoredRanges {
      * Allocates every range's buffer, giving them all back if one allocation fails or is unusable. Each range's
      * caller future completes from the engine's, its failure translated by {@code errors}.
      */
-    static List<VectoredRange> allocate(List<FileRange> ranges, IntFunction<ByteBuffer> allocate,
-            Consumer<ByteBuffer> release, ReadErrors errors) {
+    static List<VectoredRange> allocate(
+            List<FileRange> ranges, IntFunction<ByteBuffer> allocate, Consumer<ByteBuffer> release, ReadErrors errors) {
         List<VectoredRange> allocated = new ArrayList<>(ranges.size());
         try {
             for (FileRange range : ranges) {

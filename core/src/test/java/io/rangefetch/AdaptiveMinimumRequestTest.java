@@ -34,21 +34,31 @@ class AdaptiveMinimumRequestTest {
 
     @RegisterExtension
     final StreamFixture fixture = new StreamFixture();
+
     private final InMemoryObjectClient client = fixture.client();
 
     private SeekableS3InputStream open(StreamFactory factory, String key) {
-        return factory.open(new S3Location(BUCKET, key), OpenOptions.builder().length(fixture.length(key))
-                .etag(client.etag(BUCKET, key)).build());
+        return factory.open(
+                new S3Location(BUCKET, key),
+                OpenOptions.builder()
+                        .length(fixture.length(key))
+                        .etag(client.etag(BUCKET, key))
+                        .build());
     }
 
     private static StreamConfig.Builder config() {
-        return StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB).set(RETRY_BASE_DELAY, Duration.ofMillis(1))
+        return StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 256L * MIB)
+                .set(RETRY_BASE_DELAY, Duration.ofMillis(1))
                 .set(RETRY_MAX_DELAY, Duration.ofMillis(5));
     }
 
     private long bytesFetched() {
         fixture.awaitQuiet();
-        return client.gets().stream().map(Request::byteRange).mapToLong(ByteRange::length).sum();
+        return client.gets().stream()
+                .map(Request::byteRange)
+                .mapToLong(ByteRange::length)
+                .sum();
     }
 
     @Test
@@ -59,19 +69,22 @@ class AdaptiveMinimumRequestTest {
         try (SeekableS3InputStream stream = open(fixture.factory(), "random.bin")) {
             for (int i = 0; i < 200; i++) {
                 if (i == 40) {
-                    assertThat(bytesFetched()).as("the first 40 reads, while the minimum shrinks")
+                    assertThat(bytesFetched())
+                            .as("the first 40 reads, while the minimum shrinks")
                             .isLessThan(40L * MINIMUM);
                     client.clearLog();
                 }
                 int position = random.nextInt(data.length - READ);
                 stream.readFully(position, buffer, 0, READ);
-                assertThat(buffer).as("read %d at %d", i, position)
+                assertThat(buffer)
+                        .as("read %d at %d", i, position)
                         .isEqualTo(Arrays.copyOfRange(data, position, position + READ));
             }
         }
         long adaptedFetched = bytesFetched();
         long adaptedRead = 160L * READ;
-        assertThat(adaptedFetched).as("bytes fetched for %d read once adapted", adaptedRead)
+        assertThat(adaptedFetched)
+                .as("bytes fetched for %d read once adapted", adaptedRead)
                 .isLessThanOrEqualTo(adaptedRead * 3 / 2);
     }
 
@@ -85,9 +98,8 @@ class AdaptiveMinimumRequestTest {
     void aSequentialStreamingReaderWithoutPrefetchKeepsRequestsOfTheConfiguredMinimum() throws Exception {
         // every read is planned and every request padded: the case the adaptive minimum sees most of
         byte[] data = fixture.put("unprefetched.bin", 64 * MIB);
-        assertEveryGetIsAtLeastTheMinimum(fixture.factory(config()
-                .set(PREFETCH_MAX_SIZE, 0).build()), "unprefetched.bin",
-                data, 4 * MIB);
+        assertEveryGetIsAtLeastTheMinimum(
+                fixture.factory(config().set(PREFETCH_MAX_SIZE, 0).build()), "unprefetched.bin", data, 4 * MIB);
         assertThat(client.gets()).hasSize(4 * MIB / MINIMUM);
     }
 
@@ -100,14 +112,16 @@ class AdaptiveMinimumRequestTest {
                 // until the buffer is full, as a reader does; this test counts the GETs, not the calls
                 int count = stream.readNBytes(buffer, 0, READ);
                 assertThat(count).isEqualTo(READ);
-                assertThat(buffer).as("read at %d", position)
+                assertThat(buffer)
+                        .as("read at %d", position)
                         .isEqualTo(Arrays.copyOfRange(data, position, position + READ));
             }
         }
         fixture.awaitQuiet();
         List<ByteRange> gets = client.gets().stream().map(Request::byteRange).toList();
-        assertThat(gets).isNotEmpty().allSatisfy(get -> assertThat(get.length()).as("GET %s", get)
-                .isGreaterThanOrEqualTo(MINIMUM));
+        assertThat(gets)
+                .isNotEmpty()
+                .allSatisfy(get -> assertThat(get.length()).as("GET %s", get).isGreaterThanOrEqualTo(MINIMUM));
     }
 
     @Test
@@ -133,15 +147,20 @@ class AdaptiveMinimumRequestTest {
                 stream.seek(start);
                 for (int position = start; position < start + MINIMUM; position += READ) {
                     assertThat(stream.read(buffer, 0, READ)).isEqualTo(READ);
-                    assertThat(buffer).as("read at %d", position)
+                    assertThat(buffer)
+                            .as("read at %d", position)
                             .isEqualTo(Arrays.copyOfRange(data, position, position + READ));
                 }
             }
         }
         fixture.awaitQuiet();
-        List<ByteRange> structureGets = client.gets().stream().map(Request::byteRange)
-                .filter(get -> get.start() % MIB == 0).toList();
-        assertThat(structureGets).as("a structure's first read sends its own GET").hasSize(starts.size())
+        List<ByteRange> structureGets = client.gets().stream()
+                .map(Request::byteRange)
+                .filter(get -> get.start() % MIB == 0)
+                .toList();
+        assertThat(structureGets)
+                .as("a structure's first read sends its own GET")
+                .hasSize(starts.size())
                 .allSatisfy(get -> assertThat(get.length()).as("GET %s", get).isEqualTo(MINIMUM));
     }
 }

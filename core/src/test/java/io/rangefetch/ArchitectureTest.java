@@ -48,8 +48,8 @@ class ArchitectureTest {
     // Surefire runs the core module's tests from core/.
     private static final Path MAIN_SOURCES = Path.of("src/main/java");
     private static final Path MODULE_DESCRIPTOR = Path.of("target/classes/module-info.class");
-    private static final Path SERVICES = Path.of("src/main/resources/META-INF/services/"
-            + FormatPolicy.class.getName());
+    private static final Path SERVICES =
+            Path.of("src/main/resources/META-INF/services/" + FormatPolicy.class.getName());
     // The one type of the API every layer but the client may name, and the one package it may name itself.
     private static final String SETTING = "io.rangefetch.Setting";
     private static final String SETTING_USES = "io.rangefetch.internal.config";
@@ -93,7 +93,8 @@ class ArchitectureTest {
             String packageName = violations(file.toString(), read(file), violations);
             Layer.of(packageName).ifPresent(seen::add);
         }
-        assertThat(seen).as("layers found under %s", MAIN_SOURCES.toAbsolutePath())
+        assertThat(seen)
+                .as("layers found under %s", MAIN_SOURCES.toAbsolutePath())
                 .containsExactlyInAnyOrder(Layer.values());
         assertThat(violations).as("references that point up a layer").isEmpty();
     }
@@ -114,7 +115,9 @@ class ArchitectureTest {
         ModuleDescriptor module = moduleDescriptor();
         assertThat(module.uses()).containsExactly(FormatPolicy.class.getName());
         assertThat(module.provides()).isEmpty();
-        assertThat(SERVICES).as("a services file: the built-in policies are made by the factory").doesNotExist();
+        assertThat(SERVICES)
+                .as("a services file: the built-in policies are made by the factory")
+                .doesNotExist();
     }
 
     @Test
@@ -125,18 +128,20 @@ class ArchitectureTest {
                 import io.rangefetch.format.FormatPolicy;
                 import io.rangefetch.StreamConfig;
                 """;
-        assertThat(violationsOf(policy)).containsExactly(
-                "X.java:4: io.rangefetch.internal.format imports io.rangefetch.StreamConfig (the built-in format "
-                        + "policies must not use the public API)");
+        assertThat(violationsOf(policy))
+                .containsExactly(
+                        "X.java:4: io.rangefetch.internal.format imports io.rangefetch.StreamConfig (the built-in format "
+                                + "policies must not use the public API)");
         String setting = """
                 package io.rangefetch;
                 import io.rangefetch.internal.config.ConfigValues;
                 import io.rangefetch.internal.plan.RequestCostModel;
                 public final class Setting<T> {}
                 """;
-        assertThat(violationsOf("Setting.java", setting)).containsExactly(
-                "Setting.java:3: io.rangefetch.Setting imports io.rangefetch.internal.plan.RequestCostModel (the "
-                        + "setting type, which every layer may name, may use only io.rangefetch.internal.config)");
+        assertThat(violationsOf("Setting.java", setting))
+                .containsExactly(
+                        "Setting.java:3: io.rangefetch.Setting imports io.rangefetch.internal.plan.RequestCostModel (the "
+                                + "setting type, which every layer may name, may use only io.rangefetch.internal.config)");
     }
 
     @Test
@@ -148,9 +153,10 @@ class ArchitectureTest {
                 import io.rangefetch.internal.plan.AccessHint;
                 import io.rangefetch.client.ByteRange;
                 """;
-        assertThat(violationsOf(source)).containsExactly(
-                "X.java:3: io.rangefetch.format imports io.rangefetch.OpenOptions (the format SPI must not use the"
-                        + " public API)");
+        assertThat(violationsOf(source))
+                .containsExactly(
+                        "X.java:3: io.rangefetch.format imports io.rangefetch.OpenOptions (the format SPI must not use the"
+                                + " public API)");
     }
 
     @Test
@@ -161,12 +167,13 @@ class ArchitectureTest {
                 import io.rangefetch.internal.cache.*;
                 import io.rangefetch.*;
                 """;
-        assertThat(violationsOf(source)).containsExactly(
-                "X.java:2: io.rangefetch.client imports io.rangefetch.StreamConfig.MIN_REQUEST_SIZE (the client SPI"
-                        + " must not use the public API)",
-                "X.java:3: io.rangefetch.client imports io.rangefetch.internal.cache.* (the client SPI must not use"
-                        + " the engine)",
-                "X.java:4: io.rangefetch.client imports io.rangefetch.* (the client SPI must not use the public API)");
+        assertThat(violationsOf(source))
+                .containsExactly(
+                        "X.java:2: io.rangefetch.client imports io.rangefetch.StreamConfig.MIN_REQUEST_SIZE (the client SPI"
+                                + " must not use the public API)",
+                        "X.java:3: io.rangefetch.client imports io.rangefetch.internal.cache.* (the client SPI must not use"
+                                + " the engine)",
+                        "X.java:4: io.rangefetch.client imports io.rangefetch.* (the client SPI must not use the public API)");
     }
 
     @Test
@@ -186,11 +193,12 @@ class ArchitectureTest {
                     Object policy = io.rangefetch.ReadPolicy.AUTO; /* io.rangefetch.ReadPolicy */
                 }
                 """;
-        assertThat(violationsOf(source)).containsExactly(
-                "X.java:11: io.rangefetch.internal.read refers to io.rangefetch.format.OpenFetch (the engine must not"
-                        + " use the format SPI)",
-                "X.java:12: io.rangefetch.internal.read refers to io.rangefetch.ReadPolicy.AUTO (the engine must not"
-                        + " use the public API)");
+        assertThat(violationsOf(source))
+                .containsExactly(
+                        "X.java:11: io.rangefetch.internal.read refers to io.rangefetch.format.OpenFetch (the engine must not"
+                                + " use the format SPI)",
+                        "X.java:12: io.rangefetch.internal.read refers to io.rangefetch.ReadPolicy.AUTO (the engine must not"
+                                + " use the public API)");
     }
 
     @Test
@@ -202,8 +210,9 @@ class ArchitectureTest {
                 import io.rangefetch.client.ByteRange;
                 """;
         assertThat(violationsOf(api)).isEmpty();
-        assertThat(violationsOf("package io.rangefetch.util;\n")).containsExactly(
-                "X.java: io.rangefetch.util is in none of core's layers: give it one in ArchitectureTest.Layer");
+        assertThat(violationsOf("package io.rangefetch.util;\n"))
+                .containsExactly(
+                        "X.java: io.rangefetch.util is in none of core's layers: give it one in ArchitectureTest.Layer");
     }
 
     private static List<String> violationsOf(String source) {
@@ -233,8 +242,8 @@ class ArchitectureTest {
         }
         String[] lines = code.split("\n", -1);
         int packageLine = lineOf(code, declared.start(1));
-        boolean isSetting = packageName.equals(Layer.API.root) && Path.of(file).getFileName().toString()
-                .equals("Setting.java");
+        boolean isSetting = packageName.equals(Layer.API.root)
+                && Path.of(file).getFileName().toString().equals("Setting.java");
         for (int line = 0; line < lines.length; line++) {
             if (line == packageLine) {
                 continue;
@@ -254,7 +263,8 @@ class ArchitectureTest {
                 }
                 Optional<Layer> target = Layer.of(packageOf(name));
                 if (target.isPresent() && target.get().ordinal() < layer.get().ordinal()) {
-                    violations.add(file + ":" + (line + 1) + ": " + packageName + (imported ? " imports " : " refers to ")
+                    violations.add(file + ":" + (line + 1) + ": " + packageName
+                            + (imported ? " imports " : " refers to ")
                             + name + " (" + layer.get().description + " must not use " + target.get().description
                             + ")");
                 }

@@ -21,8 +21,8 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -45,7 +45,9 @@ class BudgetAndSchedulingTest {
 
     @RegisterExtension
     final StreamFixture fixture = new StreamFixture();
+
     private final InMemoryObjectClient client = fixture.client();
+
     @RegisterExtension
     final ReaderThreads threads = new ReaderThreads();
 
@@ -55,7 +57,8 @@ class BudgetAndSchedulingTest {
 
     private void assertNoGetLargerThan(long max) {
         for (Request get : client.gets()) {
-            long size = get.range().startsWith("bytes=-") ? Long.parseLong(get.range().substring(7))
+            long size = get.range().startsWith("bytes=-")
+                    ? Long.parseLong(get.range().substring(7))
                     : get.byteRange().length();
             assertThat(size).as("GET %s", get.range()).isLessThanOrEqualTo(max);
         }
@@ -64,7 +67,8 @@ class BudgetAndSchedulingTest {
     @Test
     void aLargeFirstReadWithNoRoomInTheBudgetGoesIntoTheCallersBufferInCappedParts() throws Exception {
         byte[] data = fixture.put("large-first", 64 * MIB);
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, MIB).build());
+        StreamFactory factory = fixture.factory(
+                StreamConfig.builder().set(CACHE_MAX_MEMORY, MIB).build());
         byte[] whole = new byte[data.length];
         try (SeekableS3InputStream stream = factory.open(at("large-first"))) {
             stream.readFully(0, whole, 0, whole.length);
@@ -77,10 +81,15 @@ class BudgetAndSchedulingTest {
     @Test
     void aStreamingReadAndATailReadWithNoRoomStayWithinTheCap() throws Exception {
         byte[] data = fixture.put("streamed", 40 * MIB);
-        StreamConfig config = StreamConfig.builder().set(CACHE_MAX_MEMORY, MIB).set(MIN_REQUEST_SIZE, 64 * KIB)
-                .set(MAX_REQUEST_SIZE, 2L * MIB).set(SMALL_OBJECT_SIZE, 4L * MIB)
+        StreamConfig config = StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, MIB)
+                .set(MIN_REQUEST_SIZE, 64 * KIB)
+                .set(MAX_REQUEST_SIZE, 2L * MIB)
+                .set(SMALL_OBJECT_SIZE, 4L * MIB)
                 .set(SMALL_OBJECT_PART_SIZE, 512L * KIB)
-                .set(PREFETCH_INITIAL_SIZE, 2L * MIB).set(PREFETCH_MAX_SIZE, 2L * MIB).build();
+                .set(PREFETCH_INITIAL_SIZE, 2L * MIB)
+                .set(PREFETCH_MAX_SIZE, 2L * MIB)
+                .build();
         StreamFactory factory = fixture.factory(config);
         try (SeekableS3InputStream stream = factory.open(at("streamed"))) {
             byte[] tail = new byte[5 * MIB];
@@ -97,8 +106,12 @@ class BudgetAndSchedulingTest {
     @Test
     void aSmallObjectSizeAboveTheMaximumRequestNeverMakesAFirstGetAboveIt() throws Exception {
         byte[] data = fixture.put("small-but-large", 3 * MIB);
-        StreamConfig config = StreamConfig.builder().set(CACHE_MAX_MEMORY, 64L * MIB).set(MAX_REQUEST_SIZE, MIB)
-                .set(SMALL_OBJECT_SIZE, 4L * MIB).set(SMALL_OBJECT_PART_SIZE, 256L * KIB).build();
+        StreamConfig config = StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 64L * MIB)
+                .set(MAX_REQUEST_SIZE, MIB)
+                .set(SMALL_OBJECT_SIZE, 4L * MIB)
+                .set(SMALL_OBJECT_PART_SIZE, 256L * KIB)
+                .build();
         StreamFactory factory = fixture.factory(config);
         try (SeekableS3InputStream stream = factory.open(at("small-but-large"))) {
             byte[] all = new byte[data.length];
@@ -131,14 +144,24 @@ class BudgetAndSchedulingTest {
     void anExecutorThatThrowsGivesTheSlotAndTheBudgetBack() throws Exception {
         byte[] data = fixture.put("throwing", 32 * MIB);
         ThrowingOnce executor = new ThrowingOnce(1);
-        StreamFactory factory = StreamFactory.builder(client).executor(executor)
-                .config(StreamConfig.builder().set(CACHE_MAX_MEMORY, 64L * MIB)
-                .set(FETCH_MAX_CONCURRENCY, 1).build()).build();
-        try (SeekableS3InputStream stream = factory.open(at("throwing"),
-                OpenOptions.builder().length(data.length).etag(client.etag(BUCKET, "throwing")).build())) {
+        StreamFactory factory = StreamFactory.builder(client)
+                .executor(executor)
+                .config(StreamConfig.builder()
+                        .set(CACHE_MAX_MEMORY, 64L * MIB)
+                        .set(FETCH_MAX_CONCURRENCY, 1)
+                        .build())
+                .build();
+        try (SeekableS3InputStream stream = factory.open(
+                at("throwing"),
+                OpenOptions.builder()
+                        .length(data.length)
+                        .etag(client.etag(BUCKET, "throwing"))
+                        .build())) {
             byte[] bytes = new byte[KIB];
-            assertThatThrownBy(() -> stream.readFully(20L * MIB, bytes, 0, KIB)).isExactlyInstanceOf(IOException.class)
-                    .hasMessageContaining("s3://bucket/throwing").hasMessageContaining("refused");
+            assertThatThrownBy(() -> stream.readFully(20L * MIB, bytes, 0, KIB))
+                    .isExactlyInstanceOf(IOException.class)
+                    .hasMessageContaining("s3://bucket/throwing")
+                    .hasMessageContaining("refused");
             // the one slot came back: the next read is served
             stream.readFully(20L * MIB, bytes, 0, KIB);
             assertThat(bytes).isEqualTo(Arrays.copyOfRange(data, 20 * MIB, 20 * MIB + KIB));
@@ -146,7 +169,9 @@ class BudgetAndSchedulingTest {
             factory.close();
             executor.threads.shutdownNow();
         }
-        assertThat(factory.cacheMemoryBytes()).as("nothing claimed is left reserved").isZero();
+        assertThat(factory.cacheMemoryBytes())
+                .as("nothing claimed is left reserved")
+                .isZero();
     }
 
     /** An executor that silently drops one chosen task, as a pool with a discard policy does. */
@@ -166,11 +191,19 @@ class BudgetAndSchedulingTest {
     void aFetchAnExecutorDropsEndsItsReadersAndGivesItsSlotBack() throws Exception {
         byte[] data = fixture.put("dropping", 32 * MIB);
         DroppingOnce executor = new DroppingOnce();
-        StreamFactory factory = StreamFactory.builder(client).executor(executor)
-                .config(StreamConfig.builder().set(CACHE_MAX_MEMORY, 64L * MIB)
-                .set(FETCH_MAX_CONCURRENCY, 1).build()).build();
-        try (SeekableS3InputStream stream = factory.open(at("dropping"),
-                OpenOptions.builder().length(data.length).etag(client.etag(BUCKET, "dropping")).build())) {
+        StreamFactory factory = StreamFactory.builder(client)
+                .executor(executor)
+                .config(StreamConfig.builder()
+                        .set(CACHE_MAX_MEMORY, 64L * MIB)
+                        .set(FETCH_MAX_CONCURRENCY, 1)
+                        .build())
+                .build();
+        try (SeekableS3InputStream stream = factory.open(
+                at("dropping"),
+                OpenOptions.builder()
+                        .length(data.length)
+                        .etag(client.etag(BUCKET, "dropping"))
+                        .build())) {
             byte[] bytes = new byte[KIB];
             Future<?> dropped = threads.submit(() -> {
                 stream.readFully(20L * MIB, bytes, 0, KIB);
@@ -186,7 +219,9 @@ class BudgetAndSchedulingTest {
                     // not yet, or ended with the failure checked below
                 }
             }
-            assertThatThrownBy(dropped::get).cause().isExactlyInstanceOf(IOException.class)
+            assertThatThrownBy(dropped::get)
+                    .cause()
+                    .isExactlyInstanceOf(IOException.class)
                     .hasMessageContaining("dropped");
             stream.readFully(20L * MIB, bytes, 0, KIB);
             assertThat(bytes).isEqualTo(Arrays.copyOfRange(data, 20 * MIB, 20 * MIB + KIB));
@@ -200,12 +235,19 @@ class BudgetAndSchedulingTest {
     @Test
     void aVectoredRangesCallbackThatReadsAgainDoesNotStarveTheOnlyFetchSlot() throws Exception {
         byte[] data = fixture.put("callback", 32 * MIB);
-        StreamFactory factory = fixture.factory(
-                StreamConfig.builder().set(CACHE_MAX_MEMORY, 64L * MIB).set(FETCH_MAX_CONCURRENCY, 1).build());
-        try (SeekableS3InputStream stream = factory.open(at("callback"),
-                OpenOptions.builder().length(data.length).etag(client.etag(BUCKET, "callback")).build())) {
+        StreamFactory factory = fixture.factory(StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 64L * MIB)
+                .set(FETCH_MAX_CONCURRENCY, 1)
+                .build());
+        try (SeekableS3InputStream stream = factory.open(
+                at("callback"),
+                OpenOptions.builder()
+                        .length(data.length)
+                        .etag(client.etag(BUCKET, "callback"))
+                        .build())) {
             // held until the callback is attached, so that it runs where the range completes, not on this thread
-            BodyHold held = client.holdBodies(request -> request.isGet() && request.range().startsWith("bytes=" + MIB + "-"));
+            BodyHold held = client.holdBodies(
+                    request -> request.isGet() && request.range().startsWith("bytes=" + MIB + "-"));
             FileRange range = FileRange.of(MIB, KIB);
             stream.readVectored(List.of(range), ByteBuffer::allocate);
             assertThat(held.awaitHeld(1)).isTrue();
@@ -244,7 +286,9 @@ class BudgetAndSchedulingTest {
                 closes.incrementAndGet();
             }
         };
-        StreamFactory.create(owned, StreamConfig.builder().set(CACHE_MAX_MEMORY, MIB).build()).close();
+        StreamFactory.create(
+                        owned, StreamConfig.builder().set(CACHE_MAX_MEMORY, MIB).build())
+                .close();
         assertThat(closes).hasValue(0);
     }
 }

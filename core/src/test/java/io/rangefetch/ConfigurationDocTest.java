@@ -17,9 +17,11 @@ class ConfigurationDocTest {
     @Test
     void everyRowInANamespaceOfCoreIsAKeyCoreDeclares() throws IOException {
         Set<String> keys = StreamConfig.keys();
-        Set<String> namespaces = keys.stream().map(ConfigurationDocTest::namespace).collect(Collectors.toSet());
-        assertThat(SettingsContract.rows().stream().map(SettingsContract.Row::key)
-                .filter(key -> namespaces.contains(namespace(key))))
+        Set<String> namespaces =
+                keys.stream().map(ConfigurationDocTest::namespace).collect(Collectors.toSet());
+        assertThat(SettingsContract.rows().stream()
+                        .map(SettingsContract.Row::key)
+                        .filter(key -> namespaces.contains(namespace(key))))
                 .containsExactlyElementsOf(keys);
     }
 

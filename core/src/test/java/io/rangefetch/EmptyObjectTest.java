@@ -40,15 +40,21 @@ class EmptyObjectTest {
 
     @RegisterExtension
     final StreamFixture fixture = new StreamFixture();
+
     private final InMemoryObjectClient client = fixture.client();
 
     private StreamFactory factory(int fetchSlots) {
-        StreamConfig config = StreamConfig.builder().set(CACHE_MAX_MEMORY, 64L * MIB)
+        StreamConfig config = StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 64L * MIB)
                 .set(FETCH_MAX_CONCURRENCY, fetchSlots)
                 .set(FORMAT_EXTENSIONS, Map.of("orc", List.of("orc"), "text", List.of("csv"), "rec", List.of("rec")))
                 .build();
-        return fixture.factory(config, List.of(new OrcFormatPolicy(), new TextFormatPolicy(),
-                RecordingPolicy.fetching("rec", OpenFetch.tail(4096))));
+        return fixture.factory(
+                config,
+                List.of(
+                        new OrcFormatPolicy(),
+                        new TextFormatPolicy(),
+                        RecordingPolicy.fetching("rec", OpenFetch.tail(4096))));
     }
 
     private static void assertEmpty(SeekableS3InputStream stream) throws Exception {
@@ -69,7 +75,9 @@ class EmptyObjectTest {
         try (SeekableS3InputStream stream = factory(1).open(new S3Location(BUCKET, key))) {
             assertEmpty(stream);
         }
-        assertThat(client.count("HEAD")).as("a 416 to a suffix or a range from 0 says empty: no HEAD").isZero();
+        assertThat(client.count("HEAD"))
+                .as("a 416 to a suffix or a range from 0 says empty: no HEAD")
+                .isZero();
     }
 
     @Test
@@ -101,8 +109,8 @@ class EmptyObjectTest {
         StreamFactory factory = factory(1);
         for (String key : KEYS) {
             client.put(BUCKET, key, new byte[0]);
-            try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, key),
-                    OpenOptions.builder().length(0).build())) {
+            try (SeekableS3InputStream stream = factory.open(
+                    new S3Location(BUCKET, key), OpenOptions.builder().length(0).build())) {
                 assertEmpty(stream);
             }
         }
@@ -112,12 +120,18 @@ class EmptyObjectTest {
     @Test
     void anOrcTailSizeOfZeroTurnsTheTailFetchOffWithoutAGetOrAWarning() throws Exception {
         byte[] data = fixture.put("no-tail.orc", 2 * MIB);
-        StreamConfig config = StreamConfig.builder().set(CACHE_MAX_MEMORY, 64L * MIB)
-                .set(OrcFormatPolicy.TAIL_SIZE, 0).build();
+        StreamConfig config = StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 64L * MIB)
+                .set(OrcFormatPolicy.TAIL_SIZE, 0)
+                .build();
         StreamFactory factory = fixture.factory(config, List.of(new OrcFormatPolicy()));
         try (LogCapture log = LogCapture.start();
-                SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "no-tail.orc"),
-                        OpenOptions.builder().length(data.length).etag(client.etag(BUCKET, "no-tail.orc")).build())) {
+                SeekableS3InputStream stream = factory.open(
+                        new S3Location(BUCKET, "no-tail.orc"),
+                        OpenOptions.builder()
+                                .length(data.length)
+                                .etag(client.etag(BUCKET, "no-tail.orc"))
+                                .build())) {
             // with a known length the session opens on this thread: anything it sent would be logged by now
             assertThat(client.requests()).isEmpty();
             assertThat(log.warnings("no-tail.orc")).isZero();

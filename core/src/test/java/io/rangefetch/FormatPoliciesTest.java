@@ -22,8 +22,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class FormatPoliciesTest {
     private static final StreamConfig DEFAULTS = StreamConfig.defaults();
-    private static final FormatPolicies ALL = FormatPolicies.of(
-            List.of(named("parquet"), named("orc"), named("text")), DEFAULTS);
+    private static final FormatPolicies ALL =
+            FormatPolicies.of(List.of(named("parquet"), named("orc"), named("text")), DEFAULTS);
 
     /** A policy that does nothing: only which one is chosen matters here. */
     private static FormatPolicy named(String name) {
@@ -50,8 +50,15 @@ class FormatPoliciesTest {
 
     @ParameterizedTest
     @CsvSource({
-            "A.CSV, text", "x.parquet, parquet", "y.parq, parquet", "z.orc, orc", "logs/app.log, text",
-            "dir.orc/part-0.Parquet, parquet", "events.ndjson, text", "a.b.tsv, text"})
+        "A.CSV, text",
+        "x.parquet, parquet",
+        "y.parq, parquet",
+        "z.orc, orc",
+        "logs/app.log, text",
+        "dir.orc/part-0.Parquet, parquet",
+        "events.ndjson, text",
+        "a.b.tsv, text"
+    })
     void theKeysExtensionChoosesThePolicyWhateverItsCase(String key, String policy) {
         assertThat(chosen(key)).contains(policy);
     }
@@ -62,7 +69,9 @@ class FormatPoliciesTest {
         assertThat(defaults).containsOnlyKeys("parquet", "orc", "text");
         defaults.forEach((policy, extensions) -> extensions.forEach(extension -> {
             assertThat(chosen("dir/file." + extension)).as(extension).contains(policy);
-            assertThat(chosen("dir/FILE." + extension.toUpperCase(Locale.ROOT))).as(extension).contains(policy);
+            assertThat(chosen("dir/FILE." + extension.toUpperCase(Locale.ROOT)))
+                    .as(extension)
+                    .contains(policy);
         }));
     }
 
@@ -73,8 +82,19 @@ class FormatPoliciesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"data.csvx", "csv", "a.csv/b", "parquet", "d.gz", "d.csv.gzip", "x.parquet.",
-            "xparquet", "data.csv.gz.tmp", ""})
+    @ValueSource(
+            strings = {
+                "data.csvx",
+                "csv",
+                "a.csv/b",
+                "parquet",
+                "d.gz",
+                "d.csv.gzip",
+                "x.parquet.",
+                "xparquet",
+                "data.csv.gz.tmp",
+                ""
+            })
     void aKeyWithoutAKnownExtensionAtItsVeryEndHasNoPolicy(String key) {
         assertThat(chosen(key)).isEmpty();
     }
@@ -99,9 +119,15 @@ class FormatPoliciesTest {
 
     @ParameterizedTest
     @CsvSource({
-            "x.csv, PARQUET, parquet", "x.parquet, ORC, orc", "z.orc, TEXT, text", "no-extension, ORC, orc",
-            "x.parquet, SEQUENTIAL, text", "d.parquet.zst, PARQUET, parquet",
-            "x.parquet, COLUMNAR, parquet", "z.orc, AUTO, orc"})
+        "x.csv, PARQUET, parquet",
+        "x.parquet, ORC, orc",
+        "z.orc, TEXT, text",
+        "no-extension, ORC, orc",
+        "x.parquet, SEQUENTIAL, text",
+        "d.parquet.zst, PARQUET, parquet",
+        "x.parquet, COLUMNAR, parquet",
+        "z.orc, AUTO, orc"
+    })
     void aHintThatNamesAFormatWinsOverTheExtension(String key, ReadPolicy hint, String policy) {
         assertThat(chosen(ALL, key, hint)).contains(policy);
     }
@@ -192,9 +218,11 @@ class FormatPoliciesTest {
         assertThat(config.get(block)).isEqualTo(4L << 20);
         assertThat(config.toString()).endsWith(", avro.block-size=4194304}");
         assertThatThrownBy(() -> StreamConfig.builder().set(block, 0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("avro.block-size must be at least 1, got 0");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("avro.block-size must be at least 1, got 0");
         assertThatThrownBy(() -> StreamConfig.builder().set(block, (Long) null))
-                .isInstanceOf(NullPointerException.class).hasMessage("value of avro.block-size is null");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("value of avro.block-size is null");
     }
 
     private static FormatPolicy declaring(String name, Setting<?>... settings) {

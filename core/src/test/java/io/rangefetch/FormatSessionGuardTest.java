@@ -34,6 +34,7 @@ class FormatSessionGuardTest {
 
     @RegisterExtension
     final StreamFixture fixture = new StreamFixture();
+
     private final InMemoryObjectClient client = fixture.client();
 
     private StreamFactory factoryWith(FormatPolicy policy) {
@@ -125,8 +126,8 @@ class FormatSessionGuardTest {
         RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.NONE)
                 .failingIn(Call.AFTER_READ, new IllegalStateException("broken afterRead"));
         try (LogCapture log = LogCapture.start()) {
-            GuardedFormatSession guard = (GuardedFormatSession) GuardedFormatSession.open(policy,
-                    new KeyOnly(BUCKET, "guarded.rec"));
+            GuardedFormatSession guard =
+                    (GuardedFormatSession) GuardedFormatSession.open(policy, new KeyOnly(BUCKET, "guarded.rec"));
             assertThat(guard.isOff()).isFalse();
             assertThat(guard.accessPattern()).isEqualTo(AccessPattern.AUTO);
             guard.afterRead(0, 10);
@@ -145,30 +146,39 @@ class FormatSessionGuardTest {
             throw new IllegalStateException("broken smallObjectSize");
         });
         try (LogCapture log = LogCapture.start()) {
-            GuardedFormatSession guard = (GuardedFormatSession) GuardedFormatSession.open(throwing,
-                    new KeyOnly(BUCKET, "sized.rec"));
+            GuardedFormatSession guard =
+                    (GuardedFormatSession) GuardedFormatSession.open(throwing, new KeyOnly(BUCKET, "sized.rec"));
             assertThat(guard.smallObjectSize()).isEmpty();
             assertThat(guard.isOff()).isTrue();
             assertThat(log.warnings(FAILED + "s3://bucket/sized.rec")).isEqualTo(1);
         }
         assertThat(GuardedFormatSession.open(sizing(() -> OptionalLong.of(-1)), new KeyOnly(BUCKET, "sized.rec"))
-                .smallObjectSize()).isEmpty();
+                        .smallObjectSize())
+                .isEmpty();
         assertThat(GuardedFormatSession.open(sizing(() -> OptionalLong.of(1000)), new KeyOnly(BUCKET, "sized.rec"))
-                .smallObjectSize()).hasValue(1000);
+                        .smallObjectSize())
+                .hasValue(1000);
     }
 
     @Test
     void aStructureEndThatThrowsOrIsNotPastThePositionBoundsNothing() throws Exception {
         assertThat(GuardedFormatSession.open(bounding(position -> position + 100), new KeyOnly(BUCKET, "b.rec"))
-                .structureEnd(1_000)).isEqualTo(1_100);
+                        .structureEnd(1_000))
+                .isEqualTo(1_100);
         assertThat(GuardedFormatSession.open(bounding(position -> position), new KeyOnly(BUCKET, "b.rec"))
-                .structureEnd(1_000)).as("an end at the position").isEqualTo(Long.MAX_VALUE);
+                        .structureEnd(1_000))
+                .as("an end at the position")
+                .isEqualTo(Long.MAX_VALUE);
         assertThat(GuardedFormatSession.open(bounding(position -> -1), new KeyOnly(BUCKET, "b.rec"))
-                .structureEnd(1_000)).as("an end before it").isEqualTo(Long.MAX_VALUE);
+                        .structureEnd(1_000))
+                .as("an end before it")
+                .isEqualTo(Long.MAX_VALUE);
         try (LogCapture log = LogCapture.start()) {
-            GuardedFormatSession guard = (GuardedFormatSession) GuardedFormatSession.open(bounding(position -> {
-                throw new IllegalStateException("broken structureEnd");
-            }), new KeyOnly(BUCKET, "bounded.rec"));
+            GuardedFormatSession guard = (GuardedFormatSession) GuardedFormatSession.open(
+                    bounding(position -> {
+                        throw new IllegalStateException("broken structureEnd");
+                    }),
+                    new KeyOnly(BUCKET, "bounded.rec"));
             assertThat(guard.structureEnd(1_000)).isEqualTo(Long.MAX_VALUE);
             assertThat(guard.isOff()).isTrue();
             assertThat(guard.structureEnd(2_000)).isEqualTo(Long.MAX_VALUE);

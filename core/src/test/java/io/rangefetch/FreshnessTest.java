@@ -29,10 +29,15 @@ class FreshnessTest {
 
     private final InMemoryObjectClient client = new InMemoryObjectClient();
     private final MovableClock clock = new MovableClock();
-    private final StreamFactory factory = StreamFactory.builder(client).clock(clock)
-            .config(StreamConfig.builder().set(CACHE_MAX_MEMORY, 64L * MIB).set(METADATA_TTL, TTL)
-            .set(PREFETCH_MAX_SIZE, 0).build())
-            .formatPolicies(java.util.List.of()).build();
+    private final StreamFactory factory = StreamFactory.builder(client)
+            .clock(clock)
+            .config(StreamConfig.builder()
+                    .set(CACHE_MAX_MEMORY, 64L * MIB)
+                    .set(METADATA_TTL, TTL)
+                    .set(PREFETCH_MAX_SIZE, 0)
+                    .build())
+            .formatPolicies(java.util.List.of())
+            .build();
 
     @AfterEach
     void close() {

@@ -7,8 +7,8 @@ import io.rangefetch.format.OpenFetch;
 import io.rangefetch.testing.BodyHold;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.InMemoryObjectClient.Request;
-import io.rangefetch.testing.RecordingPolicy;
 import io.rangefetch.testing.ReaderThreads;
+import io.rangefetch.testing.RecordingPolicy;
 import io.rangefetch.testing.StreamFixture;
 import java.io.InterruptedIOException;
 import java.util.List;
@@ -34,7 +34,9 @@ class InterruptTest {
 
     @RegisterExtension
     final StreamFixture fixture = new StreamFixture();
+
     private final InMemoryObjectClient client = fixture.client();
+
     @RegisterExtension
     final ReaderThreads threads = new ReaderThreads();
 
@@ -62,7 +64,8 @@ class InterruptTest {
         /** Interrupts the call once its thread waits; true when it ended with InterruptedIOException, flag kept. */
         boolean interruptWhenWaiting() throws Exception {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (thread.get() == null || thread.get().getState() == Thread.State.RUNNABLE
+            while (thread.get() == null
+                    || thread.get().getState() == Thread.State.RUNNABLE
                     || thread.get().getState() == Thread.State.NEW) {
                 if (System.nanoTime() > deadline) {
                     throw new AssertionError("The call never started waiting");
@@ -95,7 +98,9 @@ class InterruptTest {
             Blocked reader = new Blocked(() -> stream.readFully(5L * MIB, new byte[KIB], 0, KIB));
             assertThat(held.awaitHeld(1)).isTrue();
             assertThat(reader.interruptWhenWaiting()).isTrue();
-            assertThat(held.awaitClosedWhileHeld(1)).as("the abandoned GET is cut").isTrue();
+            assertThat(held.awaitClosedWhileHeld(1))
+                    .as("the abandoned GET is cut")
+                    .isTrue();
         } finally {
             held.release();
         }
@@ -119,7 +124,8 @@ class InterruptTest {
     void aReaderWritingStraightIntoItsBufferIsInterruptedOnlyOnceNothingWritesThereAnyMore() throws Exception {
         fixture.put("direct", SIZE);
         BodyHold held = client.holdBodies(Request::isGet);
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 64 * KIB).build());
+        StreamFactory factory = fixture.factory(
+                StreamConfig.builder().set(CACHE_MAX_MEMORY, 64 * KIB).build());
         try (SeekableS3InputStream stream = factory.open(at("direct"), known("direct"))) {
             Blocked reader = new Blocked(() -> stream.readFully(0, new byte[4 * MIB], 0, 4 * MIB));
             assertThat(held.awaitHeld(1)).isTrue();

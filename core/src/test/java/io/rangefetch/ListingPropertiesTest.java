@@ -30,11 +30,34 @@ import net.jqwik.api.Provide;
  * ignores {@code StartAfter} and on a directory bucket. jqwik prints the seed of a failing try.
  */
 class ListingPropertiesTest {
-    private static final List<String> PIECES = List.of("p=1", "p=10", "p=2", "p=1!x", "p=1-x", "p=1.x", "/", "/",
-            "a", "b", "!", "-", ".", "0", "9", "\u00e9", "\uE000", "\uD83D\uDE00");
+    private static final List<String> PIECES = List.of(
+            "p=1",
+            "p=10",
+            "p=2",
+            "p=1!x",
+            "p=1-x",
+            "p=1.x",
+            "/",
+            "/",
+            "a",
+            "b",
+            "!",
+            "-",
+            ".",
+            "0",
+            "9",
+            "\u00e9",
+            "\uE000",
+            "\uD83D\uDE00");
 
-    record Scenario(Set<String> keys, List<String> wanted, int pageSize, int cursors, int parallelism,
-            boolean ignoresStartAfter, boolean directoryBucket) {}
+    record Scenario(
+            Set<String> keys,
+            List<String> wanted,
+            int pageSize,
+            int cursors,
+            int parallelism,
+            boolean ignoresStartAfter,
+            boolean directoryBucket) {}
 
     @Property(tries = 300)
     void aListingIsTheOrderedUnionOfListingEachLocationAlone(@ForAll("scenarios") Scenario scenario)
@@ -45,24 +68,30 @@ class ListingPropertiesTest {
             client.put(bucket, key, key.getBytes(StandardCharsets.UTF_8));
         }
         client.ignoreStartAfter(scenario.ignoresStartAfter());
-        StreamConfig config = StreamConfig.builder().set(LIST_PAGE_SIZE, scenario.pageSize())
-                .set(LIST_CURSORS, scenario.cursors()).set(LIST_PARALLELISM, scenario.parallelism()).build();
+        StreamConfig config = StreamConfig.builder()
+                .set(LIST_PAGE_SIZE, scenario.pageSize())
+                .set(LIST_CURSORS, scenario.cursors())
+                .set(LIST_PARALLELISM, scenario.parallelism())
+                .build();
         List<String> expected = eachAlone(client, bucket, scenario.wanted());
         client.clearLog();
         List<ListedObject> listed;
         try (StreamFactory factory = StreamFactory.create(client, config);
                 ObjectListing listing = factory.list(scenario.wanted().stream()
-                        .map(key -> new S3Location(bucket, key)).toList())) {
+                        .map(key -> new S3Location(bucket, key))
+                        .toList())) {
             listed = listing.toList();
         }
         assertThat(listed).extracting(object -> object.location().key()).containsExactlyElementsOf(expected);
         for (ListedObject object : listed) {
             assertThat(object.location().bucket()).isEqualTo(bucket);
             assertThat(object.length()).isEqualTo(object.location().key().getBytes(StandardCharsets.UTF_8).length);
-            assertThat(object.etag()).isEqualTo(client.etag(bucket, object.location().key()));
+            assertThat(object.etag())
+                    .isEqualTo(client.etag(bucket, object.location().key()));
         }
         if (scenario.directoryBucket()) {
-            assertThat(client.listRequests()).allSatisfy(request -> assertThat(request.startAfter()).isNull());
+            assertThat(client.listRequests())
+                    .allSatisfy(request -> assertThat(request.startAfter()).isNull());
         }
     }
 
@@ -77,7 +106,8 @@ class ListingPropertiesTest {
                 ListPage page = client.list(request);
                 for (ListEntry entry : page.objects()) {
                     String key = entry.key();
-                    boolean under = location.endsWith("/") ? key.startsWith(location)
+                    boolean under = location.endsWith("/")
+                            ? key.startsWith(location)
                             : key.equals(location) || key.startsWith(location + "/");
                     if (under && !key.endsWith("/")) {
                         union.put(key, key);
@@ -91,27 +121,36 @@ class ListingPropertiesTest {
 
     @Provide
     Arbitrary<Scenario> scenarios() {
-        Arbitrary<String> key = Arbitraries.of(PIECES).list().ofMinSize(1).ofMaxSize(5)
-                .map(pieces -> String.join("", pieces));
+        Arbitrary<String> key =
+                Arbitraries.of(PIECES).list().ofMinSize(1).ofMaxSize(5).map(pieces -> String.join("", pieces));
         Arbitrary<Set<String>> keys = key.set().ofMinSize(0).ofMaxSize(40);
         return keys.flatMap(existing -> {
             List<String> known = new ArrayList<>(existing);
             // a wanted location: a piece of an existing key (cut anywhere), or a made-up one
-            Arbitrary<String> cut = known.isEmpty() ? key : Arbitraries.of(known).flatMap(k ->
-                    Arbitraries.integers().between(1, k.length()).map(end -> {
-                        int at = Character.isLowSurrogate(k.charAt(end - 1)) || end == k.length() ? end
-                                : Character.isHighSurrogate(k.charAt(end - 1)) ? end + 1 : end;
-                        return k.substring(0, at);
-                    }));
+            Arbitrary<String> cut = known.isEmpty()
+                    ? key
+                    : Arbitraries.of(known)
+                            .flatMap(k -> Arbitraries.integers()
+                                    .between(1, k.length())
+                                    .map(end -> {
+                                        int at = Character.isLowSurrogate(k.charAt(end - 1)) || end == k.length()
+                                                ? end
+                                                : Character.isHighSurrogate(k.charAt(end - 1)) ? end + 1 : end;
+                                        return k.substring(0, at);
+                                    }));
             Arbitrary<String> location = Arbitraries.frequencyOf(
-                    net.jqwik.api.Tuple.of(3, cut), net.jqwik.api.Tuple.of(1, key),
+                    net.jqwik.api.Tuple.of(3, cut),
+                    net.jqwik.api.Tuple.of(1, key),
                     net.jqwik.api.Tuple.of(1, cut.map(text -> text.endsWith("/") ? text : text + "/")));
-            return Combinators.combine(location.list().ofMinSize(0).ofMaxSize(8),
-                    Arbitraries.integers().between(1, 6), Arbitraries.integers().between(1, 5),
-                    Arbitraries.integers().between(1, 3), Arbitraries.of(false, false, true),
-                    Arbitraries.of(false, false, false, true))
-                    .as((wanted, pageSize, cursors, parallelism, ignores, directory) -> new Scenario(existing,
-                            wanted, pageSize, cursors, parallelism, ignores, directory));
+            return Combinators.combine(
+                            location.list().ofMinSize(0).ofMaxSize(8),
+                            Arbitraries.integers().between(1, 6),
+                            Arbitraries.integers().between(1, 5),
+                            Arbitraries.integers().between(1, 3),
+                            Arbitraries.of(false, false, true),
+                            Arbitraries.of(false, false, false, true))
+                    .as((wanted, pageSize, cursors, parallelism, ignores, directory) ->
+                            new Scenario(existing, wanted, pageSize, cursors, parallelism, ignores, directory));
         });
     }
 }

@@ -47,7 +47,9 @@ class ListingTest {
 
     private List<String> listKeys(StreamFactory factory, String... wanted) throws IOException {
         try (ObjectListing listing = factory.list(locations(wanted))) {
-            return listing.toList().stream().map(object -> object.location().key()).toList();
+            return listing.toList().stream()
+                    .map(object -> object.location().key())
+                    .toList();
         }
     }
 
@@ -81,10 +83,12 @@ class ListingTest {
                 client.put(BUCKET, partition(p) + "part-" + f, new byte[1]);
             }
         }
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(LIST_PAGE_SIZE, 100).build());
+        StreamFactory factory =
+                fixture.factory(StreamConfig.builder().set(LIST_PAGE_SIZE, 100).build());
 
-        List<String> keys = listKeys(factory, IntStream.range(0, 240).mapToObj(ListingTest::partition)
-                .toArray(String[]::new));
+        List<String> keys = listKeys(
+                factory,
+                IntStream.range(0, 240).mapToObj(ListingTest::partition).toArray(String[]::new));
 
         assertThat(keys).hasSize(2400);
         assertThat(client.count("LIST")).isEqualTo(24);
@@ -93,7 +97,8 @@ class ListingTest {
     @Test
     void charactersSortingBeforeTheSlashAndLongerNumbersAreNotTakenForAPartition() throws IOException {
         put("t/p=1!x/a", "t/p=1-x/a", "t/p=1.x/a", "t/p=1/a", "t/p=1/b", "t/p=10/a", "t/p=2/a", "t/p=2x/a");
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(LIST_PAGE_SIZE, 1).build());
+        StreamFactory factory =
+                fixture.factory(StreamConfig.builder().set(LIST_PAGE_SIZE, 1).build());
 
         assertThat(listKeys(factory, "t/p=1/", "t/p=2/")).containsExactly("t/p=1/a", "t/p=1/b", "t/p=2/a");
         // without the slash a location is a key or a directory, never a mere prefix
@@ -103,7 +108,8 @@ class ListingTest {
     @Test
     void duplicatesNestingExactKeysFolderMarkersAndEmptyLocations() throws IOException {
         put("t/p=1/", "t/p=1/a", "t/p=1/x/", "t/p=1/x/b", "t/p=2/c", "t/p=3/d", "t/p=3/e");
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(LIST_PAGE_SIZE, 2).build());
+        StreamFactory factory =
+                fixture.factory(StreamConfig.builder().set(LIST_PAGE_SIZE, 2).build());
 
         assertThat(listKeys(factory, "t/p=1/x/", "t/p=1/", "t/p=1/", "t/p=3/e", "t/p=9/", "t/nothing"))
                 .containsExactly("t/p=1/a", "t/p=1/x/b", "t/p=3/e");
@@ -118,31 +124,38 @@ class ListingTest {
 
         assertThat(listKeys(factory, longest)).containsExactly(longest);
         assertThatThrownBy(() -> factory.list(locations(longest + "k")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1025 bytes");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("1025 bytes");
     }
 
     @Test
     void aServerIgnoringStartAfterGivesTheSameResult() throws IOException {
         IntStream.range(0, 30).forEach(p -> put(partition(p) + "f"));
         client.ignoreStartAfter(true);
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(LIST_PAGE_SIZE, 3)
-                .set(LIST_CURSORS, 1).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder()
+                .set(LIST_PAGE_SIZE, 3)
+                .set(LIST_CURSORS, 1)
+                .build());
 
         assertThat(listKeys(factory, partition(4), partition(20), partition(21)))
                 .containsExactly(partition(4) + "f", partition(20) + "f", partition(21) + "f");
         // caught ignoring it on the first page, the cursor pages on and never restarts again
-        assertThat(client.listRequests().stream().filter(request -> request.startAfter() != null)).hasSize(1);
+        assertThat(client.listRequests().stream().filter(request -> request.startAfter() != null))
+                .hasSize(1);
     }
 
     @Test
     void startAfterSkipsWhatLiesBetweenWantedLocations() throws IOException {
         IntStream.range(0, 50).forEach(p -> put(partition(p) + "f"));
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(LIST_PAGE_SIZE, 5)
-                .set(LIST_CURSORS, 1).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder()
+                .set(LIST_PAGE_SIZE, 5)
+                .set(LIST_CURSORS, 1)
+                .build());
 
         assertThat(listKeys(factory, partition(1), partition(40))).hasSize(2);
         // one page from p=1 (p=1..p=5), then a restart just before p=40, whose page ends the cursor
-        assertThat(client.listRequests()).extracting(ListRequest::startAfter)
+        assertThat(client.listRequests())
+                .extracting(ListRequest::startAfter)
                 .containsExactly("t/p=00001.", "t/p=00040.");
     }
 
@@ -151,8 +164,10 @@ class ListingTest {
         // two cursors (p=1.. and p=40..), each over 12 keys in pages of 3: four pages each
         IntStream.range(1, 5).forEach(p -> IntStream.range(0, 3).forEach(f -> put(partition(p) + "f" + f)));
         IntStream.range(40, 44).forEach(p -> IntStream.range(0, 3).forEach(f -> put(partition(p) + "f" + f)));
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(LIST_PAGE_SIZE, 3)
-                .set(LIST_CURSORS, 2).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder()
+                .set(LIST_PAGE_SIZE, 3)
+                .set(LIST_CURSORS, 2)
+                .build());
         List<String> wanted = new ArrayList<>();
         IntStream.range(1, 5).forEach(p -> wanted.add(partition(p)));
         IntStream.range(40, 44).forEach(p -> wanted.add(partition(p)));
@@ -163,7 +178,8 @@ class ListingTest {
             // the first cursor: the page being read and two more; the second, not reached: two pages, sent
             // one after the other as they came, without the reader
             assertThat(client.listRequests()).hasSize(5);
-            assertThat(client.listRequests().stream().filter(request -> request.prefix().startsWith("t/p=0004")))
+            assertThat(client.listRequests().stream()
+                            .filter(request -> request.prefix().startsWith("t/p=0004")))
                     .hasSize(2);
             assertThat(listing.toList()).hasSize(23);
         }
@@ -176,14 +192,17 @@ class ListingTest {
         for (String key : List.of("t/p=2/b", "t/p=1/z", "t/p=1/a", "t/p=10/a", "t/p=1-x/a")) {
             client.put(bucket, key, new byte[1]);
         }
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(LIST_PAGE_SIZE, 2).build());
+        StreamFactory factory =
+                fixture.factory(StreamConfig.builder().set(LIST_PAGE_SIZE, 2).build());
 
-        try (ObjectListing listing = factory.list(List.of(new S3Location(bucket, "t/p=2/"),
-                new S3Location(bucket, "t/p=1/")))) {
-            assertThat(listing.toList()).extracting(object -> object.location().key())
+        try (ObjectListing listing =
+                factory.list(List.of(new S3Location(bucket, "t/p=2/"), new S3Location(bucket, "t/p=1/")))) {
+            assertThat(listing.toList())
+                    .extracting(object -> object.location().key())
                     .containsExactly("t/p=1/a", "t/p=1/z", "t/p=2/b");
         }
-        assertThat(client.listRequests()).allSatisfy(request -> assertThat(request.startAfter()).isNull());
+        assertThat(client.listRequests())
+                .allSatisfy(request -> assertThat(request.startAfter()).isNull());
     }
 
     @Test
@@ -232,12 +251,15 @@ class ListingTest {
         assertThat(factory.statistics().retries()).isEqualTo(1);
         client.removeFault(once);
 
-        client.addFault(InMemoryObjectClient.failWhen(request -> request.method().equals("LIST"),
+        client.addFault(InMemoryObjectClient.failWhen(
+                request -> request.method().equals("LIST"),
                 new HttpStatusException("LIST s3://bucket/t/p=2/: 403 Forbidden", 403, null)));
         try (ObjectListing listing = factory.list(locations("t/p=2/"))) {
-            assertThatThrownBy(listing::next).isInstanceOf(HttpStatusException.class)
+            assertThatThrownBy(listing::next)
+                    .isInstanceOf(HttpStatusException.class)
                     .hasMessageContaining("s3://bucket/t/p=2/");
-            assertThatThrownBy(() -> listing.stream().count()).isInstanceOf(UncheckedIOException.class)
+            assertThatThrownBy(() -> listing.stream().count())
+                    .isInstanceOf(UncheckedIOException.class)
                     .hasCauseInstanceOf(HttpStatusException.class);
         }
     }
@@ -249,7 +271,8 @@ class ListingTest {
         List<S3Location> withNull = new ArrayList<>();
         withNull.add(null);
         assertThatThrownBy(() -> factory.list(withNull)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> factory.list(locations("t/\uD800x"))).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> factory.list(locations("t/\uD800x")))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Unicode");
     }
 
@@ -268,8 +291,10 @@ class ListingTest {
                 }
             }
         });
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(LIST_PAGE_SIZE, 2)
-                .set(LIST_PARALLELISM, 2).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder()
+                .set(LIST_PAGE_SIZE, 2)
+                .set(LIST_PARALLELISM, 2)
+                .build());
         ObjectListing listing = factory.list(locations(partition(1), partition(2), partition(35), partition(36)));
         assertThat(listing.next().map(object -> object.location().key())).contains(partition(1) + "f");
         assertThat(held.await(10, TimeUnit.SECONDS)).isTrue(); // the second cursor's page is on the wire
@@ -308,7 +333,8 @@ class ListingTest {
         };
         try (StreamFactory factory = StreamFactory.create(getsOnly, StreamConfig.defaults());
                 ObjectListing listing = factory.list(locations("t/"))) {
-            assertThatThrownBy(listing::next).isInstanceOf(IOException.class)
+            assertThatThrownBy(listing::next)
+                    .isInstanceOf(IOException.class)
                     .hasMessageContaining("does not implement ListObjectsV2");
         }
     }

@@ -37,6 +37,7 @@ class OpenFetchTest {
 
     @RegisterExtension
     final StreamFixture fixture = new StreamFixture();
+
     private final InMemoryObjectClient client = fixture.client();
 
     private SeekableS3InputStream open(RecordingPolicy policy, String key, OpenOptions options) {
@@ -44,7 +45,10 @@ class OpenFetchTest {
     }
 
     private OpenOptions known(String key) {
-        return OpenOptions.builder().length(fixture.length(key)).etag(client.etag(BUCKET, key)).build();
+        return OpenOptions.builder()
+                .length(fixture.length(key))
+                .etag(client.etag(BUCKET, key))
+                .build();
     }
 
     private static byte[] readFully(SeekableS3InputStream stream, long position, int length) throws Exception {
@@ -74,7 +78,8 @@ class OpenFetchTest {
             assertThat(policy.awaitOpened()).isTrue();
         }
         fixture.awaitQuiet();
-        assertThat(client.requests()).extracting(Request::method, Request::range)
+        assertThat(client.requests())
+                .extracting(Request::method, Request::range)
                 .containsExactly(tuple("GET", "bytes=-" + TAIL));
         assertThat(policy.count(Call.OPENED)).isEqualTo(1);
         assertThat(policy.reads()).startsWith(ByteRange.ofLength(length - 8, 8));
@@ -92,7 +97,8 @@ class OpenFetchTest {
         }
         fixture.awaitQuiet();
         // the open fetch from 0 reads as a first read from 0 does: a small object's worth, learning the length
-        assertThat(client.gets()).extracting(Request::byteRange)
+        assertThat(client.gets())
+                .extracting(Request::byteRange)
                 .containsExactly(new ByteRange(0, CONFIG.get(SMALL_OBJECT_SIZE)));
         assertThat(client.count("HEAD")).isZero();
     }
@@ -109,10 +115,14 @@ class OpenFetchTest {
         }
         fixture.awaitQuiet();
         List<Request> gets = client.gets();
-        assertThat(gets).hasSizeGreaterThan(1).allSatisfy(get -> assertThat(get.ifMatch()).isEqualTo(etag));
+        assertThat(gets)
+                .hasSizeGreaterThan(1)
+                .allSatisfy(get -> assertThat(get.ifMatch()).isEqualTo(etag));
         assertThat(client.requests()).hasSameSizeAs(gets);
-        List<ByteRange> parts = gets.stream().map(Request::byteRange)
-                .sorted(Comparator.comparingLong(ByteRange::start)).toList();
+        List<ByteRange> parts = gets.stream()
+                .map(Request::byteRange)
+                .sorted(Comparator.comparingLong(ByteRange::start))
+                .toList();
         long cursor = 0;
         for (ByteRange part : parts) {
             assertThat(part.start()).as("parts %s", parts).isEqualTo(cursor);
@@ -132,9 +142,10 @@ class OpenFetchTest {
             assertThat(readFully(stream, length - 1000, 1000)).isEqualTo(slice(data, length - 1000, length));
         }
         fixture.awaitQuiet();
-        assertThat(client.gets()).extracting(Request::byteRange)
-                .as("a tail reaches the end: the minimum request does not apply").containsExactly(
-                        new ByteRange(length - 1000, length));
+        assertThat(client.gets())
+                .extracting(Request::byteRange)
+                .as("a tail reaches the end: the minimum request does not apply")
+                .containsExactly(new ByteRange(length - 1000, length));
         assertThat(policy.count(Call.OPENED)).isEqualTo(1);
     }
 
@@ -142,7 +153,8 @@ class OpenFetchTest {
     void aMissingObjectFailsTheReadersReadAndTheSessionIsNeverOpened() throws Exception {
         RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.tail(TAIL));
         try (SeekableS3InputStream stream = open(policy, "missing.rec", OpenOptions.defaults())) {
-            assertThatThrownBy(() -> stream.readTail(new byte[10], 0, 10)).isInstanceOf(FileNotFoundException.class)
+            assertThatThrownBy(() -> stream.readTail(new byte[10], 0, 10))
+                    .isInstanceOf(FileNotFoundException.class)
                     .hasMessageContaining("missing.rec");
             assertThatThrownBy(stream::read).isInstanceOf(FileNotFoundException.class);
         }
@@ -205,9 +217,13 @@ class OpenFetchTest {
                 };
             }
         };
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB)
-                .set(SMALL_OBJECT_SIZE, 0)
-                .set(FORMAT_EXTENSIONS, java.util.Map.of("ftr", List.of("ftr"))).build(), List.of(footerReader));
+        StreamFactory factory = fixture.factory(
+                StreamConfig.builder()
+                        .set(CACHE_MAX_MEMORY, 256L * MIB)
+                        .set(SMALL_OBJECT_SIZE, 0)
+                        .set(FORMAT_EXTENSIONS, java.util.Map.of("ftr", List.of("ftr")))
+                        .build(),
+                List.of(footerReader));
         try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "moved.ftr"))) {
             assertThat(policyRead.get(20, TimeUnit.SECONDS).remaining()).isEqualTo(8);
             byte[] replaced = new byte[4 * MIB + 1];
@@ -217,7 +233,9 @@ class OpenFetchTest {
             assertThat(readFully(stream, 0, 4096)).isEqualTo(slice(replaced, 0, 4096));
             assertThat(stream.length()).isEqualTo(replaced.length);
             fixture.awaitQuiet();
-            assertThat(stream.statistics().bytesServed()).as("the reader's bytes only").isEqualTo(4096);
+            assertThat(stream.statistics().bytesServed())
+                    .as("the reader's bytes only")
+                    .isEqualTo(4096);
         }
     }
 }

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.testing.BodyHold;
 import io.rangefetch.testing.InMemoryObjectClient;
-import io.rangefetch.testing.InMemoryObjectClient.Request;
 import io.rangefetch.testing.StreamFixture;
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -28,11 +27,16 @@ class PredictionWasteTest {
 
     @RegisterExtension
     final StreamFixture fixture = new StreamFixture();
+
     private final InMemoryObjectClient client = fixture.client();
 
     private SeekableS3InputStream open(StreamFactory factory, String key) {
-        return factory.open(new S3Location(BUCKET, key), OpenOptions.builder()
-                .length(fixture.length(key)).etag(client.etag(BUCKET, key)).build());
+        return factory.open(
+                new S3Location(BUCKET, key),
+                OpenOptions.builder()
+                        .length(fixture.length(key))
+                        .etag(client.etag(BUCKET, key))
+                        .build());
     }
 
     private long fetched() {
@@ -54,8 +58,9 @@ class PredictionWasteTest {
             stream.seek(position);
             for (int j = 0; j < 2; j++) {
                 assertThat(stream.readNBytes(buffer, 0, buffer.length)).isEqualTo(buffer.length);
-                assertThat(buffer).isEqualTo(Arrays.copyOfRange(data, (int) position + j * buffer.length,
-                        (int) position + (j + 1) * buffer.length));
+                assertThat(buffer)
+                        .isEqualTo(Arrays.copyOfRange(
+                                data, (int) position + j * buffer.length, (int) position + (j + 1) * buffer.length));
                 read += buffer.length;
             }
         }
@@ -86,8 +91,8 @@ class PredictionWasteTest {
                 for (int i = 0; i < 3; i++) {
                     long position = start + i * 100_000L;
                     stream.readFully(position, buffer, 0, buffer.length);
-                    assertThat(buffer).isEqualTo(Arrays.copyOfRange(data, (int) position,
-                            (int) position + buffer.length));
+                    assertThat(buffer)
+                            .isEqualTo(Arrays.copyOfRange(data, (int) position, (int) position + buffer.length));
                     read += buffer.length;
                 }
             }
@@ -104,7 +109,8 @@ class PredictionWasteTest {
             for (int at = 0; at < data.length; at += buffer.length) {
                 assertThat(stream.readNBytes(buffer, 0, buffer.length)).isEqualTo(buffer.length);
             }
-            assertThat(stream.statistics().cacheMisses()).as("reads that waited for a GET of their own")
+            assertThat(stream.statistics().cacheMisses())
+                    .as("reads that waited for a GET of their own")
                     .isLessThanOrEqualTo(2);
         }
         assertThat(fetched()).isEqualTo(data.length);
@@ -123,7 +129,8 @@ class PredictionWasteTest {
         try (SeekableS3InputStream stream = open(factory, "again")) {
             read = readPairsAndJump(stream, data, 20, 5);
         }
-        assertThat(fetched()).as("a stream that inherits the waste predicts nothing: its reads' own GETs only")
+        assertThat(fetched())
+                .as("a stream that inherits the waste predicts nothing: its reads' own GETs only")
                 .isLessThanOrEqualTo(20 * 64L * KIB + read);
     }
 
@@ -149,7 +156,8 @@ class PredictionWasteTest {
             stream.readFully(MIB, buffer, 0, buffer.length);
             assertThat(buffer).isEqualTo(Arrays.copyOfRange(data, MIB, MIB + buffer.length));
         }
-        assertThat(fetched()).as("after 8 objects read a little each, only what is asked (and the padding)")
+        assertThat(fetched())
+                .as("after 8 objects read a little each, only what is asked (and the padding)")
                 .isLessThanOrEqualTo(64L * KIB);
         byte[] other = fixture.put("other/part-0", 4 * MIB);
         client.clearLog();
@@ -157,13 +165,17 @@ class PredictionWasteTest {
             stream.readFully(MIB, buffer, 0, buffer.length);
             assertThat(buffer).isEqualTo(Arrays.copyOfRange(other, MIB, MIB + buffer.length));
         }
-        assertThat(fetched()).as("another table's small objects are still read whole").isEqualTo(4L * MIB);
+        assertThat(fetched())
+                .as("another table's small objects are still read whole")
+                .isEqualTo(4L * MIB);
     }
 
     @Test
     void aSmallObjectIsCutIntoPartsOnlyWhileConnectionsAreIdle() throws Exception {
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB)
-                .set(FETCH_MAX_CONCURRENCY, 8).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 256L * MIB)
+                .set(FETCH_MAX_CONCURRENCY, 8)
+                .build());
         byte[] idle = fixture.put("idle.bin", 2 * MIB);
         try (SeekableS3InputStream stream = open(factory, "idle.bin")) {
             byte[] buffer = new byte[100];
@@ -171,17 +183,21 @@ class PredictionWasteTest {
             assertThat(buffer).isEqualTo(Arrays.copyOf(idle, 100));
         }
         fixture.awaitQuiet();
-        assertThat(client.gets()).as("an idle factory: the 2 MiB in parts of 512 KiB").hasSize(4);
+        assertThat(client.gets())
+                .as("an idle factory: the 2 MiB in parts of 512 KiB")
+                .hasSize(4);
         client.clearLog();
 
         fixture.put("busy.bin", 64 * MIB);
         byte[] small = fixture.put("small.bin", 2 * MIB);
-        BodyHold held = client.holdBodies(request -> request.isGet() && request.key().equals("busy.bin"));
+        BodyHold held =
+                client.holdBodies(request -> request.isGet() && request.key().equals("busy.bin"));
         try (SeekableS3InputStream busy = open(factory, "busy.bin");
                 SeekableS3InputStream stream = open(factory, "small.bin")) {
             // six GETs of another stream hold six of the eight slots
             busy.prefetch(java.util.stream.IntStream.range(0, 6)
-                    .mapToObj(i -> io.rangefetch.client.ByteRange.ofLength(i * 8L * MIB, MIB)).toList());
+                    .mapToObj(i -> io.rangefetch.client.ByteRange.ofLength(i * 8L * MIB, MIB))
+                    .toList());
             assertThat(held.awaitHeld(6)).isTrue();
             byte[] buffer = new byte[100];
             stream.readFully(0, buffer, 0, buffer.length);
@@ -190,14 +206,18 @@ class PredictionWasteTest {
             held.release();
         }
         fixture.awaitQuiet();
-        assertThat(client.gets()).filteredOn(get -> get.key().equals("small.bin"))
-                .as("two of eight slots were free: one GET, of %s", client.gets()).hasSize(1);
+        assertThat(client.gets())
+                .filteredOn(get -> get.key().equals("small.bin"))
+                .as("two of eight slots were free: one GET, of %s", client.gets())
+                .hasSize(1);
     }
 
     @Test
     void streamsOpenAtOnceShareTheIdleConnectionsSoEachSmallObjectIsOneGet() throws Exception {
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB)
-                .set(FETCH_MAX_CONCURRENCY, 8).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 256L * MIB)
+                .set(FETCH_MAX_CONCURRENCY, 8)
+                .build());
         byte[] small = fixture.put("shared/small.bin", 2 * MIB);
         fixture.put("shared/a.bin", 2 * MIB);
         fixture.put("shared/b.bin", 2 * MIB);
@@ -216,7 +236,9 @@ class PredictionWasteTest {
             c.close(); // closing twice frees its share once
         }
         fixture.awaitQuiet();
-        assertThat(client.gets()).as("four streams share eight idle slots: one GET").hasSize(1);
+        assertThat(client.gets())
+                .as("four streams share eight idle slots: one GET")
+                .hasSize(1);
         client.clearLog();
 
         byte[] alone = fixture.put("shared/alone.bin", 2 * MIB);
@@ -225,6 +247,8 @@ class PredictionWasteTest {
             assertThat(buffer).isEqualTo(Arrays.copyOfRange(alone, MIB, MIB + 100));
         }
         fixture.awaitQuiet();
-        assertThat(client.gets()).as("the others closed: a lone stream cuts it in parts again").hasSize(4);
+        assertThat(client.gets())
+                .as("the others closed: a lone stream cuts it in parts again")
+                .hasSize(4);
     }
 }

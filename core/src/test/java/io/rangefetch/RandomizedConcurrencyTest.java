@@ -110,8 +110,10 @@ class RandomizedConcurrencyTest {
                         throw new AssertionError("an exception escaped a Rangefetch thread", first);
                     }
                 } catch (AssertionError | Exception e) {
-                    throw new AssertionError("Schedule with seed " + seed + " failed (rerun with -Drangefetch.seed="
-                            + seed + " -Drangefetch.schedules=1): " + e.getMessage(), e);
+                    throw new AssertionError(
+                            "Schedule with seed " + seed + " failed (rerun with -Drangefetch.seed=" + seed
+                                    + " -Drangefetch.schedules=1): " + e.getMessage(),
+                            e);
                 }
             }
         } finally {
@@ -136,12 +138,18 @@ class RandomizedConcurrencyTest {
 
         /** Everything it handed out fits one version. */
         void check(List<byte[]> all, int stream) {
-            assertThat(versions).as("versions whose bytes stream %d handed out", stream).hasSizeLessThanOrEqualTo(1);
-            assertThat(lengths.stream().distinct()).as("lengths stream %d told", stream).hasSizeLessThanOrEqualTo(1);
+            assertThat(versions)
+                    .as("versions whose bytes stream %d handed out", stream)
+                    .hasSizeLessThanOrEqualTo(1);
+            assertThat(lengths.stream().distinct())
+                    .as("lengths stream %d told", stream)
+                    .hasSizeLessThanOrEqualTo(1);
             if (!versions.isEmpty()) {
                 long length = all.get(versions.iterator().next()).length;
                 assertThat(lengths).as("lengths stream %d told", stream).allMatch(told -> told == length);
-                assertThat(shorterThan).as("ends of file stream %d reported", stream).allMatch(end -> length < end);
+                assertThat(shorterThan)
+                        .as("ends of file stream %d reported", stream)
+                        .allMatch(end -> length < end);
             }
         }
     }
@@ -189,8 +197,11 @@ class RandomizedConcurrencyTest {
                     slowDown = request.isGet() && decide.nextInt(100) < percent;
                 }
                 if (slowDown) {
-                    throw new HttpStatusException("GET s3://" + request.bucket() + "/" + request.key() + " "
-                            + request.range() + " failed with HTTP 503 SlowDown", 503, null);
+                    throw new HttpStatusException(
+                            "GET s3://" + request.bucket() + "/" + request.key() + " " + request.range()
+                                    + " failed with HTTP 503 SlowDown",
+                            503,
+                            null);
                 }
             });
         }
@@ -217,7 +228,10 @@ class RandomizedConcurrencyTest {
                     .build();
             slowDowns();
             Set<Thread> threadsBefore = Thread.getAllStackTraces().keySet();
-            StreamFactory factory = StreamFactory.builder(client).config(config).formatPolicies(List.of()).build();
+            StreamFactory factory = StreamFactory.builder(client)
+                    .config(config)
+                    .formatPolicies(List.of())
+                    .build();
             if (random.nextBoolean()) {
                 // the factory learns the version first (a HEAD: no body to gate), so the streams open knowing it,
                 // and may find it stale once the object is overwritten
@@ -268,8 +282,12 @@ class RandomizedConcurrencyTest {
             for (int i = 0; i < seen.size(); i++) {
                 seen.get(i).check(versions, i);
             }
-            assertThat(factory.cacheMemoryBytes()).as("bytes reserved after close").isZero();
-            assertThat(fetchThreadsLeft(threadsBefore)).as("fetch threads left after close").isEmpty();
+            assertThat(factory.cacheMemoryBytes())
+                    .as("bytes reserved after close")
+                    .isZero();
+            assertThat(fetchThreadsLeft(threadsBefore))
+                    .as("fetch threads left after close")
+                    .isEmpty();
         }
 
         /**
@@ -365,8 +383,8 @@ class RandomizedConcurrencyTest {
             return true;
         }
 
-        private void vectored(SplittableRandom own, SeekableS3InputStream stream, Seen seen, long position,
-                int length) throws IOException {
+        private void vectored(SplittableRandom own, SeekableS3InputStream stream, Seen seen, long position, int length)
+                throws IOException {
             long known = stream.length();
             seen.lengths.add(known);
             if (known < 32) {

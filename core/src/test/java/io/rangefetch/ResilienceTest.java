@@ -60,6 +60,7 @@ class ResilienceTest {
 
     @RegisterExtension
     final StreamFixture fixture = new StreamFixture();
+
     private final ExecutorService readers = Executors.newCachedThreadPool();
     private final ManualTime time = new ManualTime();
 
@@ -68,6 +69,7 @@ class ResilienceTest {
         readers.shutdownNow();
         assertThat(readers.awaitTermination(20, TimeUnit.SECONDS)).isTrue();
     }
+
     private final InMemoryObjectClient client = fixture.client();
 
     private static StreamConfig.Builder quick() {
@@ -100,13 +102,15 @@ class ResilienceTest {
 
     /** Runs {@code read} on a reader thread, so that the test can move time while it waits. */
     private CompletableFuture<Void> reading(ThrowingRunnable read) {
-        return CompletableFuture.runAsync(() -> {
-            try {
-                read.run();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }, readers);
+        return CompletableFuture.runAsync(
+                () -> {
+                    try {
+                        read.run();
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                },
+                readers);
     }
 
     @FunctionalInterface
@@ -121,8 +125,11 @@ class ResilienceTest {
     @Test
     void anAnswerThatDoesNotBeginIsGivenUpAtTheFirstByteTimeoutAndSentAgain() throws Exception {
         byte[] data = fixture.put("silent", SIZE);
-        StreamFactory factory = fixture.factory(quick().set(HEDGE_ENABLED, false)
-                .set(RETRY_FIRST_BYTE_TIMEOUT, Duration.ofMillis(100)).build(), time);
+        StreamFactory factory = fixture.factory(
+                quick().set(HEDGE_ENABLED, false)
+                        .set(RETRY_FIRST_BYTE_TIMEOUT, Duration.ofMillis(100))
+                        .build(),
+                time);
         CountDownLatch answer = holdFirstGet();
         byte[] bytes = new byte[64 * KIB];
         try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "silent"), known("silent"))) {
@@ -137,15 +144,20 @@ class ResilienceTest {
             answer.countDown();
         }
         assertThat(bytes).isEqualTo(slice(data, MIB, bytes.length));
-        assertThat(client.gets()).hasSize(2).allSatisfy(get -> assertThat(get.range()).isEqualTo("bytes=1048576-1114111"));
+        assertThat(client.gets())
+                .hasSize(2)
+                .allSatisfy(get -> assertThat(get.range()).isEqualTo("bytes=1048576-1114111"));
     }
 
     @Test
     void aGetSlowToBeginIsHedgedAndTheHedgesAnswerIsRead() throws Exception {
         byte[] data = fixture.put("slow", SIZE);
-        StreamFactory factory = fixture.factory(quick().set(HEDGE_MIN_DELAY, Duration.ofMillis(20))
-                .set(HEDGE_MAX_FRACTION, 0.5)
-                .set(RETRY_FIRST_BYTE_TIMEOUT, Duration.ZERO).build(), time);
+        StreamFactory factory = fixture.factory(
+                quick().set(HEDGE_MIN_DELAY, Duration.ofMillis(20))
+                        .set(HEDGE_MAX_FRACTION, 0.5)
+                        .set(RETRY_FIRST_BYTE_TIMEOUT, Duration.ZERO)
+                        .build(),
+                time);
         // warm up: no GET is hedged before its size class has 16 first-byte latencies to call it slow against
         try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "slow"), known("slow"))) {
             for (int i = 0; i < 16; i++) {
@@ -179,8 +191,8 @@ class ResilienceTest {
     void aBodyThatStallsIsCutByTheWatchdogAndResumed() throws Exception {
         byte[] data = fixture.put("stalled", SIZE);
         String etag = client.etag(BUCKET, "stalled");
-        StreamFactory factory = fixture.factory(quick()
-                .set(RETRY_BETWEEN_BYTES_TIMEOUT, Duration.ofMillis(100)).build(), time);
+        StreamFactory factory = fixture.factory(
+                quick().set(RETRY_BETWEEN_BYTES_TIMEOUT, Duration.ofMillis(100)).build(), time);
         AtomicInteger gets = new AtomicInteger();
         BodyHold hold = client.holdBodies(request -> request.isGet() && gets.incrementAndGet() == 1);
         byte[] bytes = new byte[256 * KIB];
@@ -206,16 +218,24 @@ class ResilienceTest {
     @Test
     void aReadPastItsDeadlineFailsNamingTheObjectTheRangeTheAttemptsAndWhy() throws Exception {
         fixture.put("throttled", SIZE);
-        StreamFactory factory = fixture.factory(patient().set(READ_DEADLINE, Duration.ofMillis(300))
-                .set(RETRY_MAX_ATTEMPTS, 100)
-                .set(RETRY_BASE_DELAY, Duration.ofMillis(20)).set(RETRY_MAX_DELAY, Duration.ofMillis(20)).build(), time);
-        client.addFault(InMemoryObjectClient.failWhen(request -> request.isGet(),
+        StreamFactory factory = fixture.factory(
+                patient()
+                        .set(READ_DEADLINE, Duration.ofMillis(300))
+                        .set(RETRY_MAX_ATTEMPTS, 100)
+                        .set(RETRY_BASE_DELAY, Duration.ofMillis(20))
+                        .set(RETRY_MAX_DELAY, Duration.ofMillis(20))
+                        .build(),
+                time);
+        client.addFault(InMemoryObjectClient.failWhen(
+                request -> request.isGet(),
                 new HttpStatusException("GET s3://bucket/throttled: HTTP 503 SlowDown", 503, null)));
         try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "throttled"), known("throttled"))) {
             CompletableFuture<Void> read = reading(() -> stream.readFully(MIB, new byte[KIB], 0, KIB));
             // from backoff to backoff (at most 20 ms each) until the read's deadline, 300 ms on, is the next due
             time.advanceUntilDone(Duration.ofMillis(20), read);
-            assertThatThrownBy(() -> read.get(20, TimeUnit.SECONDS)).cause().cause()
+            assertThatThrownBy(() -> read.get(20, TimeUnit.SECONDS))
+                    .cause()
+                    .cause()
                     .isInstanceOf(IOException.class)
                     .hasMessageContaining("s3://bucket/throttled")
                     .hasMessageContaining("read.deadline")
@@ -239,7 +259,9 @@ class ResilienceTest {
         });
         byte[] bytes = new byte[KIB];
         try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "busy"), known("busy"))) {
-            assertThat(stream.statistics().throttleLimit()).as("no request sent yet").isEqualTo(-1);
+            assertThat(stream.statistics().throttleLimit())
+                    .as("no request sent yet")
+                    .isEqualTo(-1);
             CompletableFuture<Void> read = reading(() -> stream.readFully(3L * MIB, bytes, 0, KIB));
             time.advanceUntilDone(Duration.ofMillis(5), read); // the three backoffs, of at most 5 ms
             read.get(20, TimeUnit.SECONDS);
@@ -252,7 +274,8 @@ class ResilienceTest {
         assertThat(bytes).isEqualTo(slice(data, 3L * MIB, KIB));
         assertThat(factory.statistics().throttleLimit()).isEqualTo(2);
 
-        StreamFactory ungoverned = fixture.factory(quick().set(THROTTLE_ENABLED, false).build(), time);
+        StreamFactory ungoverned =
+                fixture.factory(quick().set(THROTTLE_ENABLED, false).build(), time);
         try (SeekableS3InputStream stream = ungoverned.open(new S3Location(BUCKET, "busy"), known("busy"))) {
             stream.readFully(3L * MIB, bytes, 0, KIB);
             assertThat(stream.statistics().throttleLimit()).isEqualTo(-1);
@@ -263,12 +286,15 @@ class ResilienceTest {
     void closingTheFactoryStopsItsExchangeAndWatchdogThreads() throws Exception {
         fixture.put("threads", SIZE);
         Set<Thread> before = Thread.getAllStackTraces().keySet();
-        StreamFactory factory = StreamFactory.builder(client).config(quick()
-                .set(RETRY_BETWEEN_BYTES_TIMEOUT, Duration.ofMillis(50)).build()).build();
+        StreamFactory factory = StreamFactory.builder(client)
+                .config(quick().set(RETRY_BETWEEN_BYTES_TIMEOUT, Duration.ofMillis(50))
+                        .build())
+                .build();
         try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "threads"), known("threads"))) {
             stream.readFully(MIB, new byte[KIB], 0, KIB);
         }
-        assertThat(newThreads(before)).as("the factory's threads while it is open")
+        assertThat(newThreads(before))
+                .as("the factory's threads while it is open")
                 .anySatisfy(name -> assertThat(name).startsWith("rangefetch-exchange-"))
                 .anySatisfy(name -> assertThat(name).startsWith("rangefetch-timer-"));
         factory.close();
@@ -291,20 +317,27 @@ class ResilienceTest {
     @Test
     void aPrefetchWithNoPlaceUnderTheGovernorIsDroppedAndAReaderFetchesItsBytesOnDemand() throws Exception {
         byte[] data = fixture.put("crowded", SIZE);
-        StreamFactory factory = fixture.factory(quick().set(HEDGE_ENABLED, false).set(FETCH_MAX_CONCURRENCY, 2)
-                .set(THROTTLE_MIN_CONCURRENCY, 1).set(THROTTLE_MAX_CONCURRENCY, 1).build());
+        StreamFactory factory = fixture.factory(quick().set(HEDGE_ENABLED, false)
+                .set(FETCH_MAX_CONCURRENCY, 2)
+                .set(THROTTLE_MIN_CONCURRENCY, 1)
+                .set(THROTTLE_MAX_CONCURRENCY, 1)
+                .build());
         AtomicInteger gets = new AtomicInteger();
         BodyHold hold = client.holdBodies(request -> request.isGet() && gets.incrementAndGet() == 1);
         try (SeekableS3InputStream busy = factory.open(new S3Location(BUCKET, "crowded"), known("crowded"));
                 SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "crowded"), known("crowded"))) {
-            CompletableFuture<Void> demand = CompletableFuture.runAsync(() -> {
-                try {
-                    busy.readFully(0, new byte[KIB], 0, KIB);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }, readers);
-            assertThat(hold.awaitHeld(1)).as("the only place is taken by a demand GET").isTrue();
+            CompletableFuture<Void> demand = CompletableFuture.runAsync(
+                    () -> {
+                        try {
+                            busy.readFully(0, new byte[KIB], 0, KIB);
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    },
+                    readers);
+            assertThat(hold.awaitHeld(1))
+                    .as("the only place is taken by a demand GET")
+                    .isTrue();
 
             stream.prefetch(List.of(new ByteRange(10L * MIB, 10L * MIB + 256 * KIB)));
             fixture.awaitQuietExcept(1); // the prefetch ran, found no place and was dropped

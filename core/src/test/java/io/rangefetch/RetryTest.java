@@ -50,11 +50,15 @@ class RetryTest {
 
     @RegisterExtension
     final StreamFixture fixture = new StreamFixture();
+
     private final InMemoryObjectClient client = fixture.client();
 
     private StreamFactory factory(int attempts) {
-        return fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB).set(PREFETCH_MAX_SIZE, 0)
-                .set(RETRY_MAX_ATTEMPTS, attempts).set(RETRY_BASE_DELAY, Duration.ofMillis(1))
+        return fixture.factory(StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 256L * MIB)
+                .set(PREFETCH_MAX_SIZE, 0)
+                .set(RETRY_MAX_ATTEMPTS, attempts)
+                .set(RETRY_BASE_DELAY, Duration.ofMillis(1))
                 .set(RETRY_MAX_DELAY, Duration.ofMillis(5))
                 .build());
     }
@@ -72,8 +76,11 @@ class RetryTest {
         AtomicInteger left = new AtomicInteger(times);
         client.addFault(request -> {
             if (request.isGet() && left.getAndDecrement() > 0) {
-                throw new HttpStatusException("GET s3://" + request.bucket() + "/" + request.key() + " " + request.range()
-                        + " failed with HTTP " + status, status, null);
+                throw new HttpStatusException(
+                        "GET s3://" + request.bucket() + "/" + request.key() + " " + request.range()
+                                + " failed with HTTP " + status,
+                        status,
+                        null);
             }
         });
     }
@@ -94,7 +101,9 @@ class RetryTest {
         }
         assertThat(bytes).isEqualTo(slice(data, 5L * MIB, KIB));
         fixture.awaitQuiet();
-        assertThat(client.gets()).hasSize(4).allSatisfy(get -> assertThat(get.range()).isEqualTo("bytes=5242880-5308415"));
+        assertThat(client.gets())
+                .hasSize(4)
+                .allSatisfy(get -> assertThat(get.range()).isEqualTo("bytes=5242880-5308415"));
     }
 
     @Test
@@ -129,7 +138,8 @@ class RetryTest {
         }
         assertThat(bytes).isEqualTo(slice(data, MIB, MIB));
         fixture.awaitQuiet();
-        assertThat(client.gets()).extracting(get -> get.byteRange().start())
+        assertThat(client.gets())
+                .extracting(get -> get.byteRange().start())
                 .containsExactly((long) MIB, MIB + 10L * KIB, MIB + 20L * KIB);
     }
 
@@ -184,7 +194,8 @@ class RetryTest {
         StreamFactory factory = factory(8);
         failGets(1, 403);
         try (SeekableS3InputStream stream = factory.open(at("forbidden"), known("forbidden"))) {
-            assertThatThrownBy(() -> stream.readFully(0, new byte[KIB], 0, KIB)).isInstanceOf(IOException.class)
+            assertThatThrownBy(() -> stream.readFully(0, new byte[KIB], 0, KIB))
+                    .isInstanceOf(IOException.class)
                     .hasMessageContaining("403");
         }
         try (SeekableS3InputStream missing = factory.open(at("missing"))) {
@@ -201,8 +212,10 @@ class RetryTest {
         StreamFactory factory = factory(3);
         failGets(100, 500);
         try (SeekableS3InputStream stream = factory.open(at("exhausted"), known("exhausted"))) {
-            assertThatThrownBy(() -> stream.readFully(0, new byte[KIB], 0, KIB)).isInstanceOf(IOException.class)
-                    .hasMessageContaining("s3://bucket/exhausted").hasMessageContaining("3 times")
+            assertThatThrownBy(() -> stream.readFully(0, new byte[KIB], 0, KIB))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("s3://bucket/exhausted")
+                    .hasMessageContaining("3 times")
                     .hasMessageContaining("500");
         }
         fixture.awaitQuiet();
@@ -215,8 +228,10 @@ class RetryTest {
         StreamFactory factory = factory(3);
         failGets(100, 503);
         try (SeekableS3InputStream stream = factory.open(at("patient"), known("patient"))) {
-            assertThatThrownBy(() -> stream.readFully(0, new byte[KIB], 0, KIB)).isInstanceOf(IOException.class)
-                    .hasMessageContaining("s3://bucket/patient").hasMessageContaining("15 times")
+            assertThatThrownBy(() -> stream.readFully(0, new byte[KIB], 0, KIB))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("s3://bucket/patient")
+                    .hasMessageContaining("15 times")
                     .hasMessageContaining("503");
         }
         fixture.awaitQuiet();
@@ -289,18 +304,26 @@ class RetryTest {
      * whose requests {@code throttled} accepts are answered 503, must wait out its backoff off the slot while a read
      * of another object runs on it; closing the factory ends that wait with an {@link IOException}, not a hang.
      */
-    private void waitsOutItsBackoffOffTheSlot(Predicate<Request> throttled,
-            Function<StreamFactory, Callable<Object>> throttledWork) throws Exception {
+    private void waitsOutItsBackoffOffTheSlot(
+            Predicate<Request> throttled, Function<StreamFactory, Callable<Object>> throttledWork) throws Exception {
         byte[] other = fixture.put("other", SIZE);
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB)
+        StreamFactory factory = fixture.factory(StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 256L * MIB)
                 .set(PREFETCH_MAX_SIZE, 0)
-                .set(FETCH_MAX_CONCURRENCY, 1).set(THROTTLE_ENABLED, false).set(RETRY_MAX_ATTEMPTS, 8)
-                .set(RETRY_BASE_DELAY, Duration.ofHours(1)).set(RETRY_MAX_DELAY, Duration.ofHours(1))
-                .set(RETRY_DEADLINE, Duration.ofHours(2)).set(READ_DEADLINE, Duration.ZERO).build());
+                .set(FETCH_MAX_CONCURRENCY, 1)
+                .set(THROTTLE_ENABLED, false)
+                .set(RETRY_MAX_ATTEMPTS, 8)
+                .set(RETRY_BASE_DELAY, Duration.ofHours(1))
+                .set(RETRY_MAX_DELAY, Duration.ofHours(1))
+                .set(RETRY_DEADLINE, Duration.ofHours(2))
+                .set(READ_DEADLINE, Duration.ZERO)
+                .build());
         client.addFault(request -> {
             if (throttled.test(request)) {
-                throw new HttpStatusException(request.method() + " s3://" + request.bucket() + "/" + request.key()
-                        + " failed with HTTP 503", 503, null);
+                throw new HttpStatusException(
+                        request.method() + " s3://" + request.bucket() + "/" + request.key() + " failed with HTTP 503",
+                        503,
+                        null);
             }
         });
         ExecutorService workers = Executors.newSingleThreadExecutor();
@@ -308,7 +331,9 @@ class RetryTest {
             Future<Object> waiting = workers.submit(throttledWork.apply(factory));
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (client.requests().stream().noneMatch(throttled)) {
-                assertThat(System.nanoTime()).as("the throttled request was sent").isLessThan(until);
+                assertThat(System.nanoTime())
+                        .as("the throttled request was sent")
+                        .isLessThan(until);
                 Thread.onSpinWait();
             }
             byte[] bytes = new byte[KIB];
@@ -316,11 +341,15 @@ class RetryTest {
                 stream.readFully(3L * MIB, bytes, 0, KIB);
             }
             assertThat(bytes).isEqualTo(slice(other, 3L * MIB, KIB));
-            assertThat(waiting).as("the throttled work still waits out its backoff").isNotDone();
+            assertThat(waiting)
+                    .as("the throttled work still waits out its backoff")
+                    .isNotDone();
 
             factory.close(); // ends the wait: the work fails, it does not hang
-            assertThatThrownBy(() -> waiting.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
-                    .cause().isInstanceOf(IOException.class);
+            assertThatThrownBy(() -> waiting.get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .cause()
+                    .isInstanceOf(IOException.class);
         } finally {
             workers.shutdownNow();
             assertThat(workers.awaitTermination(10, TimeUnit.SECONDS)).isTrue();

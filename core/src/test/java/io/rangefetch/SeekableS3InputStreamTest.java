@@ -31,6 +31,7 @@ class SeekableS3InputStreamTest {
 
     @RegisterExtension
     final StreamFixture fixture = new StreamFixture();
+
     private final InMemoryObjectClient client = fixture.client();
 
     private StreamFactory factory(StreamConfig config) {
@@ -96,8 +97,11 @@ class SeekableS3InputStreamTest {
         // the window grows: far fewer GETs than one per 64 KiB, and nearly every byte in a prefetch part of at
         // least what a connection moves in one first-byte latency (2.55 MiB by default)
         assertThat(gets.size()).isLessThan(60);
-        assertThat(gets.stream().mapToLong(get -> get.byteRange().length()).filter(length -> length >= 2_600_000)
-                .sum()).isGreaterThan(90L * MIB);
+        assertThat(gets.stream()
+                        .mapToLong(get -> get.byteRange().length())
+                        .filter(length -> length >= 2_600_000)
+                        .sum())
+                .isGreaterThan(90L * MIB);
         assertThat(factory.statistics().prefetchedBytes()).isGreaterThan(50L * MIB);
     }
 
@@ -105,7 +109,10 @@ class SeekableS3InputStreamTest {
     void aFewSmallSequentialReadsLeaveNoMoreThanTheInitialWindowBehind() throws IOException {
         put("short-run", 100 * MIB);
         StreamFactory factory = factory();
-        OpenOptions known = OpenOptions.builder().length(100L * MIB).etag(client.etag(BUCKET, "short-run")).build();
+        OpenOptions known = OpenOptions.builder()
+                .length(100L * MIB)
+                .etag(client.etag(BUCKET, "short-run"))
+                .build();
         try (SeekableS3InputStream stream = factory.open(at("short-run"), known)) {
             byte[] buffer = new byte[8 * KIB];
             for (int i = 0; i < 6; i++) {
@@ -117,7 +124,10 @@ class SeekableS3InputStreamTest {
         fixture.awaitQuiet();
         // 48 KiB read: one 64 KiB block, then one initial window (4 MiB) of prefetch, and nothing more
         assertThat(client.gets()).hasSize(2);
-        long furthest = client.gets().stream().mapToLong(get -> get.byteRange().end()).max().orElseThrow();
+        long furthest = client.gets().stream()
+                .mapToLong(get -> get.byteRange().end())
+                .max()
+                .orElseThrow();
         assertThat(furthest).isBetween(4L * MIB, 4L * MIB + 64 * KIB);
     }
 
@@ -126,7 +136,8 @@ class SeekableS3InputStreamTest {
         byte[] data = put("random", 64 * MIB);
         StreamFactory factory = factory();
         SplittableRandom random = new SplittableRandom(7);
-        try (SeekableS3InputStream stream = factory.open(at("random"), OpenOptions.builder().length(data.length).build())) {
+        try (SeekableS3InputStream stream = factory.open(
+                at("random"), OpenOptions.builder().length(data.length).build())) {
             for (int i = 0; i < 100; i++) {
                 long position = random.nextLong(data.length - KIB);
                 stream.seek(position);
@@ -184,7 +195,8 @@ class SeekableS3InputStreamTest {
         byte[] data = put("known", 30 * MIB);
         String etag = client.etag(BUCKET, "known");
         StreamFactory factory = factory();
-        try (SeekableS3InputStream stream = factory.open(at("known"),
+        try (SeekableS3InputStream stream = factory.open(
+                at("known"),
                 OpenOptions.builder().length(data.length).etag(etag).build())) {
             assertThat(stream.length()).isEqualTo(data.length);
             byte[] buffer = new byte[100];
@@ -208,14 +220,16 @@ class SeekableS3InputStreamTest {
         fixture.awaitQuiet();
         List<Request> gets = client.gets();
         assertThat(gets.get(0).ifMatch()).isNull();
-        gets.subList(1, gets.size()).forEach(get -> assertThat(get.ifMatch()).isEqualTo(client.etag(BUCKET, "ifmatch")));
+        gets.subList(1, gets.size())
+                .forEach(get -> assertThat(get.ifMatch()).isEqualTo(client.etag(BUCKET, "ifmatch")));
     }
 
     @Test
     void positionedReadsLeaveThePositionAloneAndFetchOnlyWhatTheyNeed() throws IOException {
         byte[] data = put("positioned", 50 * MIB);
         StreamFactory factory = factory();
-        try (SeekableS3InputStream stream = factory.open(at("positioned"), OpenOptions.builder().length(data.length).build())) {
+        try (SeekableS3InputStream stream = factory.open(
+                at("positioned"), OpenOptions.builder().length(data.length).build())) {
             stream.seek(5);
             byte[] buffer = new byte[10];
             stream.readFully(40 * MIB, buffer, 0, 10);
@@ -229,7 +243,9 @@ class SeekableS3InputStreamTest {
         List<Request> gets = client.gets();
         assertThat(gets.get(0).byteRange()).isEqualTo(ByteRange.ofLength(40L * MIB, 64 * KIB));
         // 20 MiB are cut into three even parts of at most 8 MiB
-        assertThat(gets.subList(1, gets.size())).extracting(Request::byteRange).extracting(ByteRange::length)
+        assertThat(gets.subList(1, gets.size()))
+                .extracting(Request::byteRange)
+                .extracting(ByteRange::length)
                 .containsOnly(20L * MIB / 3 + 1, 20L * MIB / 3);
         assertThat(gets).hasSize(4);
     }
@@ -238,8 +254,10 @@ class SeekableS3InputStreamTest {
     void concurrentPositionedReadsFromManyThreadsAreCorrect() throws Exception {
         byte[] data = put("concurrent", 32 * MIB);
         // hedging off: on a loaded machine a first byte may come late, and a hedge is a second GET of the same bytes
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB)
-                .set(HEDGE_ENABLED, false).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 256L * MIB)
+                .set(HEDGE_ENABLED, false)
+                .build());
         ExecutorService threads = Executors.newFixedThreadPool(8);
         try (SeekableS3InputStream stream = factory.open(at("concurrent"))) {
             List<Future<Boolean>> results = new ArrayList<>();
@@ -266,8 +284,12 @@ class SeekableS3InputStreamTest {
             threads.shutdownNow();
         }
         fixture.awaitQuiet();
-        long fetched = client.gets().stream().mapToLong(get -> get.byteRange().length()).sum();
-        assertThat(fetched).as("concurrent readers share GETs instead of fetching bytes twice").isLessThanOrEqualTo(data.length);
+        long fetched = client.gets().stream()
+                .mapToLong(get -> get.byteRange().length())
+                .sum();
+        assertThat(fetched)
+                .as("concurrent readers share GETs instead of fetching bytes twice")
+                .isLessThanOrEqualTo(data.length);
     }
 
     @Test
@@ -294,7 +316,9 @@ class SeekableS3InputStreamTest {
         byte[] data = put("edges", 100 * KIB);
         StreamFactory factory = factory();
         try (SeekableS3InputStream stream = factory.open(at("edges"))) {
-            assertThatThrownBy(() -> stream.seek(-1)).isInstanceOf(EOFException.class).hasMessageContaining("negative");
+            assertThatThrownBy(() -> stream.seek(-1))
+                    .isInstanceOf(EOFException.class)
+                    .hasMessageContaining("negative");
             stream.seek(200 * KIB); // length unknown: accepted, no request
             fixture.awaitQuiet();
             assertThat(client.requests()).isEmpty();
@@ -357,8 +381,10 @@ class SeekableS3InputStreamTest {
     @Test
     void anObjectChangedAfterBytesWereServedFailsTheNextGetAndNeverMixesVersions() throws IOException {
         byte[] original = put("changes", 40 * MIB);
-        StreamFactory factory = factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB)
-                .set(PREFETCH_MAX_SIZE, 0).build());
+        StreamFactory factory = factory(StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 256L * MIB)
+                .set(PREFETCH_MAX_SIZE, 0)
+                .build());
         String oldEtag = client.etag(BUCKET, "changes");
         try (SeekableS3InputStream stream = factory.open(at("changes"))) {
             byte[] buffer = new byte[KIB];
@@ -381,7 +407,8 @@ class SeekableS3InputStreamTest {
         put("pinned", MIB);
         String oldEtag = client.etag(BUCKET, "pinned");
         client.put(BUCKET, "pinned", TestData.bytes(MIB, 3));
-        try (SeekableS3InputStream stream = factory().open(at("pinned"), OpenOptions.builder().etag(oldEtag).build())) {
+        try (SeekableS3InputStream stream =
+                factory().open(at("pinned"), OpenOptions.builder().etag(oldEtag).build())) {
             assertThatThrownBy(stream::read).isInstanceOf(ObjectChangedException.class);
         }
     }
@@ -389,7 +416,8 @@ class SeekableS3InputStreamTest {
     @Test
     void theMemoryBudgetHoldsAndDemandReadsStillSucceedWhenItIsTiny() throws IOException {
         byte[] data = put("budget", 24 * MIB);
-        StreamFactory factory = factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, MIB).build());
+        StreamFactory factory =
+                factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, MIB).build());
         try (SeekableS3InputStream stream = factory.open(at("budget"))) {
             assertThat(readAll(stream, 256 * KIB)).isEqualTo(data);
             byte[] big = new byte[3 * MIB];
@@ -405,14 +433,15 @@ class SeekableS3InputStreamTest {
     void closingTheFactoryStopsItsThreadsAndFailsLaterReads() throws Exception {
         put("threads", 40 * MIB);
         // not the fixture's: only a factory that owns its executor starts (and must stop) threads of its own
-        StreamFactory factory = StreamFactory.create(client, StreamConfig.builder()
-                .set(CACHE_MAX_MEMORY, 128L * MIB).build());
+        StreamFactory factory = StreamFactory.create(
+                client, StreamConfig.builder().set(CACHE_MAX_MEMORY, 128L * MIB).build());
         SeekableS3InputStream stream = factory.open(at("threads"));
         stream.readFully(20 * MIB, new byte[12 * MIB], 0, 12 * MIB); // two parts, fetched on the factory's threads
         assertThat(fetchThreads()).isNotEmpty();
         factory.close();
         assertThat(fetchThreads()).isEmpty();
-        assertThatThrownBy(() -> stream.read(new byte[10], 0, 10)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> stream.read(new byte[10], 0, 10))
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("factory is closed");
         assertThat(factory.cacheMemoryBytes()).isZero();
     }

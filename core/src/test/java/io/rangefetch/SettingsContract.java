@@ -63,8 +63,10 @@ public abstract class SettingsContract {
     void everyDefaultIsPinned() {
         StreamConfig defaults = StreamConfig.defaults();
         assertThat(defaults().keySet()).containsExactlyElementsOf(settings());
-        defaults().forEach((setting, value) ->
-                assertThat((Object) defaults.get(setting)).as(setting.key()).isEqualTo(value));
+        defaults()
+                .forEach((setting, value) -> assertThat((Object) defaults.get(setting))
+                        .as(setting.key())
+                        .isEqualTo(value));
     }
 
     @Test
@@ -75,14 +77,18 @@ public abstract class SettingsContract {
 
     @Test
     void everySettingIsKnownToFromProperties() {
-        assertThat(StreamConfig.keys()).containsSubsequence(settings().stream().map(Setting::key).toList());
+        assertThat(StreamConfig.keys())
+                .containsSubsequence(settings().stream().map(Setting::key).toList());
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void everySettingParsesWithUnitsFromProperties(Case c) {
-        StreamConfig config = StreamConfig.fromProperties(Map.of(PREFIX + c.setting().key(), c.text()), PREFIX);
-        assertThat((Object) config.get(c.setting())).isEqualTo(c.value()).isNotEqualTo(defaults().get(c.setting()));
+        StreamConfig config =
+                StreamConfig.fromProperties(Map.of(PREFIX + c.setting().key(), c.text()), PREFIX);
+        assertThat((Object) config.get(c.setting()))
+                .isEqualTo(c.value())
+                .isNotEqualTo(defaults().get(c.setting()));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -104,12 +110,15 @@ public abstract class SettingsContract {
         assertThatThrownBy(() -> StreamConfig.fromProperties(Map.of(PREFIX + key, value), PREFIX))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith(prefix)
-                .satisfies(e -> assertThat(e.getMessage().substring(prefix.length())).as("why").contains(key));
+                .satisfies(e -> assertThat(e.getMessage().substring(prefix.length()))
+                        .as("why")
+                        .contains(key));
     }
 
     @Test
     void thePageListsEverySettingInOrder() throws IOException {
-        assertThat(rows().stream().map(Row::key)).containsSubsequence(settings().stream().map(Setting::key).toList());
+        assertThat(rows().stream().map(Row::key))
+                .containsSubsequence(settings().stream().map(Setting::key).toList());
     }
 
     @Test
@@ -121,10 +130,14 @@ public abstract class SettingsContract {
             Row row = byKey.get(setting.key());
             assertThat(row).as("the row of %s", setting.key()).isNotNull();
             if (setting.defaultText().isPresent()) {
-                assertThat(row.defaultCell()).as(row.key()).isEqualTo("`" + setting.defaultText().get() + "`");
+                assertThat(row.defaultCell())
+                        .as(row.key())
+                        .isEqualTo("`" + setting.defaultText().get() + "`");
             } else {
                 // A derived default: the page says how, and gives the value the default network model yields.
-                assertThat(row.defaultCell()).as(row.key()).startsWith("derived: ")
+                assertThat(row.defaultCell())
+                        .as(row.key())
+                        .startsWith("derived: ")
                         .contains("`" + defaults.get(setting) + "`");
             }
             assertThat(row.meaning().replace("`", "")).as(row.key()).startsWith(setting.summary());
@@ -145,7 +158,9 @@ public abstract class SettingsContract {
                 continue;
             }
             String[] cells = line.split("\\|", -1);
-            assertThat(cells).as("a row of four cells, without '|' inside them: %s", line).hasSize(6);
+            assertThat(cells)
+                    .as("a row of four cells, without '|' inside them: %s", line)
+                    .hasSize(6);
             String key = cells[1].strip();
             assertThat(key).as("a key in backquotes").startsWith("`").endsWith("`");
             rows.add(new Row(key.substring(1, key.length() - 1), cells[2].strip(), cells[4].strip()));

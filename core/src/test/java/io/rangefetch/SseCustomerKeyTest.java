@@ -1,7 +1,6 @@
 package io.rangefetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rangefetch.client.HttpStatusException;
 import io.rangefetch.client.SseCustomerKey;
@@ -25,6 +24,7 @@ class SseCustomerKeyTest {
 
     @RegisterExtension
     final StreamFixture fixture = new StreamFixture();
+
     private final InMemoryObjectClient client = fixture.client();
 
     private static Throwable thrown(ThrowingCall call) {
@@ -69,8 +69,9 @@ class SseCustomerKeyTest {
                 stream.readVectored(List.of(range), ByteBuffer::allocate);
                 range.data().get(30, TimeUnit.SECONDS);
                 // failures: retries that run out, a missing object, a changed one
-                client.addFault(InMemoryObjectClient.failWhen(request -> request.range() != null
-                        && request.range().startsWith("bytes=15"), new HttpStatusException("HTTP 503", 503, null)));
+                client.addFault(InMemoryObjectClient.failWhen(
+                        request -> request.range() != null && request.range().startsWith("bytes=15"),
+                        new HttpStatusException("HTTP 503", 503, null)));
                 texts.add(everything(thrown(() -> stream.readFully(15L * MIB, new byte[10], 0, 10))));
                 client.put(BUCKET, "secret.bin", TestData.bytes(20 * MIB, 2));
                 texts.add(everything(thrown(() -> stream.readFully(3L * MIB, new byte[10], 0, 10))));
@@ -89,8 +90,11 @@ class SseCustomerKeyTest {
         }
         assertThat(texts).noneMatch(text -> text.contains(KEY));
         fixture.awaitQuiet();
-        assertThat(client.sseKeysSent()).isNotEmpty()
+        assertThat(client.sseKeysSent())
+                .isNotEmpty()
                 .allSatisfy(sent -> assertThat(sent).isEqualTo(SseCustomerKey.ofBase64(KEY)));
-        assertThat(client.requests()).extracting(InMemoryObjectClient.Request::method).contains("GET", "HEAD");
+        assertThat(client.requests())
+                .extracting(InMemoryObjectClient.Request::method)
+                .contains("GET", "HEAD");
     }
 }

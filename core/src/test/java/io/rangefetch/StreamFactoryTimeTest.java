@@ -29,10 +29,16 @@ class StreamFactoryTimeTest {
     void metadataFreshnessIsMeasuredOnTheFactorysTicker() throws Exception {
         byte[] first = TestData.bytes(2 * MIB, 1);
         client.put(BUCKET, "fresh.bin", first);
-        try (StreamFactory factory = StreamFactory.builder(client).ticker(time.ticker()).scheduler(time.scheduler())
-                .config(StreamConfig.builder().set(StreamConfig.CACHE_MAX_MEMORY, 64L * MIB)
-                        .set(StreamConfig.METADATA_TTL, TTL).set(StreamConfig.PREFETCH_MAX_SIZE, 0L).build())
-                .formatPolicies(List.of()).build()) {
+        try (StreamFactory factory = StreamFactory.builder(client)
+                .ticker(time.ticker())
+                .scheduler(time.scheduler())
+                .config(StreamConfig.builder()
+                        .set(StreamConfig.CACHE_MAX_MEMORY, 64L * MIB)
+                        .set(StreamConfig.METADATA_TTL, TTL)
+                        .set(StreamConfig.PREFETCH_MAX_SIZE, 0L)
+                        .build())
+                .formatPolicies(List.of())
+                .build()) {
             assertThat(readSmall(factory)).isEqualTo(Arrays.copyOfRange(first, 100, 1100));
             byte[] second = TestData.bytes(2 * MIB, 2);
             client.put(BUCKET, "fresh.bin", second);
@@ -46,12 +52,15 @@ class StreamFactoryTimeTest {
 
     @Test
     void theBuilderTakesOneTickerAndASchedulerApartFromTheFetchExecutor() {
-        assertThatThrownBy(() -> StreamFactory.builder(client).ticker(time.ticker()).clock(Clock.systemUTC()))
+        assertThatThrownBy(() ->
+                        StreamFactory.builder(client).ticker(time.ticker()).clock(Clock.systemUTC()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("ticker(...)")
                 .hasMessageContaining("clock(...)");
-        assertThatThrownBy(() -> StreamFactory.builder(client).executor(time.scheduler()).scheduler(time.scheduler())
-                .build())
+        assertThatThrownBy(() -> StreamFactory.builder(client)
+                        .executor(time.scheduler())
+                        .scheduler(time.scheduler())
+                        .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("scheduler must not be the fetch executor");
     }

@@ -25,11 +25,18 @@ class StridedReadTest {
 
     @RegisterExtension
     final StreamFixture fixture = new StreamFixture();
+
     private final InMemoryObjectClient client = fixture.client();
 
     private SeekableS3InputStream open(String key, ReadPolicy policy) {
-        return fixture.factory().open(new S3Location(BUCKET, key), OpenOptions.builder()
-                .length(fixture.length(key)).etag(client.etag(BUCKET, key)).readPolicy(policy).build());
+        return fixture.factory()
+                .open(
+                        new S3Location(BUCKET, key),
+                        OpenOptions.builder()
+                                .length(fixture.length(key))
+                                .etag(client.etag(BUCKET, key))
+                                .readPolicy(policy)
+                                .build());
     }
 
     private static void readStrided(SeekableS3InputStream stream, byte[] data, int from, int to) throws Exception {
@@ -37,7 +44,8 @@ class StridedReadTest {
         for (int i = from; i < to; i++) {
             long position = FIRST + (long) i * STRIDE;
             stream.readFully(position, buffer, 0, LENGTH);
-            assertThat(buffer).as("read %d", i)
+            assertThat(buffer)
+                    .as("read %d", i)
                     .isEqualTo(Arrays.copyOfRange(data, (int) position, (int) position + LENGTH));
         }
     }
@@ -48,21 +56,34 @@ class StridedReadTest {
         try (SeekableS3InputStream stream = open("stripe.bin", ReadPolicy.AUTO)) {
             readStrided(stream, data, 0, 3);
             fixture.awaitQuiet();
-            assertThat(client.gets()).as("the three reads' own GETs and the predicted reads'").hasSizeGreaterThan(20);
+            assertThat(client.gets())
+                    .as("the three reads' own GETs and the predicted reads'")
+                    .hasSizeGreaterThan(20);
             readStrided(stream, data, 3, 64);
-            assertThat(stream.statistics().cacheMisses()).as("reads that waited for a GET of their own").isEqualTo(3);
+            assertThat(stream.statistics().cacheMisses())
+                    .as("reads that waited for a GET of their own")
+                    .isEqualTo(3);
             assertThat(stream.statistics().cacheHits()).isEqualTo(61);
         }
         fixture.awaitQuiet();
         List<ByteRange> gets = client.gets().stream().map(Request::byteRange).toList();
-        for (ByteRange get : gets.stream().filter(get -> get.start() >= FIRST + 3L * STRIDE).toList()) {
-            assertThat((get.start() - FIRST) % STRIDE).as("a prefetch of %s starts at a read", get).isZero();
-            assertThat(get.length()).as("a prefetch of %s carries one read, no gap", get).isEqualTo(LENGTH);
+        for (ByteRange get :
+                gets.stream().filter(get -> get.start() >= FIRST + 3L * STRIDE).toList()) {
+            assertThat((get.start() - FIRST) % STRIDE)
+                    .as("a prefetch of %s starts at a read", get)
+                    .isZero();
+            assertThat(get.length())
+                    .as("a prefetch of %s carries one read, no gap", get)
+                    .isEqualTo(LENGTH);
         }
-        assertThat(gets).doesNotHaveDuplicates().filteredOn(get -> get.start() < FIRST + 3L * STRIDE).hasSize(3);
+        assertThat(gets)
+                .doesNotHaveDuplicates()
+                .filteredOn(get -> get.start() < FIRST + 3L * STRIDE)
+                .hasSize(3);
         long lastReadEnd = FIRST + 63L * STRIDE + LENGTH;
         assertThat(gets.stream().mapToLong(ByteRange::end).max().orElseThrow() - lastReadEnd)
-                .as("predicted past the last read: at most the span read across").isLessThanOrEqualTo(lastReadEnd - FIRST);
+                .as("predicted past the last read: at most the span read across")
+                .isLessThanOrEqualTo(lastReadEnd - FIRST);
     }
 
     @Test
@@ -78,13 +99,15 @@ class StridedReadTest {
     @Test
     void closingTheStreamStopsThePredictedReadsInFlight() throws Exception {
         byte[] data = fixture.put("closed.bin", 40 * MIB);
-        BodyHold hold = client.holdBodies(request -> request.isGet()
-                && request.byteRange().start() >= FIRST + 3L * STRIDE);
+        BodyHold hold = client.holdBodies(
+                request -> request.isGet() && request.byteRange().start() >= FIRST + 3L * STRIDE);
         try (SeekableS3InputStream stream = open("closed.bin", ReadPolicy.AUTO)) {
             readStrided(stream, data, 0, 3);
             assertThat(hold.awaitHeld(1)).as("a predicted read was sent").isTrue();
         }
-        assertThat(hold.awaitClosedWhileHeld(1)).as("the prefetches were aborted").isTrue();
+        assertThat(hold.awaitClosedWhileHeld(1))
+                .as("the prefetches were aborted")
+                .isTrue();
         hold.release();
         fixture.awaitQuiet();
     }

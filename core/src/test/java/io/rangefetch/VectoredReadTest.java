@@ -37,6 +37,7 @@ class VectoredReadTest {
 
     @RegisterExtension
     final StreamFixture fixture = new StreamFixture();
+
     private final InMemoryObjectClient client = fixture.client();
 
     /** A stream that knows the object's length and ETag, so a vectored read sends only its own GETs. */
@@ -57,8 +58,8 @@ class VectoredReadTest {
     }
 
     private static void assertHolds(FileRange range, byte[] data) throws Exception {
-        assertThat(bytesOf(range)).as(range.toString())
-                .isEqualTo(Arrays.copyOfRange(data, (int) range.offset(), (int) range.end()));
+        assertThat(bytesOf(range)).as(range.toString()).isEqualTo(Arrays.copyOfRange(data, (int) range.offset(), (int)
+                range.end()));
     }
 
     @Test
@@ -66,17 +67,23 @@ class VectoredReadTest {
         byte[] data = fixture.put("mixed", 40 * MIB);
         try (SeekableS3InputStream stream = open(fixture.factory(), "mixed")) {
             List<FileRange> ranges = new ArrayList<>(List.of(
-                    FileRange.of(30L * MIB, 100), FileRange.of(0, 1), FileRange.of(5 * MIB, 3 * MIB),
-                    FileRange.of(40L * MIB - 10, 10), FileRange.of(7, 0), FileRange.of(12 * MIB, 17 * MIB)));
+                    FileRange.of(30L * MIB, 100),
+                    FileRange.of(0, 1),
+                    FileRange.of(5 * MIB, 3 * MIB),
+                    FileRange.of(40L * MIB - 10, 10),
+                    FileRange.of(7, 0),
+                    FileRange.of(12 * MIB, 17 * MIB)));
             Collections.shuffle(ranges, new java.util.Random(7));
-            stream.readVectored(ranges, length -> length % 2 == 0 ? ByteBuffer.allocateDirect(length)
-                    : ByteBuffer.allocate(length));
+            stream.readVectored(
+                    ranges,
+                    length -> length % 2 == 0 ? ByteBuffer.allocateDirect(length) : ByteBuffer.allocate(length));
             for (FileRange range : ranges) {
                 assertHolds(range, data);
             }
             assertThat(stream.getPos()).isZero();
             fixture.awaitQuiet();
-            assertThat(stream.statistics().bytesServed()).isEqualTo(ranges.stream().mapToLong(FileRange::length).sum());
+            assertThat(stream.statistics().bytesServed())
+                    .isEqualTo(ranges.stream().mapToLong(FileRange::length).sum());
         }
     }
 
@@ -85,7 +92,8 @@ class VectoredReadTest {
         byte[] data = fixture.put("offset", MIB);
         try (SeekableS3InputStream stream = open(fixture.factory(), "offset")) {
             FileRange range = FileRange.of(1000, 500);
-            stream.readVectored(List.of(range), length -> ByteBuffer.allocate(length + 100).position(40));
+            stream.readVectored(
+                    List.of(range), length -> ByteBuffer.allocate(length + 100).position(40));
             ByteBuffer buffer = range.data().get(30, TimeUnit.SECONDS);
             assertThat(buffer.position()).isEqualTo(40);
             assertThat(buffer.limit()).isEqualTo(540);
@@ -108,7 +116,8 @@ class VectoredReadTest {
             }
         }
         fixture.awaitQuiet();
-        assertThat(client.gets()).extracting(Request::byteRange)
+        assertThat(client.gets())
+                .extracting(Request::byteRange)
                 .containsExactly(new ByteRange(2L * MIB, 2L * MIB + 4 * 60_000 + 10_000));
     }
 
@@ -127,19 +136,26 @@ class VectoredReadTest {
             }
         }
         fixture.awaitQuiet();
-        assertThat(client.gets()).extracting(Request::byteRange).containsExactlyInAnyOrderElementsOf(ranges.stream()
-                .map(range -> ByteRange.ofLength(range.offset(), range.length())).toList());
+        assertThat(client.gets())
+                .extracting(Request::byteRange)
+                .containsExactlyInAnyOrderElementsOf(ranges.stream()
+                        .map(range -> ByteRange.ofLength(range.offset(), range.length()))
+                        .toList());
         client.clearLog();
-        StreamFactory oneConnection = fixture.factory(StreamConfig.builder().set(FETCH_MAX_CONCURRENCY, 1).build());
+        StreamFactory oneConnection = fixture.factory(
+                StreamConfig.builder().set(FETCH_MAX_CONCURRENCY, 1).build());
         try (SeekableS3InputStream stream = open(oneConnection, "near")) {
-            List<FileRange> again = ranges.stream().map(range -> FileRange.of(range.offset(), range.length())).toList();
+            List<FileRange> again = ranges.stream()
+                    .map(range -> FileRange.of(range.offset(), range.length()))
+                    .toList();
             stream.readVectored(again, ByteBuffer::allocate);
             for (FileRange range : again) {
                 assertHolds(range, data);
             }
         }
         fixture.awaitQuiet();
-        assertThat(client.gets()).extracting(Request::byteRange)
+        assertThat(client.gets())
+                .extracting(Request::byteRange)
                 .containsExactly(new ByteRange(2L * MIB, 2L * MIB + 4 * 200_000 + 10_000));
     }
 
@@ -160,18 +176,22 @@ class VectoredReadTest {
             }
         });
         try (SeekableS3InputStream stream = open(fixture.factory(), "far")) {
-            List<FileRange> ranges = List.of(FileRange.of(0, 1000), FileRange.of(20L * MIB, 1000),
-                    FileRange.of(40L * MIB, 24 * MIB));
+            List<FileRange> ranges =
+                    List.of(FileRange.of(0, 1000), FileRange.of(20L * MIB, 1000), FileRange.of(40L * MIB, 24 * MIB));
             stream.readVectored(ranges, ByteBuffer::allocate);
             for (FileRange range : ranges) {
                 assertHolds(range, data);
             }
         }
         fixture.awaitQuiet();
-        assertThat(client.gets()).extracting(Request::byteRange).containsExactlyInAnyOrder(
-                new ByteRange(0, 1000), new ByteRange(20L * MIB, 20L * MIB + 1000),
-                new ByteRange(40L * MIB, 48L * MIB), new ByteRange(48L * MIB, 56L * MIB),
-                new ByteRange(56L * MIB, 64L * MIB));
+        assertThat(client.gets())
+                .extracting(Request::byteRange)
+                .containsExactlyInAnyOrder(
+                        new ByteRange(0, 1000),
+                        new ByteRange(20L * MIB, 20L * MIB + 1000),
+                        new ByteRange(40L * MIB, 48L * MIB),
+                        new ByteRange(48L * MIB, 56L * MIB),
+                        new ByteRange(56L * MIB, 64L * MIB));
     }
 
     @Test
@@ -190,17 +210,22 @@ class VectoredReadTest {
         }
         fixture.awaitQuiet();
         // read.small-object-part-size 512 KiB: four parts, the whole object, and nothing fetched twice
-        assertThat(client.gets()).extracting(Request::byteRange).containsExactlyInAnyOrder(
-                new ByteRange(0, 512 * KIB), new ByteRange(512 * KIB, MIB),
-                new ByteRange(MIB, MIB + 512 * KIB), new ByteRange(MIB + 512 * KIB, 2 * MIB));
+        assertThat(client.gets())
+                .extracting(Request::byteRange)
+                .containsExactlyInAnyOrder(
+                        new ByteRange(0, 512 * KIB), new ByteRange(512 * KIB, MIB),
+                        new ByteRange(MIB, MIB + 512 * KIB), new ByteRange(MIB + 512 * KIB, 2 * MIB));
     }
 
     @Test
     void aPrefetchBringsRangesIntoTheCacheCoalescedAndReadsThenCostNothing() throws Exception {
         byte[] data = fixture.put("prefetched", 64 * MIB);
         try (SeekableS3InputStream stream = open(fixture.factory(), "prefetched")) {
-            stream.prefetch(List.of(ByteRange.ofLength(10L * MIB, MIB), ByteRange.ofLength(11L * MIB + 50_000, MIB),
-                    ByteRange.ofLength(40L * MIB, 2 * MIB), ByteRange.ofLength(40L * MIB + 10, 20)));
+            stream.prefetch(List.of(
+                    ByteRange.ofLength(10L * MIB, MIB),
+                    ByteRange.ofLength(11L * MIB + 50_000, MIB),
+                    ByteRange.ofLength(40L * MIB, 2 * MIB),
+                    ByteRange.ofLength(40L * MIB + 10, 20)));
             byte[] buffer = new byte[1000];
             for (long position : new long[] {10L * MIB, 12L * MIB + 49_000, 40L * MIB + 5, 42L * MIB - 1000}) {
                 stream.readFully(position, buffer, 0, buffer.length);
@@ -210,8 +235,10 @@ class VectoredReadTest {
             assertThat(stream.statistics().prefetchedBytes()).isEqualTo(2L * MIB + 50_000 + 2 * MIB);
         }
         // the first two share a GET across their 50 KB gap (below the minimum request); the last is inside the third
-        assertThat(client.gets()).extracting(Request::byteRange).containsExactlyInAnyOrder(
-                new ByteRange(10L * MIB, 12L * MIB + 50_000), new ByteRange(40L * MIB, 42L * MIB));
+        assertThat(client.gets())
+                .extracting(Request::byteRange)
+                .containsExactlyInAnyOrder(
+                        new ByteRange(10L * MIB, 12L * MIB + 50_000), new ByteRange(40L * MIB, 42L * MIB));
     }
 
     @Test
@@ -231,23 +258,31 @@ class VectoredReadTest {
         fixture.put("bad", MIB);
         try (SeekableS3InputStream stream = open(fixture.factory(), "bad")) {
             assertThatThrownBy(() -> stream.readVectored(List.of(FileRange.of(-1, 10)), ByteBuffer::allocate))
-                    .isInstanceOf(EOFException.class).hasMessageContaining("negative offset");
+                    .isInstanceOf(EOFException.class)
+                    .hasMessageContaining("negative offset");
             assertThatThrownBy(() -> stream.readVectored(List.of(FileRange.of(0, -10)), ByteBuffer::allocate))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("negative length");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("negative length");
             assertThatThrownBy(() -> stream.readVectored(
-                    List.of(FileRange.of(0, 10), FileRange.of(MIB - 5, 10)), ByteBuffer::allocate))
-                    .isInstanceOf(EOFException.class).hasMessageContaining("10 bytes at " + (MIB - 5))
+                            List.of(FileRange.of(0, 10), FileRange.of(MIB - 5, 10)), ByteBuffer::allocate))
+                    .isInstanceOf(EOFException.class)
+                    .hasMessageContaining("10 bytes at " + (MIB - 5))
                     .hasMessageContaining("past the end");
             assertThatThrownBy(() -> stream.readVectored(
-                    List.of(FileRange.of(500, 100), FileRange.of(0, 10), FileRange.of(550, 100)), ByteBuffer::allocate))
+                            List.of(FileRange.of(500, 100), FileRange.of(0, 10), FileRange.of(550, 100)),
+                            ByteBuffer::allocate))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("100 bytes at 500").hasMessageContaining("100 bytes at 550");
+                    .hasMessageContaining("100 bytes at 500")
+                    .hasMessageContaining("100 bytes at 550");
             FileRange once = FileRange.of(0, 10);
             assertThatThrownBy(() -> stream.readVectored(List.of(once, once), ByteBuffer::allocate))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("read once");
-            assertThatThrownBy(() -> stream.readVectored(List.of(FileRange.of(0, 10)),
-                    length -> ByteBuffer.allocate(length).asReadOnlyBuffer()))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("writable");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("read once");
+            assertThatThrownBy(() -> stream.readVectored(
+                            List.of(FileRange.of(0, 10)),
+                            length -> ByteBuffer.allocate(length).asReadOnlyBuffer()))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("writable");
         }
         fixture.awaitQuiet();
         assertThat(client.requests()).isEmpty();
@@ -259,8 +294,9 @@ class VectoredReadTest {
         StreamFactory factory = fixture.factory();
         try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "unknown"))) {
             assertThatThrownBy(() -> stream.readVectored(
-                    List.of(FileRange.of(100, 10), FileRange.of(2L * MIB, 1)), ByteBuffer::allocate))
-                    .isInstanceOf(EOFException.class).hasMessageContaining("length " + 2 * MIB);
+                            List.of(FileRange.of(100, 10), FileRange.of(2L * MIB, 1)), ByteBuffer::allocate))
+                    .isInstanceOf(EOFException.class)
+                    .hasMessageContaining("length " + 2 * MIB);
             FileRange range = FileRange.of(100, 10);
             stream.readVectored(List.of(range), ByteBuffer::allocate);
             assertHolds(range, data);
@@ -289,8 +325,11 @@ class VectoredReadTest {
             for (FileRange failed : List.of(carried, alsoCarried)) {
                 // tried again until the retries ran out: the last attempt's failure is the cause
                 assertThatThrownBy(() -> failed.data().get(30, TimeUnit.SECONDS))
-                        .isInstanceOf(ExecutionException.class).cause().hasMessageContaining("connection reset")
-                        .cause().isSameAs(broken);
+                        .isInstanceOf(ExecutionException.class)
+                        .cause()
+                        .hasMessageContaining("connection reset")
+                        .cause()
+                        .isSameAs(broken);
             }
             assertThat(released).hasSize(2);
             // nothing of the failed GET stayed cached: reading the range again fetches it, and it comes back
@@ -313,7 +352,8 @@ class VectoredReadTest {
             byte[] buffer = new byte[100 * KIB];
             stream.readFully(10L * MIB, buffer, 0, buffer.length);
             fixture.awaitQuiet();
-            List<ByteRange> first = client.gets().stream().map(Request::byteRange).toList();
+            List<ByteRange> first =
+                    client.gets().stream().map(Request::byteRange).toList();
             assertThat(first).hasSize(1);
             client.clearLog();
             // one range wholly inside the cached block, one straddling its end, one far off
@@ -326,8 +366,11 @@ class VectoredReadTest {
                 assertHolds(range, data);
             }
             fixture.awaitQuiet();
-            assertThat(client.gets()).extracting(Request::byteRange).containsExactlyInAnyOrder(
-                    new ByteRange(cached.end(), cached.end() + 900), new ByteRange(30L * MIB, 30L * MIB + 1000));
+            assertThat(client.gets())
+                    .extracting(Request::byteRange)
+                    .containsExactlyInAnyOrder(
+                            new ByteRange(cached.end(), cached.end() + 900),
+                            new ByteRange(30L * MIB, 30L * MIB + 1000));
         }
     }
 
@@ -335,7 +378,8 @@ class VectoredReadTest {
     void aRangeAroundASmallCachedBlockIsOneGetAndAroundALargeOneTwo() throws Exception {
         byte[] data = fixture.put("around", 32 * MIB);
         // one connection: no request is split to use an idle one
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(FETCH_MAX_CONCURRENCY, 1).build());
+        StreamFactory factory = fixture.factory(
+                StreamConfig.builder().set(FETCH_MAX_CONCURRENCY, 1).build());
         try (SeekableS3InputStream stream = open(factory, "around")) {
             byte[] small = new byte[1000];
             stream.readFully(5L * MIB, small, 0, small.length); // one minimum request: 64 KiB
@@ -349,7 +393,9 @@ class VectoredReadTest {
             stream.readVectored(List.of(aroundSmall), ByteBuffer::allocate);
             assertHolds(aroundSmall, data);
             fixture.awaitQuiet();
-            assertThat(client.gets()).extracting(Request::byteRange).as("the 64 KiB block read again")
+            assertThat(client.gets())
+                    .extracting(Request::byteRange)
+                    .as("the 64 KiB block read again")
                     .containsExactly(new ByteRange(4L * MIB, 6L * MIB));
             client.clearLog();
             FileRange aroundLarge = FileRange.of(19L * MIB, 2 * MIB);
@@ -371,7 +417,8 @@ class VectoredReadTest {
     void gapBytesAreCachedWithinTheToleranceAndDroppedAboveIt() throws Exception {
         byte[] data = fixture.put("gaps", 32 * MIB);
         // one connection: no gap is split to use an idle one, so both gaps are read through
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(FETCH_MAX_CONCURRENCY, 1).build());
+        StreamFactory factory = fixture.factory(
+                StreamConfig.builder().set(FETCH_MAX_CONCURRENCY, 1).build());
         try (SeekableS3InputStream stream = open(factory, "gaps")) {
             // 100 KB gap between two 1 MB ranges: 5% of the useful bytes, so the gap stays cached
             stream.readVectored(List.of(FileRange.of(0, MIB), FileRange.of(MIB + 100_000, MIB)), ByteBuffer::allocate);
@@ -398,10 +445,11 @@ class VectoredReadTest {
     @Test
     void withNoRoomInTheCacheTheBytesGoStraightToTheCallersBuffers() throws Exception {
         byte[] data = fixture.put("tight", 32 * MIB);
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, MIB).build());
+        StreamFactory factory = fixture.factory(
+                StreamConfig.builder().set(CACHE_MAX_MEMORY, MIB).build());
         try (SeekableS3InputStream stream = open(factory, "tight")) {
-            List<FileRange> ranges = List.of(FileRange.of(0, 3 * MIB), FileRange.of(3L * MIB + 10, 5 * MIB),
-                    FileRange.of(20L * MIB, 9 * MIB));
+            List<FileRange> ranges = List.of(
+                    FileRange.of(0, 3 * MIB), FileRange.of(3L * MIB + 10, 5 * MIB), FileRange.of(20L * MIB, 9 * MIB));
             stream.readVectored(ranges, ByteBuffer::allocateDirect);
             for (FileRange range : ranges) {
                 assertHolds(range, data);
@@ -420,14 +468,16 @@ class VectoredReadTest {
             FileRange range = FileRange.of(0, 100);
             stream.readVectored(List.of(range), ByteBuffer::allocate);
             assertThatThrownBy(() -> range.data().get(30, TimeUnit.SECONDS))
-                    .cause().isInstanceOf(ObjectChangedException.class);
+                    .cause()
+                    .isInstanceOf(ObjectChangedException.class);
         }
     }
 
     @Test
     void positionedAndVectoredReadsFromManyThreadsOnOneAndManyStreamsReturnTheRightBytes() throws Exception {
         byte[] data = fixture.put("shared", 48 * MIB);
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 24L * MIB).build());
+        StreamFactory factory = fixture.factory(
+                StreamConfig.builder().set(CACHE_MAX_MEMORY, 24L * MIB).build());
         ExecutorService threads = Executors.newFixedThreadPool(8);
         try (SeekableS3InputStream shared = open(factory, "shared")) {
             List<Future<?>> readers = new ArrayList<>();
@@ -443,8 +493,8 @@ class VectoredReadTest {
                                 long position = random.nextLong(data.length - length);
                                 byte[] buffer = new byte[length];
                                 stream.readFully(position, buffer, 0, length);
-                                assertThat(buffer).isEqualTo(Arrays.copyOfRange(data, (int) position,
-                                        (int) position + length));
+                                assertThat(buffer)
+                                        .isEqualTo(Arrays.copyOfRange(data, (int) position, (int) position + length));
                             } else {
                                 List<FileRange> ranges = new ArrayList<>();
                                 long position = random.nextLong(MIB);
@@ -481,7 +531,8 @@ class VectoredReadTest {
     @Test
     void aReadWaitingOnTheNetworkDoesNotHoldUpOtherReadsOfTheSameStream() throws Exception {
         byte[] data = fixture.put("parallel", 32 * MIB);
-        BodyHold hold = client.holdBodies(request -> request.isGet() && request.byteRange().start() == 20L * MIB);
+        BodyHold hold = client.holdBodies(
+                request -> request.isGet() && request.byteRange().start() == 20L * MIB);
         ExecutorService threads = Executors.newSingleThreadExecutor();
         try (SeekableS3InputStream stream = open(fixture.factory(), "parallel")) {
             Future<byte[]> blocked = threads.submit(() -> {
@@ -519,15 +570,20 @@ class VectoredReadTest {
         assertThat(hold.closedWhileHeld()).isEqualTo(1);
         // an IOException that says why, never an unchecked CancellationException
         assertThatThrownBy(() -> range.data().get(30, TimeUnit.SECONDS))
-                .isInstanceOf(ExecutionException.class).cause().isExactlyInstanceOf(IOException.class)
-                .hasMessageContaining("factory is closed").hasMessageContaining("s3://bucket/aborted");
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isExactlyInstanceOf(IOException.class)
+                .hasMessageContaining("factory is closed")
+                .hasMessageContaining("s3://bucket/aborted");
         hold.release();
     }
 
     /** A factory whose first prefetch is one GET: a window smaller than a part is not cut. */
     private StreamFactory factoryWithOnePartPrefetches() {
-        return fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB)
-                .set(PREFETCH_INITIAL_SIZE, MIB).build());
+        return fixture.factory(StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 256L * MIB)
+                .set(PREFETCH_INITIAL_SIZE, MIB)
+                .build());
     }
 
     /**
@@ -540,14 +596,17 @@ class VectoredReadTest {
         while (stream.getPos() + buffer.length <= MIB) {
             stream.read(buffer, 0, buffer.length);
         }
-        assertThat(hold.awaitHeld(1)).as("a prefetch past the first MiB is in flight").isTrue();
+        assertThat(hold.awaitHeld(1))
+                .as("a prefetch past the first MiB is in flight")
+                .isTrue();
     }
 
     @Test
     void closingAStreamAbortsItsPrefetchInFlightAndTheBytesAreFetchedAgainWhenNeeded() throws Exception {
         byte[] data = fixture.put("scan", 64 * MIB);
         StreamFactory factory = factoryWithOnePartPrefetches();
-        BodyHold hold = client.holdBodies(request -> request.isGet() && request.byteRange().start() >= MIB);
+        BodyHold hold = client.holdBodies(
+                request -> request.isGet() && request.byteRange().start() >= MIB);
         ByteRange prefetched;
         try (SeekableS3InputStream stream = open(factory, "scan")) {
             readUntilAPrefetchIsInFlight(stream, hold);
@@ -561,18 +620,21 @@ class VectoredReadTest {
         try (SeekableS3InputStream stream = open(factory, "scan")) {
             byte[] buffer = new byte[1000];
             stream.readFully(prefetched.start(), buffer, 0, buffer.length);
-            assertThat(buffer).isEqualTo(Arrays.copyOfRange(data, (int) prefetched.start(), (int) prefetched.start() + 1000));
+            assertThat(buffer)
+                    .isEqualTo(Arrays.copyOfRange(data, (int) prefetched.start(), (int) prefetched.start() + 1000));
         }
         fixture.awaitQuiet();
         assertThat(client.gets().stream().map(Request::byteRange).filter(range -> range.contains(prefetched.start())))
-                .as("the aborted prefetch left nothing cached").hasSize(1);
+                .as("the aborted prefetch left nothing cached")
+                .hasSize(1);
     }
 
     @Test
     void aPrefetchAnotherReaderWaitsForOutlivesTheStreamThatStartedIt() throws Exception {
         byte[] data = fixture.put("joined", 64 * MIB);
         StreamFactory factory = factoryWithOnePartPrefetches();
-        BodyHold hold = client.holdBodies(request -> request.isGet() && request.byteRange().start() >= MIB);
+        BodyHold hold = client.holdBodies(
+                request -> request.isGet() && request.byteRange().start() >= MIB);
         SeekableS3InputStream scanner = open(factory, "joined");
         readUntilAPrefetchIsInFlight(scanner, hold);
         ByteRange prefetched = hold.heldRequests().get(0).byteRange();
@@ -583,10 +645,14 @@ class VectoredReadTest {
             scanner.close();
             hold.release();
             assertHolds(wanted, data);
-            assertThat(hold.requestsClosedWhileHeld()).doesNotContain(hold.heldRequests().get(0));
+            assertThat(hold.requestsClosedWhileHeld())
+                    .doesNotContain(hold.heldRequests().get(0));
         }
         fixture.awaitQuiet();
-        assertThat(client.gets().stream().skip(getsBefore).map(Request::byteRange)
-                .filter(range -> range.contains(prefetched.start() + 10))).isEmpty();
+        assertThat(client.gets().stream()
+                        .skip(getsBefore)
+                        .map(Request::byteRange)
+                        .filter(range -> range.contains(prefetched.start() + 10)))
+                .isEmpty();
     }
 }

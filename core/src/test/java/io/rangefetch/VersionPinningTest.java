@@ -35,7 +35,9 @@ class VersionPinningTest {
 
     @RegisterExtension
     final StreamFixture fixture = new StreamFixture();
+
     private final InMemoryObjectClient client = fixture.client();
+
     @RegisterExtension
     final ReaderThreads threads = new ReaderThreads();
 
@@ -49,8 +51,10 @@ class VersionPinningTest {
 
     /** A factory that knows the object's first version (a stream read it), as a metadata cache entry does. */
     private StreamFactory factoryThatKnows(String key) throws IOException {
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB)
-                .set(PREFETCH_MAX_SIZE, 0).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 256L * MIB)
+                .set(PREFETCH_MAX_SIZE, 0)
+                .build());
         try (SeekableS3InputStream learner = factory.open(at(key))) {
             assertThat(learner.length()).isEqualTo(SIZE);
         }
@@ -119,7 +123,9 @@ class VersionPinningTest {
             FileRange range = FileRange.of(MIB, KIB);
             stream.readVectored(List.of(range), ByteBuffer::allocate);
             assertThatThrownBy(() -> range.data().get(30, TimeUnit.SECONDS))
-                    .isInstanceOf(ExecutionException.class).cause().isInstanceOf(ObjectChangedException.class);
+                    .isInstanceOf(ExecutionException.class)
+                    .cause()
+                    .isInstanceOf(ObjectChangedException.class);
         }
     }
 

@@ -37,7 +37,10 @@ import picocli.CommandLine.Option;
  * <p>The exit code is 0 when every row ran, 1 when a reader failed a workload (the report says which and
  * why), 2 for bad options.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "bench",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         description = "Measures Rangefetch against the S3 streams engines use today on the same server and network.")
 public final class Bench implements Callable<Integer> {
 
@@ -47,27 +50,38 @@ public final class Bench implements Callable<Integer> {
     static final Path DEFAULT_MINIO_DATA =
             Path.of(System.getProperty("user.home"), ".cache", "rangefetch", "bench-minio");
 
-    @Option(names = "--readers", split = ",", paramLabel = "ID",
+    @Option(
+            names = "--readers",
+            split = ",",
+            paramLabel = "ID",
             description = "Readers to measure, in report order with rangefetch first, the reference (default: "
                     + "rangefetch,iceberg-rangefetch,iceberg,s3a-classic,s3a-analytics,s3a-rangefetch,aal,iceberg-aal; known: "
                     + "${COMPLETION-CANDIDATES}).",
             completionCandidates = ReaderIds.class)
     List<String> readers = ReaderCatalog.DEFAULTS;
 
-    @Option(names = "--rangefetch-setting", paramLabel = "KEY=VALUE",
+    @Option(
+            names = "--rangefetch-setting",
+            paramLabel = "KEY=VALUE",
             description = "A StreamConfig setting for the readers that build their own StreamFactory (rangefetch, "
                     + "rangefetch-netty, rangefetch-crt), over the defaults; repeatable. Their names show it, so a "
                     + "report tells which settings a row was measured with (for example "
                     + "throttle.noise-test=false, to measure the governor without its noise test).")
     Map<String, String> rangefetchSettings = new LinkedHashMap<>();
 
-    @Option(names = "--workloads", split = ",", paramLabel = "NAME",
+    @Option(
+            names = "--workloads",
+            split = ",",
+            paramLabel = "NAME",
             description = "Workloads to run (default: all: ${COMPLETION-CANDIDATES}). With --scenarios: only these "
                     + "of the scenarios' workloads.",
             completionCandidates = WorkloadNames.class)
     List<String> workloads;
 
-    @Option(names = "--scenarios", split = ",", paramLabel = "NAME",
+    @Option(
+            names = "--scenarios",
+            split = ",",
+            paramLabel = "NAME",
             description = "Run these resilience scenarios instead of the comparison: each scenario's workloads "
                     + "clean and under the faults the proxy injects, Rangefetch with the answering feature on "
                     + "and off (known: ${COMPLETION-CANDIDATES}; throttle-10/-50: projection and sequential with "
@@ -77,13 +91,19 @@ public final class Bench implements Callable<Integer> {
             completionCandidates = ScenarioIds.class)
     List<String> scenarios = List.of();
 
-    @Option(names = "--rate-limit", paramLabel = "REQUESTS/S", defaultValue = "" + DEFAULT_RATE_LIMIT,
+    @Option(
+            names = "--rate-limit",
+            paramLabel = "REQUESTS/S",
+            defaultValue = "" + DEFAULT_RATE_LIMIT,
             description = "The rate-limit scenario's limit: GETs and HEADs per second above which the proxy "
                     + "answers 503 SlowDown (default: ${DEFAULT-VALUE}, about half what 8 random readers reach "
                     + "unthrottled on the default network model).")
     double rateLimit;
 
-    @Option(names = "--rate-limit-burst", paramLabel = "REQUESTS", defaultValue = "" + DEFAULT_RATE_LIMIT_BURST,
+    @Option(
+            names = "--rate-limit-burst",
+            paramLabel = "REQUESTS",
+            defaultValue = "" + DEFAULT_RATE_LIMIT_BURST,
             description = "Requests the rate limit lets through at once after a pause (default: ${DEFAULT-VALUE}).")
     int rateLimitBurst;
 
@@ -93,26 +113,38 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--warmups", defaultValue = "1", description = "Warm-up runs per row (default: ${DEFAULT-VALUE}).")
     int warmups;
 
-    @Option(names = "--scale", defaultValue = "1",
+    @Option(
+            names = "--scale",
+            defaultValue = "1",
             description = "Fraction of the full data sizes, for quick checks, e.g. 0.01 (default: ${DEFAULT-VALUE}).")
     double scale;
 
-    @Option(names = "--listing-layout", paramLabel = "PARTITIONSxFILES", defaultValue = "2400x10",
+    @Option(
+            names = "--listing-layout",
+            paramLabel = "PARTITIONSxFILES",
+            defaultValue = "2400x10",
             description = "The listing workload's partitions and objects per partition at full scale (--scale "
                     + "scales the partitions and the first and last 100 wanted): 2400x10 (default) or Qubole's "
                     + "24000x1. Each layout is written once, under a root of its own.")
     String listingLayout;
 
-    @Option(names = "--data-dir", paramLabel = "DIR",
+    @Option(
+            names = "--data-dir",
+            paramLabel = "DIR",
             description = "MinIO's data directory, kept between runs so data is generated once (default: "
                     + "~/.cache/rangefetch/bench-minio).")
     Path dataDirectory;
 
-    @Option(names = "--json", paramLabel = "FILE", defaultValue = "rangefetch-bench.json",
+    @Option(
+            names = "--json",
+            paramLabel = "FILE",
+            defaultValue = "rangefetch-bench.json",
             description = "Where to write every run as JSON (default: ${DEFAULT-VALUE}).")
     Path json;
 
-    @Option(names = "--report-dir", paramLabel = "DIR",
+    @Option(
+            names = "--report-dir",
+            paramLabel = "DIR",
             description = "Also write BENCHMARKS.md and its chart there (e.g. docs).")
     Path reportDirectory;
 
@@ -152,9 +184,15 @@ public final class Bench implements Callable<Integer> {
         if (!scenarios.isEmpty()) {
             return resilience(selected);
         }
-        BenchmarkRun.Plan plan = new BenchmarkRun.Plan(selected, DataSet.benchmark(scale),
-                workloads != null ? workloads : Workloads.NAMES, scale, warmups, runs,
-                Launcher.commandLine(Bench.class, arguments), ListingShape.parse(listingLayout));
+        BenchmarkRun.Plan plan = new BenchmarkRun.Plan(
+                selected,
+                DataSet.benchmark(scale),
+                workloads != null ? workloads : Workloads.NAMES,
+                scale,
+                warmups,
+                runs,
+                Launcher.commandLine(Bench.class, arguments),
+                ListingShape.parse(listingLayout));
         BenchmarkRun.Results results;
         try (BenchEnvironment environment = startEnvironment()) {
             results = BenchmarkRun.execute(environment, plan);
@@ -166,17 +204,24 @@ public final class Bench implements Callable<Integer> {
         results.json().write(json);
         System.err.println("JSON: " + json.toAbsolutePath());
         if (reportDirectory != null) {
-            Path page = BenchmarksPage.write(reportDirectory, results.description(), results.rows(),
-                    results.listingReport());
+            Path page = BenchmarksPage.write(
+                    reportDirectory, results.description(), results.rows(), results.listingReport());
             System.err.println("Report: " + page.toAbsolutePath());
         }
         return results.anyFailed() ? 1 : 0;
     }
 
     private int resilience(List<ReaderUnderTest> selected) throws Exception {
-        ResilienceRun.Plan plan = new ResilienceRun.Plan(selected, DataSet.benchmark(scale),
-                Scenario.select(scenarios), Optional.ofNullable(workloads), new RateLimit(rateLimit, rateLimitBurst),
-                scale, warmups, runs, Launcher.commandLine(Bench.class, arguments));
+        ResilienceRun.Plan plan = new ResilienceRun.Plan(
+                selected,
+                DataSet.benchmark(scale),
+                Scenario.select(scenarios),
+                Optional.ofNullable(workloads),
+                new RateLimit(rateLimit, rateLimitBurst),
+                scale,
+                warmups,
+                runs,
+                Launcher.commandLine(Bench.class, arguments));
         ResilienceRun.Results results;
         try (BenchEnvironment environment = startEnvironment()) {
             results = ResilienceRun.execute(environment, plan);

@@ -59,8 +59,15 @@ public final class BenchmarkRun {
      * @param command the command line that started the run, for the report
      * @param listing the listing workload's layout at full scale
      */
-    public record Plan(List<ReaderUnderTest> readers, DataSet data, List<String> workloads, double scale, int warmups,
-            int runs, String command, ListingShape listing) {
+    public record Plan(
+            List<ReaderUnderTest> readers,
+            DataSet data,
+            List<String> workloads,
+            double scale,
+            int warmups,
+            int runs,
+            String command,
+            ListingShape listing) {
 
         public Plan {
             readers = List.copyOf(readers);
@@ -74,8 +81,14 @@ public final class BenchmarkRun {
         }
 
         /** A plan whose listing workload, if any, lists the default layout. */
-        public Plan(List<ReaderUnderTest> readers, DataSet data, List<String> workloads, double scale, int warmups,
-                int runs, String command) {
+        public Plan(
+                List<ReaderUnderTest> readers,
+                DataSet data,
+                List<String> workloads,
+                double scale,
+                int warmups,
+                int runs,
+                String command) {
             this(readers, data, workloads, scale, warmups, runs, command, ListingShape.BENCHMARK);
         }
     }
@@ -86,11 +99,15 @@ public final class BenchmarkRun {
      * @param listing the listing workload's results, if it ran
      * @param raw every row the runners measured, the listing's too
      */
-    public record Results(RunDescription description, List<ResultRow> rows, Optional<ListingResults> listing,
-            List<RowResult> raw) {
+    public record Results(
+            RunDescription description, List<ResultRow> rows, Optional<ListingResults> listing, List<RowResult> raw) {
 
         JsonReport json() {
-            return new JsonReport(description, rows, List.of(), listing.orElse(null),
+            return new JsonReport(
+                    description,
+                    rows,
+                    List.of(),
+                    listing.orElse(null),
                     raw.stream().flatMap(row -> row.samples().stream()).toList());
         }
 
@@ -100,7 +117,8 @@ public final class BenchmarkRun {
         }
 
         public boolean anyFailed() {
-            return rows.stream().anyMatch(ResultRow::failed) || listing.map(ListingResults::anyFailed).orElse(false);
+            return rows.stream().anyMatch(ResultRow::failed)
+                    || listing.map(ListingResults::anyFailed).orElse(false);
         }
     }
 
@@ -109,22 +127,36 @@ public final class BenchmarkRun {
     public static Results execute(BenchEnvironment environment, Plan plan) throws IOException {
         String started = now();
         Map<String, StoredObject> stored = prepareData(environment, plan.data(), plan.workloads());
-        List<Workload> workloads = Workloads.create(plan.data(), plan.workloads(), stored,
-                prepareTable(environment, plan.data(), plan.workloads()));
-        List<RowResult> rows = new ScenarioRunner(environment.target(), environment.traffic(), plan.warmups(),
-                plan.runs()).run(plan.readers(), workloads);
+        List<Workload> workloads = Workloads.create(
+                plan.data(), plan.workloads(), stored, prepareTable(environment, plan.data(), plan.workloads()));
+        List<RowResult> rows = new ScenarioRunner(
+                        environment.target(), environment.traffic(), plan.warmups(), plan.runs())
+                .run(plan.readers(), workloads);
         List<RowResult> listed = new ArrayList<>();
         Optional<ListingResults> listing = plan.workloads().contains(Workloads.LISTING)
                 ? Optional.of(measureListing(environment, plan, listed))
                 : Optional.empty();
         String reference = plan.readers().get(0).name();
         boolean modelled = environment.network().isPresent();
-        RunDescription description = new RunDescription(plan.command(), started, MachineInfo.describe(),
-                environment.describeServer(), environment.describeNetwork(), modelled, plan.scale(), plan.warmups(),
-                plan.runs(), reference,
-                plan.readers().stream().map(reader -> new Item(reader.name(), reader.configuration())).toList(),
+        RunDescription description = new RunDescription(
+                plan.command(),
+                started,
+                MachineInfo.describe(),
+                environment.describeServer(),
+                environment.describeNetwork(),
+                modelled,
+                plan.scale(),
+                plan.warmups(),
+                plan.runs(),
+                reference,
+                plan.readers().stream()
+                        .map(reader -> new Item(reader.name(), reader.configuration()))
+                        .toList(),
                 workloads.stream().map(workload -> describe(workload, modelled)).toList());
-        return new Results(description, Summary.of(rows, workloads, environment.network(), reference), listing,
+        return new Results(
+                description,
+                Summary.of(rows, workloads, environment.network(), reference),
+                listing,
                 Stream.concat(rows.stream(), listed.stream()).toList());
     }
 
@@ -141,16 +173,29 @@ public final class BenchmarkRun {
         }
         List<WantedSet> sets = WantedSet.standard(layout, LISTING_SEED);
         List<ListingStrategy> strategies = ListingStrategy.all();
-        List<RowResult> rows = new ListingRunner(environment.target(), environment.traffic(), plan.warmups(),
-                plan.runs()).run(sets, strategies, stored);
+        List<RowResult> rows = new ListingRunner(
+                        environment.target(), environment.traffic(), plan.warmups(), plan.runs())
+                .run(sets, strategies, stored);
         raw.addAll(rows);
-        return new ListingResults(layout.full().id(), String.format(Locale.ROOT, "%,d partitions of %d object(s) of "
-                        + "about %d bytes under %s (%,d objects; layout %s at scale %s)", layout.partitions(),
-                        layout.filesPerPartition(), ListingLayout.content(layout.keys(0).get(0)).length,
-                        layout.root(), stored.size(), layout.full().id(), plan.scale()),
+        return new ListingResults(
+                layout.full().id(),
+                String.format(
+                        Locale.ROOT,
+                        "%,d partitions of %d object(s) of "
+                                + "about %d bytes under %s (%,d objects; layout %s at scale %s)",
+                        layout.partitions(),
+                        layout.filesPerPartition(),
+                        ListingLayout.content(layout.keys(0).get(0)).length,
+                        layout.root(),
+                        stored.size(),
+                        layout.full().id(),
+                        plan.scale()),
                 sets.stream().map(set -> new Item(set.id(), set.description())).toList(),
-                strategies.stream().map(strategy -> new Item(strategy.name(), strategy.description())).toList(),
-                ListingSummary.of(rows, strategies.get(0).name(), strategies.get(1).name()));
+                strategies.stream()
+                        .map(strategy -> new Item(strategy.name(), strategy.description()))
+                        .toList(),
+                ListingSummary.of(
+                        rows, strategies.get(0).name(), strategies.get(1).name()));
     }
 
     /** The time now as reports give it: ISO 8601 with the offset, to the second. */
@@ -170,7 +215,8 @@ public final class BenchmarkRun {
             return Optional.empty();
         }
         // the FileIO owns its direct client and closes it
-        try (S3Client s3 = environment.directClient(); S3FileIO io = new S3FileIO(environment::directClient)) {
+        try (S3Client s3 = environment.directClient();
+                S3FileIO io = new S3FileIO(environment::directClient)) {
             io.initialize(Map.of());
             return Optional.of(new IcebergTablePreparer(s3, environment.bucket()).ensure(data.table(), io));
         }

@@ -6,8 +6,8 @@ import io.rangefetch.benchmarks.readers.IcebergS3FileIOReader.Variant;
 import io.rangefetch.benchmarks.readers.RangefetchReader;
 import io.rangefetch.benchmarks.readers.ReaderUnderTest;
 import io.rangefetch.benchmarks.readers.S3AAnalyticsReader;
-import io.rangefetch.benchmarks.readers.S3ARangefetchReader;
 import io.rangefetch.benchmarks.readers.S3AClassicReader;
+import io.rangefetch.benchmarks.readers.S3ARangefetchReader;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -27,8 +27,15 @@ public final class ReaderCatalog {
     private static final Map<String, Supplier<ReaderUnderTest>> READERS = readers();
 
     /** What a run measures unless told otherwise. */
-    public static final List<String> DEFAULTS = List.of("rangefetch", "iceberg-rangefetch", "iceberg", "s3a-classic",
-            "s3a-analytics", "s3a-rangefetch", "aal", "iceberg-aal");
+    public static final List<String> DEFAULTS = List.of(
+            "rangefetch",
+            "iceberg-rangefetch",
+            "iceberg",
+            "s3a-classic",
+            "s3a-analytics",
+            "s3a-rangefetch",
+            "aal",
+            "iceberg-aal");
 
     private ReaderCatalog() {}
 

@@ -47,8 +47,15 @@ final class ResilienceRun {
      * @param workloads if given, only these of each scenario's workloads run
      * @param rateLimit the request-rate limit of {@link Scenario#RATE_LIMIT}
      */
-    record Plan(List<ReaderUnderTest> readers, DataSet data, List<Scenario> scenarios,
-            Optional<List<String>> workloads, RateLimit rateLimit, double scale, int warmups, int runs,
+    record Plan(
+            List<ReaderUnderTest> readers,
+            DataSet data,
+            List<Scenario> scenarios,
+            Optional<List<String>> workloads,
+            RateLimit rateLimit,
+            double scale,
+            int warmups,
+            int runs,
             String command) {
 
         Plan {
@@ -59,9 +66,11 @@ final class ResilienceRun {
             }
             requireNonNull(data, "data is null");
             Optional<List<String>> only = workloads.map(Workloads::select);
-            if (scenarios.stream().allMatch(scenario -> workloadsOf(scenario, only).isEmpty())) {
-                throw new IllegalArgumentException("--workloads " + String.join(",", only.orElseThrow())
-                        + " leaves no workload of " + scenarios.stream().map(Scenario::id).toList());
+            if (scenarios.stream()
+                    .allMatch(scenario -> workloadsOf(scenario, only).isEmpty())) {
+                throw new IllegalArgumentException(
+                        "--workloads " + String.join(",", only.orElseThrow()) + " leaves no workload of "
+                                + scenarios.stream().map(Scenario::id).toList());
             }
             workloads = only;
             requireNonNull(rateLimit, "rateLimit is null");
@@ -83,11 +92,18 @@ final class ResilienceRun {
     }
 
     /** What a run found, and each scenario's report. */
-    record Results(RunDescription description, List<ResultRow> rows, List<RowResult> raw,
+    record Results(
+            RunDescription description,
+            List<ResultRow> rows,
+            List<RowResult> raw,
             Map<Scenario, ResilienceReport> reports) {
 
         JsonReport json() {
-            return new JsonReport(description, List.of(), rows, null,
+            return new JsonReport(
+                    description,
+                    List.of(),
+                    rows,
+                    null,
                     raw.stream().flatMap(row -> row.samples().stream()).toList());
         }
 
@@ -129,23 +145,40 @@ final class ResilienceRun {
                 }
             }
         }
-        List<RowResult> results = new ScenarioRunner(environment.target(), environment.traffic(),
-                environment.faults(), plan.warmups(), plan.runs()).run(rows);
+        List<RowResult> results = new ScenarioRunner(
+                        environment.target(), environment.traffic(), environment.faults(), plan.warmups(), plan.runs())
+                .run(rows);
         List<ResultRow> summary = ResilienceSummary.of(pairings.stream()
-                .map(pairing -> new Measured(pairing.scenario(), pairing.reader(), pairing.feature(),
-                        results.get(pairing.clean()), results.get(pairing.faulted())))
+                .map(pairing -> new Measured(
+                        pairing.scenario(),
+                        pairing.reader(),
+                        pairing.feature(),
+                        results.get(pairing.clean()),
+                        results.get(pairing.faulted())))
                 .toList());
 
         boolean modelled = environment.network().isPresent();
-        RunDescription description = new RunDescription(plan.command(), started, MachineInfo.describe(),
-                environment.describeServer(), environment.describeNetwork(), modelled, plan.scale(), plan.warmups(),
-                plan.runs(), plan.readers().get(0).name(),
-                variants.values().stream().map(reader -> new Item(reader.name(), reader.configuration())).toList(),
-                workloads.values().stream().map(workload -> BenchmarkRun.describe(workload, false)).toList());
+        RunDescription description = new RunDescription(
+                plan.command(),
+                started,
+                MachineInfo.describe(),
+                environment.describeServer(),
+                environment.describeNetwork(),
+                modelled,
+                plan.scale(),
+                plan.warmups(),
+                plan.runs(),
+                plan.readers().get(0).name(),
+                variants.values().stream()
+                        .map(reader -> new Item(reader.name(), reader.configuration()))
+                        .toList(),
+                workloads.values().stream()
+                        .map(workload -> BenchmarkRun.describe(workload, false))
+                        .toList());
         Map<Scenario, ResilienceReport> reports = new EnumMap<>(Scenario.class);
         for (Scenario scenario : plan.scenarios()) {
-            reports.put(scenario, new ResilienceReport(description, scenario, scenario.faults(plan.rateLimit()),
-                    summary));
+            reports.put(
+                    scenario, new ResilienceReport(description, scenario, scenario.faults(plan.rateLimit()), summary));
         }
         return new Results(description, summary, results, reports);
     }

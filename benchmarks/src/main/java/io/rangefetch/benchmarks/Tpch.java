@@ -25,50 +25,85 @@ import picocli.CommandLine.Option;
  * DuckDB's on the same files. Exit code 0 when every query ran and equalled DuckDB's, 1 otherwise, 2 for bad
  * options.
  */
-@Command(name = "tpch", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "tpch",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         description = "Runs TPC-H in Spark through each S3A and Iceberg read path, cold and warm, and reports time, "
                 + "GETs, HEADs and bytes per query.")
 public final class Tpch implements Callable<Integer> {
     static final String BUCKET = "rangefetch-tpch";
     static final Path DEFAULT_CACHE = Path.of(System.getProperty("user.home"), ".cache", "rangefetch", "tpch");
 
-    @Option(names = "--paths", split = ",", paramLabel = "ID",
+    @Option(
+            names = "--paths",
+            split = ",",
+            paramLabel = "ID",
             description = "Read paths, in report order (default: local-disk,s3a-classic,s3a-analytics,s3a-rangefetch,"
                     + "iceberg-local-disk,iceberg,iceberg-aal,iceberg-rangefetch; the local-disk ones are Spark and "
                     + "Iceberg on the same files and tables without S3).")
-    List<String> paths = List.of("local-disk", "s3a-classic", "s3a-analytics", "s3a-rangefetch",
-            "iceberg-local-disk", "iceberg", "iceberg-aal", "iceberg-rangefetch");
+    List<String> paths = List.of(
+            "local-disk",
+            "s3a-classic",
+            "s3a-analytics",
+            "s3a-rangefetch",
+            "iceberg-local-disk",
+            "iceberg",
+            "iceberg-aal",
+            "iceberg-rangefetch");
 
-    @Option(names = "--modes", split = ",", paramLabel = "cold|warm",
-            description = "cold: a fresh file system or FileIO per query; warm: one for all queries (default: cold,warm).")
+    @Option(
+            names = "--modes",
+            split = ",",
+            paramLabel = "cold|warm",
+            description =
+                    "cold: a fresh file system or FileIO per query; warm: one for all queries (default: cold,warm).")
     List<String> modes = List.of("cold", "warm");
 
-    @Option(names = "--queries", split = ",", paramLabel = "QUERY",
+    @Option(
+            names = "--queries",
+            split = ",",
+            paramLabel = "QUERY",
             description = "Queries to run, e.g. 1,6,q14 (default: all 22).")
     List<String> queries = List.of();
 
-    @Option(names = "--passes", defaultValue = "2",
+    @Option(
+            names = "--passes",
+            defaultValue = "2",
             description = "Passes over the queries of the first mode per path; the last is reported, and a later mode, "
                     + "its JVM warm, runs one (default: ${DEFAULT-VALUE}).")
     int passes;
 
-    @Option(names = "--iceberg-catalog", defaultValue = "jdbc", paramLabel = "jdbc|hadoop",
+    @Option(
+            names = "--iceberg-catalog",
+            defaultValue = "jdbc",
+            paramLabel = "jdbc|hadoop",
             description = "The Iceberg paths' catalog: jdbc (a JDBC catalog on SQLite; every metadata file is read "
                     + "through the FileIO under test) or hadoop (a Hadoop catalog on the warehouse, which finds each "
                     + "table's version through S3A, the same requests for every FileIO) (default: ${DEFAULT-VALUE}).")
     String icebergCatalog;
 
-    @Option(names = "--scale-factor", defaultValue = "1", description = "TPC-H scale factor (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--scale-factor",
+            defaultValue = "1",
+            description = "TPC-H scale factor (default: ${DEFAULT-VALUE}).")
     String scaleFactor;
 
-    @Option(names = "--parts", defaultValue = "8",
+    @Option(
+            names = "--parts",
+            defaultValue = "8",
             description = "Files per table, as tpchgen-cli --parts (default: ${DEFAULT-VALUE}).")
     int parts;
 
-    @Option(names = "--spark-heap", defaultValue = "6g", description = "The Spark JVM's -Xmx (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--spark-heap",
+            defaultValue = "6g",
+            description = "The Spark JVM's -Xmx (default: ${DEFAULT-VALUE}).")
     String sparkHeap;
 
-    @Option(names = "--spark-conf", paramLabel = "KEY=VALUE",
+    @Option(
+            names = "--spark-conf",
+            paramLabel = "KEY=VALUE",
             description = "A Spark (or spark.hadoop.*) setting for every path, e.g. "
                     + "spark.hadoop.fs.s3a.rangefetch.prefetch.max-size=8MB; may repeat.")
     Map<String, String> sparkSettings = Map.of();
@@ -76,24 +111,39 @@ public final class Tpch implements Callable<Integer> {
     @Option(names = "--request-logs", description = "Also write every request of every query to WORK/requests/.")
     boolean requestLogs;
 
-    @Option(names = "--cache-dir", paramLabel = "DIR",
+    @Option(
+            names = "--cache-dir",
+            paramLabel = "DIR",
             description = "Where the generator, the data, the expected answers and MinIO's data are kept "
                     + "(default: ~/.cache/rangefetch/tpch).")
     Path cache = DEFAULT_CACHE;
 
-    @Option(names = "--work-dir", paramLabel = "DIR", defaultValue = "target/tpch",
+    @Option(
+            names = "--work-dir",
+            paramLabel = "DIR",
+            defaultValue = "target/tpch",
             description = "Where Spark's logs, results and request logs go (default: ${DEFAULT-VALUE}).")
     Path work;
 
-    @Option(names = "--report-dir", paramLabel = "DIR",
-            description = "Also write the results as the TPC-H part of DIR/BENCHMARKS.md (e.g. docs), keeping the rest.")
+    @Option(
+            names = "--report-dir",
+            paramLabel = "DIR",
+            description =
+                    "Also write the results as the TPC-H part of DIR/BENCHMARKS.md (e.g. docs), keeping the rest.")
     Path reportDirectory;
 
-    @Option(names = "--json", paramLabel = "FILE", defaultValue = "rangefetch-tpch.json",
+    @Option(
+            names = "--json",
+            paramLabel = "FILE",
+            defaultValue = "rangefetch-tpch.json",
             description = "Where to write every query's figures as JSON (default: ${DEFAULT-VALUE}).")
     Path json;
 
-    @Option(names = "--repository", paramLabel = "DIR", defaultValue = ".", hidden = true,
+    @Option(
+            names = "--repository",
+            paramLabel = "DIR",
+            defaultValue = ".",
+            hidden = true,
             description = "The checkout (its tpch folder holds the queries and the Spark build).")
     Path repository;
 
@@ -120,9 +170,20 @@ public final class Tpch implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        TpchCommand command = new TpchCommand(paths, modes, queries, passes, icebergCatalog, scaleFactor, parts,
+        TpchCommand command = new TpchCommand(
+                paths,
+                modes,
+                queries,
+                passes,
+                icebergCatalog,
+                scaleFactor,
+                parts,
                 sparkHeap,
-                sparkSettings, requestLogs, cache, work, repository);
+                sparkSettings,
+                requestLogs,
+                cache,
+                work,
+                repository);
         command.validate();
         command.prepareData();
         TpchCommand.Outcome outcome;
@@ -143,7 +204,8 @@ public final class Tpch implements Callable<Integer> {
                     + " Each figure is the last of the passes; time is Spark's for the query (planning and"
                     + " collecting included), GETs, HEADs and bytes are what the proxy served during it.\n\n"
                     + outcome.markdown().replace("\n### ", "\n### TPC-H: ").replaceFirst("^### ", "### TPC-H: ");
-            System.err.println("Report: " + TpchPage.update(reportDirectory, section).toAbsolutePath());
+            System.err.println(
+                    "Report: " + TpchPage.update(reportDirectory, section).toAbsolutePath());
         }
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), outcome.json());
         System.err.println("JSON: " + json.toAbsolutePath());

@@ -20,7 +20,8 @@ class BenchCommandTest {
         assertThat(run("--listing-layout", "lots")).isEqualTo(2);
         assertThat(run("--listing-layout", "24000x0")).isEqualTo(2);
         assertThat(run("--scenarios", "rate-limit", "--rate-limit", "0")).isEqualTo(2);
-        assertThat(run("--scenarios", "rate-limit", "--workloads", "projection")).as("leaves nothing to run")
+        assertThat(run("--scenarios", "rate-limit", "--workloads", "projection"))
+                .as("leaves nothing to run")
                 .isEqualTo(2);
     }
 
@@ -34,8 +35,17 @@ class BenchCommandTest {
         } finally {
             System.setOut(original);
         }
-        assertThat(out.toString(UTF_8)).contains("s3a-analytics", "orc-vectored", "--first-byte-delay", "--bucket",
-                "--scenarios", "slow-first-byte", "--rate-limit", "--listing-layout", "24000x1");
+        assertThat(out.toString(UTF_8))
+                .contains(
+                        "s3a-analytics",
+                        "orc-vectored",
+                        "--first-byte-delay",
+                        "--bucket",
+                        "--scenarios",
+                        "slow-first-byte",
+                        "--rate-limit",
+                        "--listing-layout",
+                        "24000x1");
     }
 
     private static int run(String... args) {

@@ -1,11 +1,11 @@
 package io.rangefetch.benchmarks;
 
-import io.rangefetch.benchmarks.report.ResultRow;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.benchmarks.readers.ReaderUnderTest;
 import io.rangefetch.benchmarks.report.JsonReport;
+import io.rangefetch.benchmarks.report.ResultRow;
 import io.rangefetch.benchmarks.run.RunSample;
 import io.rangefetch.benchmarks.workload.Workloads;
 import java.io.ByteArrayOutputStream;
@@ -28,8 +28,22 @@ class RunnerSmokeIT {
         Path json = dir.resolve("smoke.json");
         ByteArrayOutputStream stdout = new ByteArrayOutputStream();
 
-        int exitCode = Bench.run(new String[] {"--server", "s3proxy", "--scale", "0.005", "--runs", "1",
-                "--warmups", "0", "--shaping", "off", "--json", json.toString()}, new PrintStream(stdout, true, UTF_8));
+        int exitCode = Bench.run(
+                new String[] {
+                    "--server",
+                    "s3proxy",
+                    "--scale",
+                    "0.005",
+                    "--runs",
+                    "1",
+                    "--warmups",
+                    "0",
+                    "--shaping",
+                    "off",
+                    "--json",
+                    json.toString()
+                },
+                new PrintStream(stdout, true, UTF_8));
 
         JsonReport report = JsonReport.read(json);
         List<ReaderUnderTest> readers = ReaderCatalog.select(ReaderCatalog.DEFAULTS);
@@ -37,11 +51,16 @@ class RunnerSmokeIT {
                 .extracting(ResultRow::workload, ResultRow::reader)
                 // iceberg-scan runs only on the FileIO readers, list-then-read only on Rangefetch's, listing apart
                 .hasSize((Workloads.NAMES.size() - 3) * readers.size()
-                        + (int) readers.stream().filter(ReaderUnderTest::isIcebergFileIO).count()
-                        + (int) readers.stream().filter(ReaderUnderTest::isRangefetch).count())
+                        + (int) readers.stream()
+                                .filter(ReaderUnderTest::isIcebergFileIO)
+                                .count()
+                        + (int) readers.stream()
+                                .filter(ReaderUnderTest::isRangefetch)
+                                .count())
                 .doesNotHaveDuplicates();
         for (ResultRow row : report.rows()) {
-            assertThat(row.status()).as("%s · %s: %s", row.reader(), row.workload(), row.failure())
+            assertThat(row.status())
+                    .as("%s · %s: %s", row.reader(), row.workload(), row.failure())
                     .isEqualTo(ResultRow.OK);
             assertThat(row.neededBytes()).as(row.toString()).isPositive();
             assertThat(row.gets()).as(row.toString()).isPositive();
@@ -50,15 +69,24 @@ class RunnerSmokeIT {
             assertThat(row.transferredBytes()).as(row.toString()).isPositive();
         }
         assertThat(report.listing().rows()).hasSize(9).allSatisfy(row -> {
-            assertThat(row.status()).as("%s · %s: %s", row.reader(), row.workload(), row.failure())
+            assertThat(row.status())
+                    .as("%s · %s: %s", row.reader(), row.workload(), row.failure())
                     .isEqualTo(ResultRow.OK);
-            assertThat(row.neededBytes()).as("verified against what was written").isPositive();
+            assertThat(row.neededBytes())
+                    .as("verified against what was written")
+                    .isPositive();
             assertThat(row.lists()).isPositive();
         });
-        assertThat(report.samples()).hasSize(report.rows().size() + report.listing().rows().size())
+        assertThat(report.samples())
+                .hasSize(report.rows().size() + report.listing().rows().size())
                 .noneMatch(RunSample::warmup);
         assertThat(exitCode).isZero();
-        assertThat(stdout.toString(UTF_8)).contains("| workload | reader | median time |", "| projection | Rangefetch |",
-                "| iceberg-scan | Iceberg S3FileIO |", "## Listing many partitions", "| all | common prefix |");
+        assertThat(stdout.toString(UTF_8))
+                .contains(
+                        "| workload | reader | median time |",
+                        "| projection | Rangefetch |",
+                        "| iceberg-scan | Iceberg S3FileIO |",
+                        "## Listing many partitions",
+                        "| all | common prefix |");
     }
 }

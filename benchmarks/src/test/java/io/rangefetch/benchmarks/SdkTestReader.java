@@ -66,8 +66,8 @@ final class SdkTestReader implements ReaderUnderTest {
             if (length == 0) {
                 return;
             }
-            ResponseBytes<GetObjectResponse> bytes = s3.getObjectAsBytes(request -> request.bucket(bucket).key(key)
-                    .range("bytes=" + position + "-" + (position + length - 1)));
+            ResponseBytes<GetObjectResponse> bytes = s3.getObjectAsBytes(request ->
+                    request.bucket(bucket).key(key).range("bytes=" + position + "-" + (position + length - 1)));
             if (bytes.asByteArrayUnsafe().length != length) {
                 throw new EOFException("short answer for " + key + " at " + position);
             }

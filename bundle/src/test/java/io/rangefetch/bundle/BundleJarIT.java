@@ -50,10 +50,14 @@ class BundleJarIT {
                     shadedLibraries.add(name.substring(SHADED.length(), nthSlash(name, SHADED.length(), 3)));
                 }
             }
-            assertThat(jar.getEntry("module-info.class")).as("a class-path jar names no module").isNull();
+            assertThat(jar.getEntry("module-info.class"))
+                    .as("a class-path jar names no module")
+                    .isNull();
             assertThat(jar.getEntry("io/rangefetch/StreamFactory.class")).isNotNull();
-            assertThat(jar.getEntry("io/rangefetch/iceberg/RangefetchS3FileIO.class")).isNotNull();
-            assertThat(jar.getEntry("io/rangefetch/hadoop/RangefetchStreamFactory.class")).isNotNull();
+            assertThat(jar.getEntry("io/rangefetch/iceberg/RangefetchS3FileIO.class"))
+                    .isNotNull();
+            assertThat(jar.getEntry("io/rangefetch/hadoop/RangefetchStreamFactory.class"))
+                    .isNotNull();
         }
         assertThat(outside).as("classes outside io/rangefetch/").isEmpty();
         assertThat(shadedLibraries).containsExactlyInAnyOrder("com/github/benmanes", "com/netflix/concurrency");
@@ -80,14 +84,18 @@ class BundleJarIT {
                 services.put(entry.getName().substring("META-INF/services/".length()), providers);
             }
             // Core makes its built-in format policies itself; only the other modules' are found by the ServiceLoader.
-            assertThat(services).as("service files").containsEntry("io.rangefetch.format.FormatPolicy",
-                    List.of("io.rangefetch.parquet.ParquetFormatPolicy"));
+            assertThat(services)
+                    .as("service files")
+                    .containsEntry(
+                            "io.rangefetch.format.FormatPolicy", List.of("io.rangefetch.parquet.ParquetFormatPolicy"));
             for (Map.Entry<String, List<String>> service : services.entrySet()) {
-                assertThat(service.getKey()).as("a service type of ours or relocated")
+                assertThat(service.getKey())
+                        .as("a service type of ours or relocated")
                         .startsWith("io.rangefetch.");
                 for (String provider : service.getValue()) {
                     assertThat(jar.getEntry(provider.replace('.', '/') + ".class"))
-                            .as("%s, provider of %s", provider, service.getKey()).isNotNull();
+                            .as("%s, provider of %s", provider, service.getKey())
+                            .isNotNull();
                 }
             }
         }
@@ -104,9 +112,12 @@ class BundleJarIT {
         try (URLClassLoader engine = new URLClassLoader(engineClassPath(), ClassLoader.getPlatformClassLoader())) {
             thread.setContextClassLoader(engine); // as an engine runs its tasks: Iceberg looks classes up there
             assertThat(engine.getResource("com/github/benmanes/caffeine/cache/Caffeine.class"))
-                    .as("Caffeine, unrelocated, on the engine's class path").isNull();
-            assertThat(engine.getResource("io/rangefetch/internal/read/ObjectReader.class").getPath())
-                    .as("ours, from the bundle alone").contains(bundle().getName());
+                    .as("Caffeine, unrelocated, on the engine's class path")
+                    .isNull();
+            assertThat(engine.getResource("io/rangefetch/internal/read/ObjectReader.class")
+                            .getPath())
+                    .as("ours, from the bundle alone")
+                    .contains(bundle().getName());
 
             Class<?> fileIoClass = Class.forName("io.rangefetch.iceberg.RangefetchS3FileIO", true, engine);
             Object fileIo = fileIoClass.getConstructor().newInstance();
@@ -140,7 +151,8 @@ class BundleJarIT {
         urls.add(bundle().toURI().toURL());
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
             String path = entry.replace('\\', '/');
-            boolean ours = path.contains("/io/rangefetch/") || path.contains("/rangefetch-")
+            boolean ours = path.contains("/io/rangefetch/")
+                    || path.contains("/rangefetch-")
                     || (path.endsWith("/classes") && !path.endsWith("/test-classes"));
             boolean bundled = path.contains("/com/github/ben-manes/caffeine/")
                     || path.contains("/com/netflix/concurrency-limits/");

@@ -12,8 +12,8 @@ import java.util.List;
  * @param truncated whether more keys follow ({@code IsTruncated})
  * @param nextContinuationToken where the next page starts; {@code null} when not truncated
  */
-public record ListPage(List<ListEntry> objects, List<String> commonPrefixes, boolean truncated,
-        String nextContinuationToken) {
+public record ListPage(
+        List<ListEntry> objects, List<String> commonPrefixes, boolean truncated, String nextContinuationToken) {
 
     public ListPage {
         objects = List.copyOf(requireNonNull(objects, "objects is null"));

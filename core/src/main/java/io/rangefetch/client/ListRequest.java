@@ -12,8 +12,8 @@ import static java.util.Objects.requireNonNull;
  * @param maxKeys at most this many keys and common prefixes (1 to 1,000)
  * @param delimiter keys holding it after the prefix are rolled up into common prefixes, or {@code null}
  */
-public record ListRequest(String bucket, String prefix, String startAfter, String continuationToken, int maxKeys,
-        String delimiter) {
+public record ListRequest(
+        String bucket, String prefix, String startAfter, String continuationToken, int maxKeys, String delimiter) {
 
     /** The most keys S3 answers in one page. */
     public static final int MAX_PAGE_SIZE = 1000;
@@ -44,7 +44,8 @@ public record ListRequest(String bucket, String prefix, String startAfter, Strin
 
     /** For messages: {@code LIST s3://bucket/prefix (start-after ..., continued)}. */
     public String describe() {
-        StringBuilder text = new StringBuilder("s3://").append(bucket).append('/').append(prefix);
+        StringBuilder text =
+                new StringBuilder("s3://").append(bucket).append('/').append(prefix);
         if (continuationToken != null) {
             text.append(" (continued)");
         } else if (startAfter != null) {

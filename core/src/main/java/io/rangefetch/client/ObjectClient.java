@@ -31,8 +31,8 @@ public interface ObjectClient extends AutoCloseable {
      * keep this default, which says so: the factory's {@code list} then fails with it.
      */
     default ListPage list(ListRequest request) throws IOException {
-        throw new UnsupportedOperationException(getClass().getName() + " does not implement ListObjectsV2 (list "
-                + request.describe() + ")");
+        throw new UnsupportedOperationException(
+                getClass().getName() + " does not implement ListObjectsV2 (list " + request.describe() + ")");
     }
 
     /**

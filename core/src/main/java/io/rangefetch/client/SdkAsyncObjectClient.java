@@ -33,11 +33,12 @@ public final class SdkAsyncObjectClient implements ObjectClient {
     public SdkAsyncObjectClient(S3AsyncClient s3) {
         this.s3 = requireNonNull(s3, "s3 is null");
         if (isCrt(s3) && CRT_WARNED.compareAndSet(false, true)) {
-            LOG.warn("The S3 client given to Rangefetch is the CRT-based one ({}), which retries in native code that a "
-                    + "request cannot turn off: each Rangefetch attempt may be sent several times, and its backoff "
-                    + "and throttle governor see only the last answer. Build it with .retryConfiguration("
-                    + "S3CrtRetryConfiguration.builder().numRetries(1).build()), the fewest it makes, or give "
-                    + "Rangefetch a Netty or sync client (every request of theirs makes one attempt).",
+            LOG.warn(
+                    "The S3 client given to Rangefetch is the CRT-based one ({}), which retries in native code that a "
+                            + "request cannot turn off: each Rangefetch attempt may be sent several times, and its backoff "
+                            + "and throttle governor see only the last answer. Build it with .retryConfiguration("
+                            + "S3CrtRetryConfiguration.builder().numRetries(1).build()), the fewest it makes, or give "
+                            + "Rangefetch a Netty or sync client (every request of theirs makes one attempt).",
                     s3.getClass().getName());
         }
     }

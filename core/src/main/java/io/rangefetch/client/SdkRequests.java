@@ -17,18 +17,18 @@ import software.amazon.awssdk.core.SdkPlugin;
 import software.amazon.awssdk.core.SdkServiceClientConfiguration;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.exception.AbortedException;
+import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.EncodingType;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
-import software.amazon.awssdk.services.s3.model.CommonPrefix;
-import software.amazon.awssdk.services.s3.model.EncodingType;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
-import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * What the SDK-backed clients share: building SDK requests from ours, reading the answer's headers, and
@@ -71,7 +71,9 @@ final class SdkRequests {
                     .sseCustomerKey(sse.base64Key())
                     .sseCustomerKeyMD5(sse.base64KeyMd5());
         }
-        return builder.versionId(object.versionId()).overrideConfiguration(SdkRequests::oneAttempt).build();
+        return builder.versionId(object.versionId())
+                .overrideConfiguration(SdkRequests::oneAttempt)
+                .build();
     }
 
     private static void oneAttempt(AwsRequestOverrideConfiguration.Builder override) {
@@ -85,7 +87,8 @@ final class SdkRequests {
             ClientOverrideConfiguration current = config.overrideConfiguration();
             ClientOverrideConfiguration.Builder override =
                     current == null ? ClientOverrideConfiguration.builder() : current.toBuilder();
-            config.overrideConfiguration(override.retryStrategy(AwsRetryStrategy.doNotRetry()).build());
+            config.overrideConfiguration(
+                    override.retryStrategy(AwsRetryStrategy.doNotRetry()).build());
         }
 
         @Override
@@ -126,17 +129,18 @@ final class SdkRequests {
         List<ListEntry> objects = new ArrayList<>(response.contents().size());
         for (S3Object object : response.contents()) {
             if (object.key() == null || object.size() == null || object.eTag() == null) {
-                throw new IOException("LIST " + request.describe() + " answered an entry without key, size or ETag: "
-                        + object);
+                throw new IOException(
+                        "LIST " + request.describe() + " answered an entry without key, size or ETag: " + object);
             }
             Instant modified = object.lastModified() == null ? Instant.EPOCH : object.lastModified();
             objects.add(new ListEntry(object.key(), object.size(), object.eTag(), modified));
         }
-        List<String> prefixes = response.commonPrefixes().stream().map(CommonPrefix::prefix).toList();
+        List<String> prefixes =
+                response.commonPrefixes().stream().map(CommonPrefix::prefix).toList();
         boolean truncated = Boolean.TRUE.equals(response.isTruncated());
         if (truncated && response.nextContinuationToken() == null) {
-            throw new IOException("LIST " + request.describe() + " answered a truncated page without a continuation "
-                    + "token");
+            throw new IOException(
+                    "LIST " + request.describe() + " answered a truncated page without a continuation " + "token");
         }
         return new ListPage(objects, prefixes, truncated, truncated ? response.nextContinuationToken() : null);
     }
@@ -150,7 +154,8 @@ final class SdkRequests {
                 throw new IOException("GET " + request.describe() + " answered without an ETag");
             }
             String contentRange = response.contentRange();
-            if (contentRange != null && EMPTY_OBJECT_RANGE.matcher(contentRange.trim()).matches()) {
+            if (contentRange != null
+                    && EMPTY_OBJECT_RANGE.matcher(contentRange.trim()).matches()) {
                 // an empty object answered as a range of nothing: MinIO says "bytes 0--1/0" to a suffix range
                 throw new RangeNotSatisfiableException("GET " + request.describe() + ": the object is empty", null);
             }
@@ -168,7 +173,8 @@ final class SdkRequests {
             // A 200 without Content-Range holds the whole object (a server that ignored the Range header).
             Long contentLength = response.contentLength();
             if (contentLength == null) {
-                throw new IOException("GET " + request.describe() + " answered neither Content-Range nor Content-Length");
+                throw new IOException(
+                        "GET " + request.describe() + " answered neither Content-Range nor Content-Length");
             }
             if (contentLength == 0) {
                 throw new RangeNotSatisfiableException("GET " + request.describe() + ": the object is empty", null);
@@ -210,12 +216,14 @@ final class SdkRequests {
                 case 404:
                     return notFound(what, cause);
                 case 412:
-                    return new PreconditionFailedException(what + " failed: the object changed (412 Precondition Failed)", cause);
+                    return new PreconditionFailedException(
+                            what + " failed: the object changed (412 Precondition Failed)", cause);
                 case 416:
-                    return new RangeNotSatisfiableException(what + " failed: the range starts past the end of the object (416)", cause);
+                    return new RangeNotSatisfiableException(
+                            what + " failed: the range starts past the end of the object (416)", cause);
                 default:
-                    return new HttpStatusException(what + " failed with HTTP " + status + ": " + s3.getMessage(),
-                            status, cause);
+                    return new HttpStatusException(
+                            what + " failed with HTTP " + status + ": " + s3.getMessage(), status, cause);
             }
         }
         return new IOException(what + " failed: " + cause, cause);

@@ -16,8 +16,8 @@ public record OpenFetch(boolean tail, long start, long length) {
     /** Checks that the fetch is one a stream can send: a tail has no start, and nothing is negative. */
     public OpenFetch {
         if (start < 0 || length < 0 || (tail && start != 0)) {
-            throw new IllegalArgumentException("Bad open fetch: tail=" + tail + ", start=" + start + ", length="
-                    + length);
+            throw new IllegalArgumentException(
+                    "Bad open fetch: tail=" + tail + ", start=" + start + ", length=" + length);
         }
     }
 

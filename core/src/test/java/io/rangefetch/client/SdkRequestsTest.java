@@ -32,20 +32,23 @@ class SdkRequestsTest {
         S3ServiceClientConfiguration.Builder config = S3ServiceClientConfiguration.builder()
                 .overrideConfiguration(ClientOverrideConfiguration.builder()
                         .addExecutionInterceptor(interceptor)
-                        .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(10).build())
+                        .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
+                                .maxAttempts(10)
+                                .build())
                         .build());
 
         SdkRequests.ONE_ATTEMPT.configureClient(config);
 
         ClientOverrideConfiguration after = config.overrideConfiguration();
-        assertThat(after.retryStrategy()).hasValueSatisfying(strategy ->
-                assertThat(strategy.maxAttempts()).isEqualTo(1));
+        assertThat(after.retryStrategy())
+                .hasValueSatisfying(
+                        strategy -> assertThat(strategy.maxAttempts()).isEqualTo(1));
         assertThat(after.executionInterceptors()).containsExactly(interceptor);
     }
 
     private static List<SdkPlugin> plugins(SdkRequest request) {
-        Optional<AwsRequestOverrideConfiguration> override = request.overrideConfiguration()
-                .map(AwsRequestOverrideConfiguration.class::cast);
+        Optional<AwsRequestOverrideConfiguration> override =
+                request.overrideConfiguration().map(AwsRequestOverrideConfiguration.class::cast);
         return override.map(AwsRequestOverrideConfiguration::plugins).orElse(List.of());
     }
 }

@@ -13,6 +13,8 @@ class TableKeysTest {
         assertThat(TableKeys.table("tpch/lineitem/lineitem.1.parquet")).isEqualTo("tpch/lineitem");
         assertThat(TableKeys.table("p=1/f.parquet")).isEmpty();
         assertThat(TableKeys.table("f.parquet")).isEmpty();
-        assertThat(TableKeys.table("a/b=c/d/f")).as("only the folders at the end").isEqualTo("a/b=c/d");
+        assertThat(TableKeys.table("a/b=c/d/f"))
+                .as("only the folders at the end")
+                .isEqualTo("a/b=c/d");
     }
 }

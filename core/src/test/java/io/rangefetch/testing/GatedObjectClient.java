@@ -76,7 +76,8 @@ public final class GatedObjectClient implements ObjectClient {
 
     @Override
     public ObjectContent get(RangeGetRequest request) throws IOException {
-        long size = request.isSuffix() ? request.suffixLength() : request.range().length();
+        long size =
+                request.isSuffix() ? request.suffixLength() : request.range().length();
         largestGet.accumulateAndGet(size, Math::max);
         ObjectContent answer = store.get(request);
         Gate gate = new Gate(answer.body());

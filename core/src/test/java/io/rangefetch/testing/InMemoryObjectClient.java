@@ -18,8 +18,8 @@ import java.io.ByteArrayInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.security.MessageDigest;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -271,12 +271,16 @@ public final class InMemoryObjectClient implements ObjectClient {
         }
         boolean directoryBucket = list.bucket().endsWith("--x-s3");
         if (directoryBucket && list.startAfter() != null && list.continuationToken() == null) {
-            throw new HttpStatusException("LIST " + list.describe() + ": 400 StartAfter is not supported by "
-                    + "directory buckets", 400, null);
+            throw new HttpStatusException(
+                    "LIST " + list.describe() + ": 400 StartAfter is not supported by " + "directory buckets",
+                    400,
+                    null);
         }
         if (directoryBucket && !list.prefix().isEmpty() && !list.prefix().endsWith("/")) {
-            throw new HttpStatusException("LIST " + list.describe() + ": 400 directory buckets list only prefixes "
-                    + "ending in /", 400, null);
+            throw new HttpStatusException(
+                    "LIST " + list.describe() + ": 400 directory buckets list only prefixes " + "ending in /",
+                    400,
+                    null);
         }
         String bucketPrefix = list.bucket() + "/";
         List<String> keys = objects.keySet().stream()
@@ -335,10 +339,13 @@ public final class InMemoryObjectClient implements ObjectClient {
         }
         if (directoryBucket) {
             // directory buckets answer in no particular order: a fixed shuffle, so tests are repeatable
-            entries.sort(Comparator.comparingInt((ListEntry entry) -> Integer.reverse(entry.key().hashCode())));
+            entries.sort(Comparator.comparingInt(
+                    (ListEntry entry) -> Integer.reverse(entry.key().hashCode())));
         }
-        String token = !truncated ? null : Base64.getUrlEncoder().encodeToString(
-                ((lastRolledUp ? "P" : "K") + last).getBytes(StandardCharsets.UTF_8));
+        String token = !truncated
+                ? null
+                : Base64.getUrlEncoder()
+                        .encodeToString(((lastRolledUp ? "P" : "K") + last).getBytes(StandardCharsets.UTF_8));
         return new ListPage(entries, prefixes, truncated, token);
     }
 
@@ -359,7 +366,8 @@ public final class InMemoryObjectClient implements ObjectClient {
 
     public static String etagOf(byte[] data) {
         try {
-            return "\"" + HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(data)) + "\"";
+            return "\""
+                    + HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(data)) + "\"";
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -29,7 +29,8 @@ public final class LogCapture implements AutoCloseable {
         synchronized (copy) {
             logged = copy.toString(StandardCharsets.UTF_8);
         }
-        return Arrays.stream(logged.split("\\R")).filter(line -> line.contains(" WARN ") && line.contains(text))
+        return Arrays.stream(logged.split("\\R"))
+                .filter(line -> line.contains(" WARN ") && line.contains(text))
                 .count();
     }
 

@@ -155,8 +155,8 @@ public final class ManualTime {
                 }
                 long left = guard - System.nanoTime();
                 if (left <= 0) {
-                    throw new AssertionError("No task was scheduled within " + within + " of now ("
-                            + tasks.size() + " pending) in " + GUARD_SECONDS + " s");
+                    throw new AssertionError("No task was scheduled within " + within + " of now (" + tasks.size()
+                            + " pending) in " + GUARD_SECONDS + " s");
                 }
                 TimeUnit.NANOSECONDS.timedWait(this, left); // woken by every schedule, cancel and completion
             }
@@ -267,10 +267,13 @@ public final class ManualTime {
     private final class Scheduler extends AbstractExecutorService implements ScheduledExecutorService {
         @Override
         public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
-            return add(() -> {
-                command.run();
-                return null;
-            }, unit.toNanos(delay), 0);
+            return add(
+                    () -> {
+                        command.run();
+                        return null;
+                    },
+                    unit.toNanos(delay),
+                    0);
         }
 
         @Override
@@ -279,21 +282,23 @@ public final class ManualTime {
         }
 
         @Override
-        public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period,
-                TimeUnit unit) {
+        public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit) {
             return scheduleWithFixedDelay(command, initialDelay, period, unit); // the same when tasks take no time
         }
 
         @Override
-        public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay,
-                TimeUnit unit) {
+        public ScheduledFuture<?> scheduleWithFixedDelay(
+                Runnable command, long initialDelay, long delay, TimeUnit unit) {
             if (delay <= 0) {
                 throw new IllegalArgumentException("delay must be positive, got " + delay);
             }
-            return add(() -> {
-                command.run();
-                return null;
-            }, unit.toNanos(initialDelay), unit.toNanos(delay));
+            return add(
+                    () -> {
+                        command.run();
+                        return null;
+                    },
+                    unit.toNanos(initialDelay),
+                    unit.toNanos(delay));
         }
 
         @Override

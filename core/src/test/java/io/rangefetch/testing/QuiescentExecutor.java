@@ -2,9 +2,9 @@ package io.rangefetch.testing;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**

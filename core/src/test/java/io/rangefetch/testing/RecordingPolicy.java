@@ -25,7 +25,16 @@ public final class RecordingPolicy implements FormatPolicy {
     private static final long WAIT_SECONDS = 20;
 
     /** The calls a policy and its sessions get. */
-    public enum Call { OPEN, ACCESS_PATTERN, OPEN_FETCH, PREFETCH_END, OPENED, AFTER_READ, AFTER_VECTORED_READ, CLOSE }
+    public enum Call {
+        OPEN,
+        ACCESS_PATTERN,
+        OPEN_FETCH,
+        PREFETCH_END,
+        OPENED,
+        AFTER_READ,
+        AFTER_VECTORED_READ,
+        CLOSE
+    }
 
     private final String name;
     private final OpenFetch openFetch;

@@ -57,9 +57,11 @@ public final class StreamFixture implements AutoCloseable, AfterEachCallback {
     /** A factory with a 256 MiB cache, so tests do not depend on the JVM's heap size. */
     public StreamFactory factory() {
         // short retry waits: a test that makes GETs fail should not wait out production backoff
-        return factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB)
+        return factory(StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 256L * MIB)
                 .set(RETRY_BASE_DELAY, java.time.Duration.ofMillis(1))
-                .set(RETRY_MAX_DELAY, java.time.Duration.ofMillis(5)).build());
+                .set(RETRY_MAX_DELAY, java.time.Duration.ofMillis(5))
+                .build());
     }
 
     private StreamFactory.Builder builder(StreamConfig config) {

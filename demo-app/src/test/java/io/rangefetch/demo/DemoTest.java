@@ -10,8 +10,8 @@ class DemoTest {
 
     @Test
     void theTableShowsTimeRequestsAndBytesAndAFailedRowShowsNoFigures() {
-        List<ResultRow> rows = List.of(row("projection", "Rangefetch", 0.5, 10L, 1.0),
-                failed("projection", "Iceberg S3FileIO"));
+        List<ResultRow> rows =
+                List.of(row("projection", "Rangefetch", 0.5, 10L, 1.0), failed("projection", "Iceberg S3FileIO"));
 
         assertThat(Demo.table("Rangefetch", rows)).isEqualTo("""
                 | workload | reader | time | GETs | MB transferred | MB needed | ×Rangefetch |
@@ -23,22 +23,75 @@ class DemoTest {
 
     @Test
     void aVerdictComparesTheBaselineWithRangefetchWhereBothRan() {
-        List<ResultRow> rows = List.of(row("projection", "Rangefetch", 0.5, 10L, 1.0),
+        List<ResultRow> rows = List.of(
+                row("projection", "Rangefetch", 0.5, 10L, 1.0),
                 row("projection", "Iceberg S3FileIO", 1.5, 25L, 3.0),
-                row("small-files", "Rangefetch", 0.5, 10L, 1.0), failed("small-files", "Iceberg S3FileIO"));
+                row("small-files", "Rangefetch", 0.5, 10L, 1.0),
+                failed("small-files", "Iceberg S3FileIO"));
 
         assertThat(Demo.verdicts(rows))
                 .containsExactly("projection: Iceberg S3FileIO took 3.00× Rangefetch's time and sent 2.5× its GETs.");
     }
 
     private static ResultRow row(String workload, String reader, double seconds, Long gets, double vsReference) {
-        return new ResultRow("clean", workload, reader, null, ResultRow.OK, null, 1, seconds, gets, 0L, 0L,
-                2_000_000L, 1_000_000L, 0L, 0L, 0L, null, null, false, vsReference, null, null, null, null, null,
-                null, null);
+        return new ResultRow(
+                "clean",
+                workload,
+                reader,
+                null,
+                ResultRow.OK,
+                null,
+                1,
+                seconds,
+                gets,
+                0L,
+                0L,
+                2_000_000L,
+                1_000_000L,
+                0L,
+                0L,
+                0L,
+                null,
+                null,
+                false,
+                vsReference,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 
     private static ResultRow failed(String workload, String reader) {
-        return new ResultRow("clean", workload, reader, null, ResultRow.FAILED, "wrong bytes", 0, null, null, null,
-                null, null, null, null, null, null, null, null, false, null, null, null, null, null, null, null, null);
+        return new ResultRow(
+                "clean",
+                workload,
+                reader,
+                null,
+                ResultRow.FAILED,
+                "wrong bytes",
+                0,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                false,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 }

@@ -88,8 +88,8 @@ final class RangefetchIOStatistics implements IOStatistics {
             long gets = now.getRequests() - published.getRequests();
             store.incrementCounter(StreamStatisticNames.STREAM_READ_OPENED, gets);
             store.incrementCounter(StoreStatisticNames.ACTION_HTTP_GET_REQUEST, gets);
-            store.incrementCounter(StreamStatisticNames.STREAM_READ_TOTAL_BYTES,
-                    now.bytesFetched() - published.bytesFetched());
+            store.incrementCounter(
+                    StreamStatisticNames.STREAM_READ_TOTAL_BYTES, now.bytesFetched() - published.bytesFetched());
             // names of 3.4.3 and later, spelled out: 3.4.2's StreamStatisticNames lacks the constants, and its
             // store ignores the names
             store.incrementCounter("stream_read_cache_hit", now.cacheHits() - published.cacheHits());

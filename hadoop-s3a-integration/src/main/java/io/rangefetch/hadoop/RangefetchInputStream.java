@@ -70,6 +70,7 @@ final class RangefetchInputStream extends ObjectInputStream
     // lease on the shared Rangefetch factory cannot end by collection under an open stream.
     @SuppressWarnings("unused")
     private final RangefetchStreamFactory opener;
+
     private final ObjectInputStreamCallbacks callbacks;
     private final S3Location location;
     private final S3AInputStreamStatistics streamStatistics;
@@ -85,8 +86,12 @@ final class RangefetchInputStream extends ObjectInputStream
     private volatile long unbufferedPosition;
     private volatile boolean closed;
 
-    RangefetchInputStream(ObjectReadParameters parameters, StreamFactory factory, StreamCallbacksS3Client requests,
-            RangefetchStreamFactory opener) throws IOException {
+    RangefetchInputStream(
+            ObjectReadParameters parameters,
+            StreamFactory factory,
+            StreamCallbacksS3Client requests,
+            RangefetchStreamFactory opener)
+            throws IOException {
         super(InputStreamType.Custom, parameters);
         this.factory = requireNonNull(factory, "factory is null");
         this.requests = requireNonNull(requests, "requests is null");
@@ -95,8 +100,11 @@ final class RangefetchInputStream extends ObjectInputStream
         this.location = new S3Location(getBucket(), getKey());
         this.streamStatistics = getS3AStreamStatistics();
         this.fileSystemStatistics = getContext().getStats();
-        this.options = S3AOpenOptions.of(getObjectAttributes(), getContext().getInputPolicy(),
-                getContext().getChangeDetectionPolicy(), factory.config().get(FORMAT_EXTENSIONS));
+        this.options = S3AOpenOptions.of(
+                getObjectAttributes(),
+                getContext().getInputPolicy(),
+                getContext().getChangeDetectionPolicy(),
+                factory.config().get(FORMAT_EXTENSIONS));
         this.ioStatistics = new RangefetchIOStatistics(streamStatistics.getIOStatistics(), this::rangefetchStatistics);
         requests.register(getBucket(), getKey(), callbacks);
         try {
@@ -173,8 +181,8 @@ final class RangefetchInputStream extends ObjectInputStream
             throw new EOFException(FSExceptionMessages.NEGATIVE_SEEK + " " + position + ": " + getUri());
         }
         if (position > getContentLength()) {
-            throw new EOFException(FSExceptionMessages.CANNOT_SEEK_PAST_EOF + " " + position + ": " + getUri()
-                    + " has " + getContentLength() + " bytes");
+            throw new EOFException(FSExceptionMessages.CANNOT_SEEK_PAST_EOF + " " + position + ": " + getUri() + " has "
+                    + getContentLength() + " bytes");
         }
         long from = getPos();
         if (position > from) {
@@ -307,13 +315,14 @@ final class RangefetchInputStream extends ObjectInputStream
      * returns without waiting. Each range's future fails alone, with S3A's exception for a changed object.
      */
     @Override
-    public void readVectored(List<? extends FileRange> ranges, IntFunction<ByteBuffer> allocate,
-            Consumer<ByteBuffer> release) throws IOException {
+    public void readVectored(
+            List<? extends FileRange> ranges, IntFunction<ByteBuffer> allocate, Consumer<ByteBuffer> release)
+            throws IOException {
         requireNonNull(allocate, "allocate is null");
         requireNonNull(release, "release is null");
         SeekableS3InputStream stream = stream();
-        List<? extends FileRange> sorted = VectoredReadUtils.validateAndSortRanges(ranges,
-                Optional.of(getContentLength()));
+        List<? extends FileRange> sorted =
+                VectoredReadUtils.validateAndSortRanges(ranges, Optional.of(getContentLength()));
         streamStatistics.readVectoredOperationStarted(sorted.size(), sorted.size());
         List<io.rangefetch.FileRange> reads = new ArrayList<>(sorted.size());
         long bytes = 0;
@@ -343,10 +352,12 @@ final class RangefetchInputStream extends ObjectInputStream
                 streamStatistics.bytesRead(range.getLength());
                 result.complete(buffer);
             } else {
-                Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                        ? failure.getCause() : failure;
-                result.completeExceptionally(cause instanceof IOException io
-                        ? failed(io, "readVectored", range.getOffset()) : cause);
+                Throwable cause =
+                        failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                                ? failure.getCause()
+                                : failure;
+                result.completeExceptionally(
+                        cause instanceof IOException io ? failed(io, "readVectored", range.getOffset()) : cause);
             }
         });
         return result;
@@ -434,7 +445,8 @@ final class RangefetchInputStream extends ObjectInputStream
 
     private void retire(SeekableS3InputStream stream) {
         if (options.etag().isEmpty()) {
-            stream.etag().ifPresent(etag -> options = options.toBuilder().etag(etag).build());
+            stream.etag()
+                    .ifPresent(etag -> options = options.toBuilder().etag(etag).build());
         }
         retired = RangefetchIOStatistics.plus(retired, stream.statistics());
         stream.close();
@@ -458,8 +470,11 @@ final class RangefetchInputStream extends ObjectInputStream
         streamStatistics.readException();
         if (failure instanceof ObjectChangedException changed) {
             RangefetchIOStatistics.versionMismatch(streamStatistics);
-            return new RemoteFileChangedException(getUri(), operation, changed.getMessage() + " (at position "
-                    + position + "; reopen the file to read the new version)", changed);
+            return new RemoteFileChangedException(
+                    getUri(),
+                    operation,
+                    changed.getMessage() + " (at position " + position + "; reopen the file to read the new version)",
+                    changed);
         }
         return failure;
     }

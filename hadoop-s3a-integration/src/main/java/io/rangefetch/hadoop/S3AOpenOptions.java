@@ -36,7 +36,10 @@ final class S3AOpenOptions {
 
     private S3AOpenOptions() {}
 
-    static OpenOptions of(S3ObjectAttributes attributes, S3AInputPolicy inputPolicy, ChangeDetectionPolicy change,
+    static OpenOptions of(
+            S3ObjectAttributes attributes,
+            S3AInputPolicy inputPolicy,
+            ChangeDetectionPolicy change,
             Map<String, List<String>> formatExtensions) {
         requireNonNull(attributes, "attributes is null");
         requireNonNull(change, "change is null");

@@ -52,8 +52,8 @@ final class SharedStreamFactories {
 
         /** The current user's identity for a file system's configuration (bucket overrides already folded in). */
         static Identity of(Configuration conf) throws IOException {
-            return new Identity(UserGroupInformation.getCurrentUser(),
-                    new TreeMap<>(conf.getPropsWithPrefix("fs.s3a.")));
+            return new Identity(
+                    UserGroupInformation.getCurrentUser(), new TreeMap<>(conf.getPropsWithPrefix("fs.s3a.")));
         }
 
         @Override
@@ -90,7 +90,8 @@ final class SharedStreamFactories {
     static boolean awaitOpenFactories(int count, long timeoutMillis) throws InterruptedException {
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
         synchronized (HOLDERS) {
-            for (long left = timeoutMillis; HOLDERS.size() > count && left > 0;
+            for (long left = timeoutMillis;
+                    HOLDERS.size() > count && left > 0;
                     left = (deadline - System.nanoTime()) / 1_000_000) {
                 HOLDERS.wait(left);
             }

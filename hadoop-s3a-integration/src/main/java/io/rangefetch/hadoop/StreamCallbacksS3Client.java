@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.fs.s3a.impl.streams.ObjectInputStreamCallbacks;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.SdkPlugin;
@@ -16,7 +17,6 @@ import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
-import org.apache.hadoop.fs.s3a.impl.streams.ObjectInputStreamCallbacks;
 
 /**
  * The S3 client Rangefetch's factory sends through: an {@link S3Client} of one operation, {@code GetObject},
@@ -78,7 +78,8 @@ final class StreamCallbacksS3Client implements S3Client {
                     + " to send its GET " + request.range() + " through; reopen the file");
         }
         ObjectInputStreamCallbacks callbacks = registered.get(registered.size() - 1);
-        GetObjectRequest.Builder builder = callbacks.newGetRequestBuilder(request.key()).range(request.range());
+        GetObjectRequest.Builder builder =
+                callbacks.newGetRequestBuilder(request.key()).range(request.range());
         if (request.ifMatch() != null) {
             builder.ifMatch(request.ifMatch());
         }
@@ -90,8 +91,10 @@ final class StreamCallbacksS3Client implements S3Client {
             return callbacks.getObject(builder.build());
         } catch (IOException e) {
             // S3A raises IOException only before sending (creating its client); SDK failures pass unchecked
-            throw SdkClientException.create("S3A could not send GET s3a://" + request.bucket() + "/" + request.key()
-                    + " " + request.range() + ": " + e, e);
+            throw SdkClientException.create(
+                    "S3A could not send GET s3a://" + request.bucket() + "/" + request.key() + " " + request.range()
+                            + ": " + e,
+                    e);
         }
     }
 
@@ -100,7 +103,8 @@ final class StreamCallbacksS3Client implements S3Client {
      * retrying is Rangefetch's) to S3A's, keeping whatever override S3A's builder set.
      */
     private static void keepPlugins(GetObjectRequest request, GetObjectRequest.Builder builder) {
-        List<SdkPlugin> plugins = request.overrideConfiguration().map(AwsRequestOverrideConfiguration::plugins)
+        List<SdkPlugin> plugins = request.overrideConfiguration()
+                .map(AwsRequestOverrideConfiguration::plugins)
                 .orElse(List.of());
         if (plugins.isEmpty()) {
             return;

@@ -41,7 +41,8 @@ final class ProxiedS3A implements ExtensionContext.Store.CloseableResource, Auto
     static final class OnMinio extends Backend {
         @Override
         S3Server startServer() throws Exception {
-            assumeTrue(MinioServer.binaryAvailable(),
+            assumeTrue(
+                    MinioServer.binaryAvailable(),
                     "no minio binary ($MINIO_BINARY, PATH or $(go env GOPATH)/bin/minio): build one with .ci/run");
             return MinioServer.start();
         }
@@ -61,7 +62,8 @@ final class ProxiedS3A implements ExtensionContext.Store.CloseableResource, Auto
 
         @Override
         public void beforeAll(ExtensionContext context) {
-            ProxiedS3A started = context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL)
+            ProxiedS3A started = context.getRoot()
+                    .getStore(ExtensionContext.Namespace.GLOBAL)
                     .getOrComputeIfAbsent(getClass(), backend -> start(), ProxiedS3A.class);
             BY_TEST_CLASS.put(context.getRequiredTestClass(), started);
         }

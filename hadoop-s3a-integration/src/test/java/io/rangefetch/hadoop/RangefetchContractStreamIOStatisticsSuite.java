@@ -33,7 +33,9 @@ abstract class RangefetchContractStreamIOStatisticsSuite extends AbstractContrac
 
     @Override
     public List<String> outputStreamStatisticKeys() {
-        return List.of(StreamStatisticNames.STREAM_WRITE_BYTES, StreamStatisticNames.STREAM_WRITE_BLOCK_UPLOADS,
+        return List.of(
+                StreamStatisticNames.STREAM_WRITE_BYTES,
+                StreamStatisticNames.STREAM_WRITE_BLOCK_UPLOADS,
                 StreamStatisticNames.STREAM_WRITE_EXCEPTIONS);
     }
 }

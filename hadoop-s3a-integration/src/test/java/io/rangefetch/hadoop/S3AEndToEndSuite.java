@@ -25,8 +25,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileRange;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.s3a.RemoteFileChangedException;
 import org.apache.hadoop.fs.statistics.IOStatistics;
@@ -75,7 +75,8 @@ abstract class S3AEndToEndSuite {
         s3a = ProxiedS3A.of(getClass());
         s3 = S3Clients.sync(s3a.server());
         localParquet = writeParquet(directory.resolve("rows.parquet"));
-        s3.putObject(request -> request.bucket(ProxiedS3A.BUCKET).key("e2e/rows.parquet"),
+        s3.putObject(
+                request -> request.bucket(ProxiedS3A.BUCKET).key("e2e/rows.parquet"),
                 RequestBody.fromFile(localParquet));
     }
 
@@ -97,7 +98,8 @@ abstract class S3AEndToEndSuite {
     }
 
     @Test
-    void parquetThroughS3aReadsTheLocalRecordsWithFewerRequestsThanTheClassicStreamAndNoUnreadColumn() throws IOException {
+    void parquetThroughS3aReadsTheLocalRecordsWithFewerRequestsThanTheClassicStreamAndNoUnreadColumn()
+            throws IOException {
         List<String> expected = readProjected(new LocalInputFile(localParquet), new Configuration());
         assertThat(expected).hasSize(PARQUET_ROWS);
 
@@ -111,11 +113,15 @@ abstract class S3AEndToEndSuite {
         rangefetch.set("fs.s3a.bucket." + ProxiedS3A.BUCKET + ".rangefetch.hedge.enabled", "false");
         Requests rangefetchLedger = readThroughS3a(rangefetch, expected);
 
-        assertThat(rangefetchLedger.gets()).as("GETs, Rangefetch vs classic %s", classicLedger)
+        assertThat(rangefetchLedger.gets())
+                .as("GETs, Rangefetch vs classic %s", classicLedger)
                 .isLessThan(classicLedger.gets());
-        assertThat(rangefetchLedger.heads()).as("HEADs from Rangefetch's streams").isLessThanOrEqualTo(classicLedger.heads());
-        System.out.printf("projection through s3a:// on %s: classic %s, Rangefetch %s, file %d bytes%n", s3a, classicLedger,
-                rangefetchLedger, Files.size(localParquet));
+        assertThat(rangefetchLedger.heads())
+                .as("HEADs from Rangefetch's streams")
+                .isLessThanOrEqualTo(classicLedger.heads());
+        System.out.printf(
+                "projection through s3a:// on %s: classic %s, Rangefetch %s, file %d bytes%n",
+                s3a, classicLedger, rangefetchLedger, Files.size(localParquet));
         // Classic reads the footer exactly, in two GETs (trailer, then footer); Rangefetch's one open fetch is
         // parquet.footer-precache-size of the tail (no footer seen yet in this factory), so the bytes past the
         // footer are the only ones it may fetch beyond classic's: no unread column chunk, no byte twice.
@@ -128,7 +134,9 @@ abstract class S3AEndToEndSuite {
 
     private static int footerLength(Path parquet) throws IOException {
         byte[] bytes = Files.readAllBytes(parquet);
-        return java.nio.ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+        return java.nio.ByteBuffer.wrap(bytes, bytes.length - 8, 4)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                .getInt();
     }
 
     /** Reads the projection through s3a:// with vectored IO on; returns what the proxy counted. */
@@ -137,7 +145,8 @@ abstract class S3AEndToEndSuite {
         try (FileSystem fs = FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), conf)) {
             FileStatus status = fs.getFileStatus(new org.apache.hadoop.fs.Path("/e2e/rows.parquet"));
             s3a.proxy().ledger().reset();
-            assertThat(readProjected(HadoopInputFile.fromStatus(status, conf), conf)).isEqualTo(expected);
+            assertThat(readProjected(HadoopInputFile.fromStatus(status, conf), conf))
+                    .isEqualTo(expected);
             return Requests.of(s3a.proxy().ledger());
         }
     }
@@ -146,7 +155,8 @@ abstract class S3AEndToEndSuite {
     void unbufferFreesTheStreamAndReadsOnCloseTwiceIsHarmlessAndAReadAfterCloseFails() throws IOException {
         byte[] object = patterned(3 * 1024 * KIB, 7);
         put("e2e/unbuffer.bin", object);
-        try (FileSystem fs = FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), rangefetchPerBucket())) {
+        try (FileSystem fs =
+                FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), rangefetchPerBucket())) {
             FSDataInputStream in = fs.open(new org.apache.hadoop.fs.Path("/e2e/unbuffer.bin"));
             assertThat(in.getWrappedStream()).isInstanceOf(RangefetchInputStream.class);
             byte[] first = new byte[100_000];
@@ -178,25 +188,32 @@ abstract class S3AEndToEndSuite {
     void aVectoredReadsBytesCountOnTheCallersThreadWhereSparksTaskMetricsLookNotOnRangefetchs() throws Exception {
         byte[] object = patterned(4 * 1024 * KIB, 11);
         put("e2e/vectored-metrics.bin", object);
-        try (FileSystem fs = FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"),
-                rangefetchPerBucket())) {
+        try (FileSystem fs =
+                FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), rangefetchPerBucket())) {
             FileSystem.Statistics statistics = FileSystem.getStatistics("s3a", fs.getClass());
             long before = statistics.getThreadStatistics().getBytesRead();
-            List<FileRange> ranges = List.of(FileRange.createFileRange(0, 70_000),
-                    FileRange.createFileRange(1_000_000, 300_000), FileRange.createFileRange(3_500_000, 12_345));
+            List<FileRange> ranges = List.of(
+                    FileRange.createFileRange(0, 70_000),
+                    FileRange.createFileRange(1_000_000, 300_000),
+                    FileRange.createFileRange(3_500_000, 12_345));
             try (FSDataInputStream in = fs.open(new org.apache.hadoop.fs.Path("/e2e/vectored-metrics.bin"))) {
                 in.readVectored(ranges, ByteBuffer::allocate);
                 for (FileRange range : ranges) {
                     ByteBuffer data = range.getData().get();
                     byte[] read = new byte[data.remaining()];
                     data.get(read);
-                    assertThat(read).isEqualTo(Arrays.copyOfRange(object, (int) range.getOffset(),
-                            (int) range.getOffset() + range.getLength()));
+                    assertThat(read)
+                            .isEqualTo(Arrays.copyOfRange(
+                                    object, (int) range.getOffset(), (int) range.getOffset() + range.getLength()));
                 }
                 // the ranges were fetched and completed on Rangefetch's threads; this thread's count has them all
-                assertThat(statistics.getThreadStatistics().getBytesRead() - before).isEqualTo(382_345L);
-                assertThat(((RangefetchInputStream) in.getWrappedStream()).getIOStatistics().counters()
-                        .get("stream_read_bytes")).isEqualTo(382_345L);
+                assertThat(statistics.getThreadStatistics().getBytesRead() - before)
+                        .isEqualTo(382_345L);
+                assertThat(((RangefetchInputStream) in.getWrappedStream())
+                                .getIOStatistics()
+                                .counters()
+                                .get("stream_read_bytes"))
+                        .isEqualTo(382_345L);
             }
         }
     }
@@ -207,7 +224,8 @@ abstract class S3AEndToEndSuite {
         put("e2e/unbuffer-race.bin", object);
         Duration faultDelay = s3a.proxy().faultFirstByteDelay();
         ExecutorService reader = Executors.newSingleThreadExecutor();
-        try (FileSystem fs = FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), rangefetchPerBucket());
+        try (FileSystem fs =
+                        FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), rangefetchPerBucket());
                 FSDataInputStream in = fs.open(new org.apache.hadoop.fs.Path("/e2e/unbuffer-race.bin"))) {
             byte[] head = new byte[1000];
             in.readFully(0, head); // the stream knows its version now
@@ -219,10 +237,13 @@ abstract class S3AEndToEndSuite {
                 in.readFully(at, bytes);
                 return bytes;
             });
-            assertThat(s3a.proxy().awaitHeldHeads(1, Duration.ofSeconds(30))).as("the read's GET is held").isTrue();
+            assertThat(s3a.proxy().awaitHeldHeads(1, Duration.ofSeconds(30)))
+                    .as("the read's GET is held")
+                    .isTrue();
             in.unbuffer();
             s3a.proxy().setFaultFirstByteDelay(Duration.ZERO);
-            assertThat(inFlight.get(60, TimeUnit.SECONDS)).isEqualTo(Arrays.copyOfRange(object, (int) at, (int) at + 100_000));
+            assertThat(inFlight.get(60, TimeUnit.SECONDS))
+                    .isEqualTo(Arrays.copyOfRange(object, (int) at, (int) at + 100_000));
             byte[] after = new byte[1000];
             in.readFully(at + 200_000, after);
             assertThat(after).isEqualTo(Arrays.copyOfRange(object, (int) at + 200_000, (int) at + 201_000));
@@ -244,7 +265,8 @@ abstract class S3AEndToEndSuite {
         // past read.small-object-size, so the first read does not fetch it whole
         byte[] object = patterned(16 * 1024 * KIB, 17);
         put("e2e/throttled.bin", object);
-        try (FileSystem fs = FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), rangefetchPerBucket());
+        try (FileSystem fs =
+                        FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), rangefetchPerBucket());
                 FSDataInputStream in = fs.open(new org.apache.hadoop.fs.Path("/e2e/throttled.bin"))) {
             byte[] head = new byte[1000];
             in.readFully(0, head); // the stream knows its version now
@@ -259,7 +281,9 @@ abstract class S3AEndToEndSuite {
             assertThat(bytes).isEqualTo(Arrays.copyOfRange(object, (int) at, (int) at + bytes.length));
             assertThat(ledger.requests()).extracting(ProxiedRequest::status).containsExactly(503, 503, 503, 206);
             IOStatistics statistics = ((RangefetchInputStream) in.getWrappedStream()).getIOStatistics();
-            assertThat(statistics.counters().get("rangefetch_retries")).as("Rangefetch's retries").isEqualTo(3L);
+            assertThat(statistics.counters().get("rangefetch_retries"))
+                    .as("Rangefetch's retries")
+                    .isEqualTo(3L);
         }
     }
 
@@ -267,7 +291,8 @@ abstract class S3AEndToEndSuite {
     void anObjectOverwrittenMidReadFailsWithRemoteFileChangedExceptionAndNeverMixedBytes() throws IOException {
         byte[] original = patterned(16 * 1024 * KIB, 11);
         put("e2e/overwritten.bin", original);
-        try (FileSystem fs = FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), rangefetchPerBucket());
+        try (FileSystem fs =
+                        FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), rangefetchPerBucket());
                 FSDataInputStream in = fs.open(new org.apache.hadoop.fs.Path("/e2e/overwritten.bin"))) {
             byte[] head = new byte[1000];
             in.readFully(head);
@@ -287,7 +312,8 @@ abstract class S3AEndToEndSuite {
     void aBadSettingForTheBucketFailsInitializationNamingTheKey() {
         Configuration conf = rangefetchPerBucket();
         conf.set("fs.s3a.bucket." + ProxiedS3A.BUCKET + ".rangefetch.cache.max-memory", "lots");
-        assertThatThrownBy(() -> FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), conf).close())
+        assertThatThrownBy(() -> FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), conf)
+                        .close())
                 .hasStackTraceContaining("fs.s3a.rangefetch.cache.max-memory=lots");
     }
 
@@ -305,7 +331,8 @@ abstract class S3AEndToEndSuite {
     private static List<String> readProjected(InputFile file, Configuration conf) throws IOException {
         conf.set(ReadSupport.PARQUET_READ_SCHEMA, PROJECTION);
         List<String> rows = new ArrayList<>();
-        try (ParquetReader<Group> reader = new GroupReaderBuilder(file).withConf(conf).build()) {
+        try (ParquetReader<Group> reader =
+                new GroupReaderBuilder(file).withConf(conf).build()) {
             for (Group row = reader.read(); row != null; row = reader.read()) {
                 rows.add(row.toString());
             }

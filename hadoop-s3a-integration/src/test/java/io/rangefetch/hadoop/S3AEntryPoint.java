@@ -62,9 +62,12 @@ final class S3AEntryPoint implements EntryPoint {
         if (!(fs.getS3AInternals().getStore() instanceof CompositeService store)) {
             throw new IllegalStateException("S3A's store is no composite service: cannot find its stream factory");
         }
-        return store.getServices().stream().filter(RangefetchStreamFactory.class::isInstance)
-                .map(service -> ((RangefetchStreamFactory) service).rangefetch()).findFirst()
-                .orElseThrow(() -> new IllegalStateException("no RangefetchStreamFactory among " + store.getServices()));
+        return store.getServices().stream()
+                .filter(RangefetchStreamFactory.class::isInstance)
+                .map(service -> ((RangefetchStreamFactory) service).rangefetch())
+                .findFirst()
+                .orElseThrow(
+                        () -> new IllegalStateException("no RangefetchStreamFactory among " + store.getServices()));
     }
 
     @Override
@@ -80,8 +83,8 @@ final class S3AEntryPoint implements EntryPoint {
             builder.opt(Options.OpenFileOptions.FS_OPTION_OPENFILE_LENGTH, Long.toString(length));
             known = length;
         } else {
-            builder.withFileStatus(new S3AFileStatus(length, 0L, path, fs.getDefaultBlockSize(path),
-                    fs.getUsername(), etag, null));
+            builder.withFileStatus(
+                    new S3AFileStatus(length, 0L, path, fs.getDefaultBlockSize(path), fs.getUsername(), etag, null));
             known = length;
         }
         return new S3AEntryStream(FutureIO.awaitFuture(builder.build()), path, known);
@@ -169,7 +172,9 @@ final class S3AEntryPoint implements EntryPoint {
                 hadoopRanges.add(org.apache.hadoop.fs.FileRange.createFileRange(range.offset(), range.length()));
             }
             stream.readVectored(hadoopRanges, ByteBuffer::allocate);
-            return hadoopRanges.stream().map(org.apache.hadoop.fs.FileRange::getData).toList();
+            return hadoopRanges.stream()
+                    .map(org.apache.hadoop.fs.FileRange::getData)
+                    .toList();
         }
 
         @Override

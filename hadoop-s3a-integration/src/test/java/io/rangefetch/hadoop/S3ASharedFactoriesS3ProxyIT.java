@@ -95,20 +95,25 @@ class S3ASharedFactoriesS3ProxyIT {
             assertThat(rangefetchOf(fs)).isSameAs(shared);
         }
         assertThat(SharedStreamFactories.openFactories()).isEqualTo(factoriesBefore + 1);
-        System.out.printf("S3A file systems (cache off): rangefetch threads after 10 read %d, after 50 %d; open"
-                + " factories %d; cache peak %d of %d bytes%n", threadsAfterFew, RangefetchThreads.live().size(),
-                SharedStreamFactories.openFactories() - factoriesBefore, shared.peakCacheMemoryBytes(), BUDGET);
+        System.out.printf(
+                "S3A file systems (cache off): rangefetch threads after 10 read %d, after 50 %d; open"
+                        + " factories %d; cache peak %d of %d bytes%n",
+                threadsAfterFew,
+                RangefetchThreads.live().size(),
+                SharedStreamFactories.openFactories() - factoriesBefore,
+                shared.peakCacheMemoryBytes(),
+                BUDGET);
         assertThat(RangefetchThreads.owningFactories()).hasSize(1);
-        int inFlight = Math.max(shared.config().get(FETCH_MAX_CONCURRENCY),
-                shared.config().get(THROTTLE_MAX_CONCURRENCY));
+        int inFlight = Math.max(
+                shared.config().get(FETCH_MAX_CONCURRENCY), shared.config().get(THROTTLE_MAX_CONCURRENCY));
         assertThat(RangefetchThreads.live().size())
                 .as("rangefetch threads after 10 file systems: %d", threadsAfterFew)
                 .isLessThanOrEqualTo(Math.max(threadsAfterFew, 3 * inFlight + 2));
         assertThat(shared.peakCacheMemoryBytes()).isPositive().isLessThanOrEqualTo(BUDGET);
 
         // other settings: a factory of their own, closed with its file system
-        try (S3AFileSystem other = (S3AFileSystem) FileSystem.get(URI.create("s3a://" + BUCKET + "/"),
-                configuration(2 * BUDGET))) {
+        try (S3AFileSystem other =
+                (S3AFileSystem) FileSystem.get(URI.create("s3a://" + BUCKET + "/"), configuration(2 * BUDGET))) {
             readThroughAll(List.of(other));
             assertThat(rangefetchOf(other)).isNotSameAs(shared);
             assertThat(SharedStreamFactories.openFactories()).isEqualTo(factoriesBefore + 2);
@@ -148,7 +153,9 @@ class S3ASharedFactoriesS3ProxyIT {
         fileSystems.forEach(fs -> dropped.add(new WeakReference<>(fs)));
         fileSystems = null;
 
-        RangefetchThreads.collectUntil("the dropped file systems", COLLECTION_LIMIT,
+        RangefetchThreads.collectUntil(
+                "the dropped file systems",
+                COLLECTION_LIMIT,
                 () -> dropped.stream().allMatch(ref -> ref.get() == null));
         assertThat(streamingRef.get()).isNotNull();
         assertThat(SharedStreamFactories.openFactories()).isEqualTo(factoriesBefore + 1);
@@ -158,7 +165,9 @@ class S3ASharedFactoriesS3ProxyIT {
 
         stream.close();
         stream = null;
-        RangefetchThreads.collectUntil("the file system whose stream closed", COLLECTION_LIMIT,
+        RangefetchThreads.collectUntil(
+                "the file system whose stream closed",
+                COLLECTION_LIMIT,
                 () -> SharedStreamFactories.awaitOpenFactories(factoriesBefore, 100));
         threads.assertNoNewThreads("rangefetch-", Duration.ofSeconds(10));
     }
@@ -199,8 +208,10 @@ class S3ASharedFactoriesS3ProxyIT {
     /** The Rangefetch factory S3A made: a service of S3A's store, found through Hadoop's public API. */
     private static StreamFactory rangefetchOf(S3AFileSystem fs) {
         CompositeService store = (CompositeService) fs.getS3AInternals().getStore();
-        return store.getServices().stream().filter(RangefetchStreamFactory.class::isInstance)
-                .map(service -> ((RangefetchStreamFactory) service).rangefetch()).findFirst().orElseThrow();
+        return store.getServices().stream()
+                .filter(RangefetchStreamFactory.class::isInstance)
+                .map(service -> ((RangefetchStreamFactory) service).rangefetch())
+                .findFirst()
+                .orElseThrow();
     }
-
 }

@@ -20,7 +20,8 @@ final class IcebergMetrics {
     static MetricsContext load(Map<String, String> properties) {
         try {
             Class<?> type = Class.forName(HADOOP_METRICS, true, IcebergMetrics.class.getClassLoader());
-            MetricsContext context = (MetricsContext) type.getConstructor(String.class).newInstance("s3");
+            MetricsContext context =
+                    (MetricsContext) type.getConstructor(String.class).newInstance("s3");
             context.initialize(properties);
             return context;
         } catch (ClassNotFoundException | LinkageError e) {

@@ -45,8 +45,8 @@ final class RangefetchIcebergStream extends SeekableInputStream implements Range
     private final Counter readBytes;
     private final Counter readOperations;
 
-    RangefetchIcebergStream(String location, SeekableS3InputStream delegate, MetricsContext metrics,
-            LongConsumer lengthLearned) {
+    RangefetchIcebergStream(
+            String location, SeekableS3InputStream delegate, MetricsContext metrics, LongConsumer lengthLearned) {
         this.location = requireNonNull(location, "location is null");
         this.delegate = requireNonNull(delegate, "delegate is null");
         this.lengthLearned = requireNonNull(lengthLearned, "lengthLearned is null");

@@ -37,10 +37,16 @@ final class RangefetchInputFile implements InputFile {
     // holds its file), so the FileIO's lease on the shared factory cannot end by collection under an open stream.
     @SuppressWarnings("unused")
     private final RangefetchS3FileIO fileIO;
+
     private volatile long length;
 
-    RangefetchInputFile(String location, S3Location s3Location, OptionalLong length, StreamFactory factory,
-            MetricsContext metrics, RangefetchS3FileIO fileIO) {
+    RangefetchInputFile(
+            String location,
+            S3Location s3Location,
+            OptionalLong length,
+            StreamFactory factory,
+            MetricsContext metrics,
+            RangefetchS3FileIO fileIO) {
         this.location = requireNonNull(location, "location is null");
         this.s3Location = requireNonNull(s3Location, "s3Location is null");
         this.factory = requireNonNull(factory, "factory is null");
@@ -92,7 +98,9 @@ final class RangefetchInputFile implements InputFile {
 
     private static boolean readFromTail(String key) {
         String name = key.toLowerCase(Locale.ROOT);
-        return name.endsWith(".parquet") || name.endsWith(".orc") || name.endsWith(".puffin")
+        return name.endsWith(".parquet")
+                || name.endsWith(".orc")
+                || name.endsWith(".puffin")
                 || name.endsWith(".stats");
     }
 
@@ -124,7 +132,9 @@ final class RangefetchInputFile implements InputFile {
 
     private OpenOptions options() {
         long known = length;
-        return known < 0 ? OpenOptions.defaults() : OpenOptions.builder().length(known).build();
+        return known < 0
+                ? OpenOptions.defaults()
+                : OpenOptions.builder().length(known).build();
     }
 
     /** Called by a stream of this file that has learned the length (so later streams and getLength use it). */

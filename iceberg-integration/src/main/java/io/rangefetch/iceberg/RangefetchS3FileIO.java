@@ -237,7 +237,9 @@ public class RangefetchS3FileIO extends S3FileIO {
 
     /** The sum of the peaks of this FileIO's factories' caches: at least their peak together (for tests). */
     long peakCacheMemoryBytes() {
-        return factories().stream().mapToLong(StreamFactory::peakCacheMemoryBytes).sum();
+        return factories().stream()
+                .mapToLong(StreamFactory::peakCacheMemoryBytes)
+                .sum();
     }
 
     /** How many stream factories (one per client handed out for a path) this FileIO reads through now. */

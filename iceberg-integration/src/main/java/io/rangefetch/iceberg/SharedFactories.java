@@ -97,7 +97,8 @@ final class SharedFactories {
     static boolean awaitOpenHolders(int count, long timeoutMillis) throws InterruptedException {
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
         synchronized (HOLDERS) {
-            for (long left = timeoutMillis; HOLDERS.size() > count && left > 0;
+            for (long left = timeoutMillis;
+                    HOLDERS.size() > count && left > 0;
                     left = (deadline - System.nanoTime()) / 1_000_000) {
                 HOLDERS.wait(left);
             }

@@ -21,8 +21,8 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.expressions.Expressions;
-import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,7 +41,8 @@ class CatalogS3ProxyTest {
     private static final Schema SCHEMA = new Schema(
             Types.NestedField.required(1, "id", Types.LongType.get()),
             Types.NestedField.required(2, "p", Types.IntegerType.get()));
-    private static final PartitionSpec SPEC = PartitionSpec.builderFor(SCHEMA).identity("p").build();
+    private static final PartitionSpec SPEC =
+            PartitionSpec.builderFor(SCHEMA).identity("p").build();
 
     private static S3ProxyServer server;
 
@@ -85,26 +86,36 @@ class CatalogS3ProxyTest {
             catalog.createNamespace(id.namespace());
             Table created = catalog.createTable(id, SCHEMA, SPEC, Map.of("format-version", "2"));
             for (int partition = 0; partition < 4; partition++) {
-                created.newAppend().appendFile(dataFile(created, partition, 0))
-                        .appendFile(dataFile(created, partition, 1)).commit();
+                created.newAppend()
+                        .appendFile(dataFile(created, partition, 0))
+                        .appendFile(dataFile(created, partition, 1))
+                        .commit();
             }
 
             Table table = catalog.loadTable(id);
             assertThat(table.io()).isInstanceOf(RangefetchS3FileIO.class);
             List<String> planned = new ArrayList<>();
-            try (CloseableIterable<FileScanTask> tasks =
-                    table.newScan().filter(Expressions.greaterThanOrEqual("p", 2)).planFiles()) {
+            try (CloseableIterable<FileScanTask> tasks = table.newScan()
+                    .filter(Expressions.greaterThanOrEqual("p", 2))
+                    .planFiles()) {
                 tasks.forEach(task -> planned.add(task.file().location()));
             }
-            assertThat(planned).containsExactlyInAnyOrder(
-                    dataPath(table, 2, 0), dataPath(table, 2, 1), dataPath(table, 3, 0), dataPath(table, 3, 1));
+            assertThat(planned)
+                    .containsExactlyInAnyOrder(
+                            dataPath(table, 2, 0), dataPath(table, 2, 1), dataPath(table, 3, 0), dataPath(table, 3, 1));
 
             RangefetchS3FileIO io = (RangefetchS3FileIO) table.io();
             List<StreamStatistics> statistics = io.statistics();
             assertThat(statistics).isNotEmpty();
-            assertThat(statistics.stream().mapToLong(StreamStatistics::getRequests).sum()).isPositive();
-            assertThat(statistics.stream().mapToLong(StreamStatistics::headRequests).sum())
-                    .as("HEADs from reads").isZero();
+            assertThat(statistics.stream()
+                            .mapToLong(StreamStatistics::getRequests)
+                            .sum())
+                    .isPositive();
+            assertThat(statistics.stream()
+                            .mapToLong(StreamStatistics::headRequests)
+                            .sum())
+                    .as("HEADs from reads")
+                    .isZero();
         } finally {
             catalog.close();
         }
@@ -113,8 +124,8 @@ class CatalogS3ProxyTest {
     @Test
     void aBadRangefetchValueFailsWhenTheCatalogLoadsTheFileIO() {
         JdbcCatalog catalog = new JdbcCatalog();
-        assertThatThrownBy(() -> catalog.initialize("rangefetch",
-                catalogProperties(Map.of("rangefetch.cache.max-memory", "plenty"))))
+        assertThatThrownBy(() -> catalog.initialize(
+                        "rangefetch", catalogProperties(Map.of("rangefetch.cache.max-memory", "plenty"))))
                 .hasStackTraceContaining("rangefetch.cache.max-memory");
     }
 

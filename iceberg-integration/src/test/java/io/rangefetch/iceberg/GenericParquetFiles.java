@@ -81,7 +81,8 @@ final class GenericParquetFiles {
      * columns of {@code keySchema}.
      */
     DeleteFile equalityDeletes(StructLike partition, Schema keySchema, List<Record> keys) {
-        int[] fieldIds = keySchema.columns().stream().mapToInt(field -> field.fieldId()).toArray();
+        int[] fieldIds =
+                keySchema.columns().stream().mapToInt(field -> field.fieldId()).toArray();
         try {
             EqualityDeleteWriter<Record> writer = Parquet.writeDeletes(newFile(partition, "eq-deletes"))
                     .forTable(table)
@@ -101,7 +102,8 @@ final class GenericParquetFiles {
     }
 
     private OutputFile newFile(StructLike partition, String kind) {
-        String name = kind + "-" + UUID.randomUUID() + "." + FileFormat.PARQUET.name().toLowerCase();
+        String name =
+                kind + "-" + UUID.randomUUID() + "." + FileFormat.PARQUET.name().toLowerCase();
         return table.io().newOutputFile(table.locationProvider().newDataLocation(table.spec(), partition, name));
     }
 }

@@ -1,10 +1,10 @@
 package io.rangefetch.iceberg;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.apache.iceberg.expressions.Expressions.and;
 import static org.apache.iceberg.expressions.Expressions.greaterThanOrEqual;
 import static org.apache.iceberg.expressions.Expressions.lessThan;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rangefetch.StreamStatistics;
 import io.rangefetch.it.proxy.Fault;
@@ -79,7 +79,8 @@ abstract class IcebergEndToEndSuite {
             Types.NestedField.required(4, "name", Types.StringType.get()),
             Types.NestedField.required(5, "value", Types.DoubleType.get()),
             Types.NestedField.required(6, "category", Types.StringType.get()));
-    private static final PartitionSpec SPEC = PartitionSpec.builderFor(SCHEMA).identity("p").build();
+    private static final PartitionSpec SPEC =
+            PartitionSpec.builderFor(SCHEMA).identity("p").build();
     private static final Schema ID_ONLY = SCHEMA.select("id");
 
     private static final int PARTITIONS = 4;
@@ -87,15 +88,18 @@ abstract class IcebergEndToEndSuite {
     private static final int ROWS_PER_FILE = 10_000;
     /** Small row groups, so each data file has several and the {@code seq} bound can skip most of them. */
     private static final String ROW_GROUP_BYTES = "65536";
+
     private static final int SEQ_BOUND = 2_500;
     private static final Expression FILTER = and(greaterThanOrEqual("p", PARTITIONS / 2), lessThan("seq", SEQ_BOUND));
     private static final String[] COLUMNS = {"id", "name", "value"};
 
     /** Position deletes: these rows of the first append's file in partition 2. */
     private static final int POSITION_DELETED_PARTITION = 2;
+
     private static final int POSITION_DELETED_ROWS = 100;
     /** Equality deletes on {@code id}: rows with these {@code seq} values in every file of partition 3. */
     private static final int EQUALITY_DELETED_PARTITION = 3;
+
     private static final int EQUALITY_DELETED_FROM = 10;
     private static final int EQUALITY_DELETED_TO = 20;
 
@@ -115,9 +119,15 @@ abstract class IcebergEndToEndSuite {
         JdbcCatalog writer = catalog(defaultProperties());
         try {
             writer.createNamespace(NAMESPACE);
-            Table table = writer.createTable(EVENTS, SCHEMA, SPEC, Map.of(
-                    TableProperties.FORMAT_VERSION, "2",
-                    TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES, ROW_GROUP_BYTES));
+            Table table = writer.createTable(
+                    EVENTS,
+                    SCHEMA,
+                    SPEC,
+                    Map.of(
+                            TableProperties.FORMAT_VERSION,
+                            "2",
+                            TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES,
+                            ROW_GROUP_BYTES));
             writeEvents(table);
         } finally {
             writer.close();
@@ -154,13 +164,21 @@ abstract class IcebergEndToEndSuite {
             assertThat(record.getField("value")).isEqualTo(value(id));
         }
 
-        System.out.printf("%s iceberg scan: Rangefetch %d GETs, %d HEADs, %d bytes;"
-                + " S3FileIO %d GETs, %d HEADs, %d bytes%n",
-                server.name(), byRangefetch.gets(), byRangefetch.heads(), byRangefetch.bodyBytes(),
-                byDefault.gets(), byDefault.heads(), byDefault.bodyBytes());
-        assertThat(byRangefetch.heads()).as("HEADs from Rangefetch's reads: %s", byRangefetch.requests()).isZero();
-        assertThat(byRangefetch.gets()).as("GETs: Rangefetch's %s, S3FileIO's %s",
-                byRangefetch.requests(), byDefault.requests()).isLessThan(byDefault.gets());
+        System.out.printf(
+                "%s iceberg scan: Rangefetch %d GETs, %d HEADs, %d bytes;" + " S3FileIO %d GETs, %d HEADs, %d bytes%n",
+                server.name(),
+                byRangefetch.gets(),
+                byRangefetch.heads(),
+                byRangefetch.bodyBytes(),
+                byDefault.gets(),
+                byDefault.heads(),
+                byDefault.bodyBytes());
+        assertThat(byRangefetch.heads())
+                .as("HEADs from Rangefetch's reads: %s", byRangefetch.requests())
+                .isZero();
+        assertThat(byRangefetch.gets())
+                .as("GETs: Rangefetch's %s, S3FileIO's %s", byRangefetch.requests(), byDefault.requests())
+                .isLessThan(byDefault.gets());
     }
 
     /**
@@ -182,10 +200,16 @@ abstract class IcebergEndToEndSuite {
             }
             List<Record> records = scanRecords(table);
             assertThat(ids(records)).isEqualTo(expectedIds());
-            assertThat(ledger.requests().stream().filter(request -> request.status() == 503).count())
-                    .as("503s served").isEqualTo(3);
-            assertThat(io.statistics().stream().mapToLong(StreamStatistics::retries).sum())
-                    .as("Rangefetch's retries").isEqualTo(3);
+            assertThat(ledger.requests().stream()
+                            .filter(request -> request.status() == 503)
+                            .count())
+                    .as("503s served")
+                    .isEqualTo(3);
+            assertThat(io.statistics().stream()
+                            .mapToLong(StreamStatistics::retries)
+                            .sum())
+                    .as("Rangefetch's retries")
+                    .isEqualTo(3);
         } finally {
             catalog.close();
         }
@@ -201,8 +225,7 @@ abstract class IcebergEndToEndSuite {
         // The same requests, each as often; the order is not what is compared. The ITs run Iceberg's worker pool
         // on one thread (see the pom): with several, planning hands the reader its tasks in a varying order, and
         // the data file Iceberg opens a second time (with its delete files) varies with it, run to run.
-        assertThat(disabled.wireRequests()).isNotEmpty()
-                .containsExactlyInAnyOrderElementsOf(byDefault.wireRequests());
+        assertThat(disabled.wireRequests()).isNotEmpty().containsExactlyInAnyOrderElementsOf(byDefault.wireRequests());
     }
 
     @Test
@@ -219,7 +242,8 @@ abstract class IcebergEndToEndSuite {
             writer.close();
         }
         try (S3Client s3 = S3Clients.sync(server)) {
-            s3.deleteObject(request -> request.bucket(BUCKET).key(URI.create(location).getPath().substring(1)));
+            s3.deleteObject(request ->
+                    request.bucket(BUCKET).key(URI.create(location).getPath().substring(1)));
         }
 
         ThreadLeakChecker threads = ThreadLeakChecker.snapshot();
@@ -253,11 +277,17 @@ abstract class IcebergEndToEndSuite {
             read = new ScanRead(records, ledger.requests());
             if (table.io() instanceof RangefetchS3FileIO io) {
                 if (io.rangefetchEnabled()) {
-                    assertThat(io.factoryCount()).as("factories serving the reads").isPositive();
+                    assertThat(io.factoryCount())
+                            .as("factories serving the reads")
+                            .isPositive();
                     // so that their ending after the close below means something
-                    assertThat(threads.newThreads(RANGEFETCH_THREADS)).as("threads the reads started").isNotEmpty();
+                    assertThat(threads.newThreads(RANGEFETCH_THREADS))
+                            .as("threads the reads started")
+                            .isNotEmpty();
                 } else {
-                    assertThat(io.factoryCount()).as("factories with Rangefetch disabled").isZero();
+                    assertThat(io.factoryCount())
+                            .as("factories with Rangefetch disabled")
+                            .isZero();
                 }
             }
         } finally {
@@ -293,7 +323,9 @@ abstract class IcebergEndToEndSuite {
             var commit = table.newAppend();
             for (int p = 0; p < PARTITIONS; p++) {
                 DataFile file = files.data(partition(p), rows(append, p, ROWS_PER_FILE));
-                assertThat(file.splitOffsets()).as("row groups of %s", file.location()).hasSizeGreaterThan(2);
+                assertThat(file.splitOffsets())
+                        .as("row groups of %s", file.location())
+                        .hasSizeGreaterThan(2);
                 if (append == 0 && p == POSITION_DELETED_PARTITION) {
                     positionDeleted = file;
                 }
@@ -322,8 +354,8 @@ abstract class IcebergEndToEndSuite {
         for (int append = 0; append < APPENDS; append++) {
             for (int p = PARTITIONS / 2; p < PARTITIONS; p++) {
                 for (int seq = 0; seq < SEQ_BOUND; seq++) {
-                    boolean positionDeleted = append == 0 && p == POSITION_DELETED_PARTITION
-                            && seq < POSITION_DELETED_ROWS;
+                    boolean positionDeleted =
+                            append == 0 && p == POSITION_DELETED_PARTITION && seq < POSITION_DELETED_ROWS;
                     if (!positionDeleted) {
                         ids.add(id(append, p, seq));
                     }
@@ -347,7 +379,9 @@ abstract class IcebergEndToEndSuite {
     private static Set<Long> ids(List<Record> records) {
         Set<Long> ids = new HashSet<>();
         for (Record record : records) {
-            assertThat(ids.add((Long) record.getField("id"))).as("id %s read once", record.getField("id")).isTrue();
+            assertThat(ids.add((Long) record.getField("id")))
+                    .as("id %s read once", record.getField("id"))
+                    .isTrue();
         }
         return ids;
     }
@@ -358,8 +392,19 @@ abstract class IcebergEndToEndSuite {
         GenericRecord row = GenericRecord.create(SCHEMA);
         for (int seq = 0; seq < count; seq++) {
             long id = id(append, p, seq);
-            rows.add(row.copy(Map.of("id", id, "p", p, "seq", seq, "name", name(id), "value", value(id),
-                    "category", "category-" + (seq % 7))));
+            rows.add(row.copy(Map.of(
+                    "id",
+                    id,
+                    "p",
+                    p,
+                    "seq",
+                    seq,
+                    "name",
+                    name(id),
+                    "value",
+                    value(id),
+                    "category",
+                    "category-" + (seq % 7))));
         }
         return rows;
     }
@@ -414,11 +459,15 @@ abstract class IcebergEndToEndSuite {
     /** What one scan returned and the requests it sent. */
     private record ScanRead(List<Record> records, List<ProxiedRequest> requests) {
         long gets() {
-            return requests.stream().filter(request -> request.method().equals("GET")).count();
+            return requests.stream()
+                    .filter(request -> request.method().equals("GET"))
+                    .count();
         }
 
         long heads() {
-            return requests.stream().filter(request -> request.method().equals("HEAD")).count();
+            return requests.stream()
+                    .filter(request -> request.method().equals("HEAD"))
+                    .count();
         }
 
         long bodyBytes() {

@@ -135,11 +135,13 @@ final class IcebergEntryPoint implements EntryPoint {
         public List<CompletableFuture<ByteBuffer>> readVectored(List<FileRange> ranges) throws IOException {
             List<org.apache.iceberg.io.FileRange> icebergRanges = new ArrayList<>(ranges.size());
             for (FileRange range : ranges) {
-                icebergRanges.add(new org.apache.iceberg.io.FileRange(new CompletableFuture<>(), range.offset(),
-                        range.length()));
+                icebergRanges.add(
+                        new org.apache.iceberg.io.FileRange(new CompletableFuture<>(), range.offset(), range.length()));
             }
             ranged().readVectored(icebergRanges, ByteBuffer::allocate);
-            return icebergRanges.stream().map(org.apache.iceberg.io.FileRange::byteBuffer).toList();
+            return icebergRanges.stream()
+                    .map(org.apache.iceberg.io.FileRange::byteBuffer)
+                    .toList();
         }
 
         private RangeReadable ranged() {

@@ -118,8 +118,9 @@ class RangefetchS3FileIOTest {
 
     @Test
     void rejectsABadLocationNamingIt() {
-        for (String bad : new String[] {"gs://bucket/a", "s3://bucket", "s3://bucket/", "s3:///key", "/tmp/a",
-                "s3://bucket/a?versionId=1"}) {
+        for (String bad : new String[] {
+            "gs://bucket/a", "s3://bucket", "s3://bucket/", "s3:///key", "/tmp/a", "s3://bucket/a?versionId=1"
+        }) {
             assertThatThrownBy(() -> RangefetchS3FileIO.parseLocation(bad))
                     .as(bad)
                     .isInstanceOf(IllegalArgumentException.class)
@@ -148,9 +149,7 @@ class RangefetchS3FileIOTest {
                 .hasMessageContaining("closed")
                 .hasMessageContaining("s3://bucket/b");
         // a stream opened before close fails its next read that needs a request, saying why
-        assertThatThrownBy(() -> stream.read())
-                .isInstanceOf(IOException.class)
-                .hasMessageContaining("closed");
+        assertThatThrownBy(() -> stream.read()).isInstanceOf(IOException.class).hasMessageContaining("closed");
         stream.close();
     }
 

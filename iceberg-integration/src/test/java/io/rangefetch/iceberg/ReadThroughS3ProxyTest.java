@@ -103,7 +103,8 @@ class ReadThroughS3ProxyTest {
                 ByteBuffer buffer = range.byteBuffer().get(30, TimeUnit.SECONDS);
                 byte[] bytes = new byte[buffer.remaining()];
                 buffer.get(bytes);
-                assertThat(bytes).as("%s bytes at %s", range.length(), range.offset())
+                assertThat(bytes)
+                        .as("%s bytes at %s", range.length(), range.offset())
                         .isEqualTo(slice(range.offset(), range.length()));
             }
         }
@@ -115,17 +116,17 @@ class ReadThroughS3ProxyTest {
     void countsIcebergReadMetricsAsIcebergsStreamDoesOnTheCallersThread() throws Exception {
         try (SeekableInputStream stream = io.newInputFile(LOCATION, DATA.length).newStream()) {
             RangeReadable ranges = (RangeReadable) stream;
-            assertThat(stream.read()).isNotNegative();                       // 1 byte, 1 operation
-            assertThat(stream.read(new byte[100], 0, 100)).isEqualTo(100);   // 100 bytes, 1 operation
-            ranges.readFully(5000, new byte[200], 0, 200);                   // 200 bytes, 1 operation
-            ranges.readFully(5000, new byte[0], 0, 0);                       // nothing
-            assertThat(ranges.readTail(new byte[10], 0, 10)).isEqualTo(10);  // 10 bytes, 1 operation
+            assertThat(stream.read()).isNotNegative(); // 1 byte, 1 operation
+            assertThat(stream.read(new byte[100], 0, 100)).isEqualTo(100); // 100 bytes, 1 operation
+            ranges.readFully(5000, new byte[200], 0, 200); // 200 bytes, 1 operation
+            ranges.readFully(5000, new byte[0], 0, 0); // nothing
+            assertThat(ranges.readTail(new byte[10], 0, 10)).isEqualTo(10); // 10 bytes, 1 operation
             List<FileRange> vectored = List.of(range(0, 30), range(100_000, 70), range(200_000, 0));
-            ranges.readVectored(vectored, ByteBuffer::allocate);              // 100 bytes, 2 operations
-            CompletableFuture.allOf(vectored.stream().map(FileRange::byteBuffer)
-                    .toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+            ranges.readVectored(vectored, ByteBuffer::allocate); // 100 bytes, 2 operations
+            CompletableFuture.allOf(vectored.stream().map(FileRange::byteBuffer).toArray(CompletableFuture[]::new))
+                    .get(30, TimeUnit.SECONDS);
             stream.seek(DATA.length);
-            assertThat(stream.read()).isEqualTo(-1);                        // end of stream: nothing
+            assertThat(stream.read()).isEqualTo(-1); // end of stream: nothing
         }
         assertThat(metrics.value(FileIOMetricsContext.READ_BYTES)).isEqualTo(1 + 100 + 200 + 10 + 100);
         assertThat(metrics.value(FileIOMetricsContext.READ_OPERATIONS)).isEqualTo(6);

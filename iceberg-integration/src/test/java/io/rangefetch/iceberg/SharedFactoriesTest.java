@@ -108,11 +108,18 @@ class SharedFactoriesTest {
         }
         assertThat(SharedFactories.openHolders()).isEqualTo(holdersBefore + 1);
         // one factory's threads, however many copies read: not one pool per copy
-        assertThat(RangefetchThreads.owningFactories()).isEqualTo(factoriesAfterFew).hasSize(1);
+        assertThat(RangefetchThreads.owningFactories())
+                .isEqualTo(factoriesAfterFew)
+                .hasSize(1);
         int threadsAfterMany = RangefetchThreads.live().size();
-        System.out.printf("FileIO copies: rangefetch threads after 11 copies read %d, after 421 %d; open factories %d;"
-                + " cache peak %d of %d bytes%n", threadsAfterFew, threadsAfterMany,
-                SharedFactories.openHolders() - holdersBefore, original.peakCacheMemoryBytes(), BUDGET);
+        System.out.printf(
+                "FileIO copies: rangefetch threads after 11 copies read %d, after 421 %d; open factories %d;"
+                        + " cache peak %d of %d bytes%n",
+                threadsAfterFew,
+                threadsAfterMany,
+                SharedFactories.openHolders() - holdersBefore,
+                original.peakCacheMemoryBytes(),
+                BUDGET);
         assertThat(threadsAfterMany)
                 .as("rangefetch threads after 11 copies: %d; after 421: %d", threadsAfterFew, threadsAfterMany)
                 .isLessThanOrEqualTo(Math.max(threadsAfterFew, threadCeiling(shared)));
@@ -141,7 +148,8 @@ class SharedFactoriesTest {
 
         // one copy stays reachable only through a stream it opened
         RangefetchS3FileIO streaming = javaCopy(javaForm);
-        SeekableInputStream stream = streaming.newInputFile(location(0), OBJECT_SIZE).newStream();
+        SeekableInputStream stream =
+                streaming.newInputFile(location(0), OBJECT_SIZE).newStream();
         byte[] head = new byte[1000];
         stream.read(head, 0, head.length);
         WeakReference<RangefetchS3FileIO> streamingRef = new WeakReference<>(streaming);
@@ -156,8 +164,8 @@ class SharedFactoriesTest {
         copies = null;
         original = null;
 
-        RangefetchThreads.collectUntil("the dropped copies", COLLECTION_LIMIT,
-                () -> dropped.stream().allMatch(ref -> ref.get() == null));
+        RangefetchThreads.collectUntil(
+                "the dropped copies", COLLECTION_LIMIT, () -> dropped.stream().allMatch(ref -> ref.get() == null));
         // the dropped copies were collected, the one behind the open stream was not, and its stream reads on
         assertThat(streamingRef.get()).isNotNull();
         assertThat(SharedFactories.openHolders()).isEqualTo(holdersBefore + 1);
@@ -167,7 +175,9 @@ class SharedFactoriesTest {
 
         stream.close();
         stream = null;
-        RangefetchThreads.collectUntil("the copy whose stream closed", COLLECTION_LIMIT,
+        RangefetchThreads.collectUntil(
+                "the copy whose stream closed",
+                COLLECTION_LIMIT,
                 () -> SharedFactories.awaitOpenHolders(holdersBefore, 100));
         assertThat(streamingRef.get()).isNull();
         threads.assertNoNewThreads("rangefetch-", Duration.ofSeconds(10));
@@ -177,8 +187,7 @@ class SharedFactoriesTest {
         RangefetchS3FileIO io = new RangefetchS3FileIO(
                 new LocalS3Client(server.endpoint().toString(), server.accessKey(), server.secretKey()));
         io.initialize(Map.of(
-                "rangefetch.cache.max-memory", String.valueOf(BUDGET),
-                "rangefetch.read.min-request-size", "64KiB"));
+                "rangefetch.cache.max-memory", String.valueOf(BUDGET), "rangefetch.read.min-request-size", "64KiB"));
         return io;
     }
 
@@ -223,8 +232,8 @@ class SharedFactoriesTest {
 
     /** Fetch and exchange threads for each request in flight, a watchdog and a backoff timer: one factory's most. */
     private static int threadCeiling(StreamFactory factory) {
-        int inFlight = Math.max(factory.config().get(FETCH_MAX_CONCURRENCY),
-                factory.config().get(THROTTLE_MAX_CONCURRENCY));
+        int inFlight = Math.max(
+                factory.config().get(FETCH_MAX_CONCURRENCY), factory.config().get(THROTTLE_MAX_CONCURRENCY));
         return 3 * inFlight + 2;
     }
 

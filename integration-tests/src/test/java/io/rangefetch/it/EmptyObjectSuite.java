@@ -41,10 +41,13 @@ import software.amazon.awssdk.services.s3.S3Client;
 @Timeout(value = 120, threadMode = ThreadMode.SEPARATE_THREAD)
 abstract class EmptyObjectSuite extends ProxiedS3ServerTestBase {
     /** Parquet (rangefetch-parquet is on the class path), ORC and text policies, and no policy. */
-    private static final List<String> KEYS = List.of("empty.parquet", "empty.orc", "empty.csv", "empty.json",
-            "empty.bin");
-    private static final StreamConfig ONE_SLOT = StreamConfig.builder().set(FETCH_MAX_CONCURRENCY, 1)
-            .set(CACHE_MAX_MEMORY, 64L << 20).build();
+    private static final List<String> KEYS =
+            List.of("empty.parquet", "empty.orc", "empty.csv", "empty.json", "empty.bin");
+
+    private static final StreamConfig ONE_SLOT = StreamConfig.builder()
+            .set(FETCH_MAX_CONCURRENCY, 1)
+            .set(CACHE_MAX_MEMORY, 64L << 20)
+            .build();
 
     EmptyObjectSuite() {
         super(NetworkModel.unshaped());
@@ -87,7 +90,9 @@ abstract class EmptyObjectSuite extends ProxiedS3ServerTestBase {
             }
             ledger.ifPresent(counted -> {
                 assertThat(counted.heads()).as("HEADs").isZero();
-                assertThat(counted.gets()).as("GETs: the one that found the object empty").isEqualTo(1);
+                assertThat(counted.gets())
+                        .as("GETs: the one that found the object empty")
+                        .isEqualTo(1);
             });
         });
     }
@@ -97,36 +102,43 @@ abstract class EmptyObjectSuite extends ProxiedS3ServerTestBase {
     void anEmptyObjectOfKnownLengthSendsNothing(String name) throws Exception {
         withFactory(ONE_SLOT, factory -> {
             Optional<ProxyLedger> ledger = countingLedgerIfProxied();
-            try (SeekableS3InputStream stream = factory.open(location(name), OpenOptions.builder().length(0).build())) {
+            try (SeekableS3InputStream stream =
+                    factory.open(location(name), OpenOptions.builder().length(0).build())) {
                 assertEmpty(stream);
             }
-            ledger.ifPresent(counted -> assertThat(counted.requests()).as("requests").isEmpty());
+            ledger.ifPresent(
+                    counted -> assertThat(counted.requests()).as("requests").isEmpty());
         });
     }
 
     @Test
     void emptyObjectsOpenedAtOnceAllReadAsEmpty() throws Exception {
-        withFactory(StreamConfig.builder().set(FETCH_MAX_CONCURRENCY, 8)
-                .set(CACHE_MAX_MEMORY, 64L << 20).build(), factory -> {
-            ExecutorService readers = Executors.newFixedThreadPool(8);
-            try {
-                List<Future<Integer>> reads = new ArrayList<>();
-                for (int i = 0; i < 8; i++) {
-                    S3Location location = location("empty-" + i + ".orc");
-                    reads.add(readers.submit(() -> {
-                        try (SeekableS3InputStream stream = factory.open(location)) {
-                            return stream.read();
+        withFactory(
+                StreamConfig.builder()
+                        .set(FETCH_MAX_CONCURRENCY, 8)
+                        .set(CACHE_MAX_MEMORY, 64L << 20)
+                        .build(),
+                factory -> {
+                    ExecutorService readers = Executors.newFixedThreadPool(8);
+                    try {
+                        List<Future<Integer>> reads = new ArrayList<>();
+                        for (int i = 0; i < 8; i++) {
+                            S3Location location = location("empty-" + i + ".orc");
+                            reads.add(readers.submit(() -> {
+                                try (SeekableS3InputStream stream = factory.open(location)) {
+                                    return stream.read();
+                                }
+                            }));
                         }
-                    }));
-                }
-                for (Future<Integer> read : reads) {
-                    assertThat(read.get(60, TimeUnit.SECONDS)).isEqualTo(-1);
-                }
-            } finally {
-                readers.shutdownNow();
-                assertThat(readers.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
-            }
-        });
+                        for (Future<Integer> read : reads) {
+                            assertThat(read.get(60, TimeUnit.SECONDS)).isEqualTo(-1);
+                        }
+                    } finally {
+                        readers.shutdownNow();
+                        assertThat(readers.awaitTermination(30, TimeUnit.SECONDS))
+                                .isTrue();
+                    }
+                });
     }
 
     @Test
@@ -134,8 +146,11 @@ abstract class EmptyObjectSuite extends ProxiedS3ServerTestBase {
         withFactory(ONE_SLOT, factory -> {
             S3ParquetInputFile input = new S3ParquetInputFile(factory, location("empty.parquet"));
             assertThat(input.getLength()).isZero();
-            assertThatThrownBy(() -> ParquetFileReader.open(input,
-                    ParquetReadOptions.builder(new PlainParquetConfiguration()).build()).close())
+            assertThatThrownBy(() -> ParquetFileReader.open(
+                                    input,
+                                    ParquetReadOptions.builder(new PlainParquetConfiguration())
+                                            .build())
+                            .close())
                     .hasMessageContaining("not a Parquet file");
         });
     }

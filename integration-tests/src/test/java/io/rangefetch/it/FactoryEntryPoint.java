@@ -34,8 +34,8 @@ public final class FactoryEntryPoint implements EntryPoint {
     }
 
     /** A factory with {@code settings} on a fresh client to {@code server}, with {@code interceptors}. */
-    public static FactoryEntryPoint create(S3Server server, Map<String, String> settings,
-            ExecutionInterceptor... interceptors) {
+    public static FactoryEntryPoint create(
+            S3Server server, Map<String, String> settings, ExecutionInterceptor... interceptors) {
         StreamConfig config = StreamConfig.fromProperties(settings, "");
         S3Client client = S3Clients.syncWithoutSdkRetries(server, interceptors);
         try {

@@ -65,14 +65,31 @@ abstract class FactoryRetryFaultSuite extends RetryFaultSuite {
         StreamFactory factory(S3Server server, StreamConfig config, List<AutoCloseable> resources) {
             return switch (this) {
                 case SYNC_SDK_DEFAULTS -> StreamFactory.create(keep(S3Clients.sync(server), resources), config);
-                case SYNC_TEN_ATTEMPTS -> StreamFactory.create(keep(S3Clients.syncWith(server,
-                        ClientOverrideConfiguration.builder().retryStrategy(AwsRetryStrategy.standardRetryStrategy()
-                                .toBuilder().maxAttempts(10).build()).build()), resources), config);
-                case SYNC_LEGACY_POLICY -> StreamFactory.create(keep(S3Clients.syncWith(server,
-                        ClientOverrideConfiguration.builder().retryPolicy(RetryPolicy.builder().numRetries(9).build())
-                                .build()), resources), config);
-                case NETTY_SDK_DEFAULTS -> StreamFactory.create(keep(S3Clients.nettyAsync(server), resources),
-                        config);
+                case SYNC_TEN_ATTEMPTS ->
+                    StreamFactory.create(
+                            keep(
+                                    S3Clients.syncWith(
+                                            server,
+                                            ClientOverrideConfiguration.builder()
+                                                    .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
+                                                            .maxAttempts(10)
+                                                            .build())
+                                                    .build()),
+                                    resources),
+                            config);
+                case SYNC_LEGACY_POLICY ->
+                    StreamFactory.create(
+                            keep(
+                                    S3Clients.syncWith(
+                                            server,
+                                            ClientOverrideConfiguration.builder()
+                                                    .retryPolicy(RetryPolicy.builder()
+                                                            .numRetries(9)
+                                                            .build())
+                                                    .build()),
+                                    resources),
+                            config);
+                case NETTY_SDK_DEFAULTS -> StreamFactory.create(keep(S3Clients.nettyAsync(server), resources), config);
             };
         }
 
@@ -93,14 +110,24 @@ abstract class FactoryRetryFaultSuite extends RetryFaultSuite {
         List<AutoCloseable> resources = new ArrayList<>();
         try (StreamFactory factory = client.factory(proxied(), CONFIG, resources)) {
             ProxyLedger ledger = countingLedger();
-            failNextGets(Fault.SLOW_DOWN_503, Fault.SLOW_DOWN_503, Fault.SLOW_DOWN_503, Fault.SLOW_DOWN_503,
+            failNextGets(
+                    Fault.SLOW_DOWN_503,
+                    Fault.SLOW_DOWN_503,
+                    Fault.SLOW_DOWN_503,
+                    Fault.SLOW_DOWN_503,
                     Fault.SLOW_DOWN_503);
             try (SeekableS3InputStream stream = factory.open(location(), known())) {
-                assertSameBytes(data(), ReadKind.POSITIONED.read(FactoryEntryPoint.of(stream), START, LENGTH), START,
+                assertSameBytes(
+                        data(),
+                        ReadKind.POSITIONED.read(FactoryEntryPoint.of(stream), START, LENGTH),
+                        START,
                         "the read after the burst");
-                assertThat(stream.statistics().retries()).as("Rangefetch's retries").isEqualTo(5);
+                assertThat(stream.statistics().retries())
+                        .as("Rangefetch's retries")
+                        .isEqualTo(5);
             }
-            assertThat(ledger.requests()).extracting(ProxiedRequest::status)
+            assertThat(ledger.requests())
+                    .extracting(ProxiedRequest::status)
                     .containsExactly(503, 503, 503, 503, 503, 206);
         } finally {
             for (AutoCloseable resource : resources) {
@@ -130,26 +157,33 @@ abstract class FactoryRetryFaultSuite extends RetryFaultSuite {
         };
         long limitedBefore = proxy.rateLimitedRequests();
         try (S3Client other = S3Clients.sync(proxied())) {
-            withFactory(CONFIG, factory -> {
-                ProxyLedger ledger = countingLedger();
-                // a burst of one, and the next token in 100 s: another client's HEAD takes the burst
-                proxy.setRequestRateLimit(0.01, 1);
-                other.headObject(request -> request.bucket(bucket()).key(key("faulty.bin")));
-                try (SeekableS3InputStream stream = kind == ReadKind.TAIL ? factory.open(location())
-                        : factory.open(location(), known())) {
-                    long start = kind == ReadKind.TAIL ? SIZE - TAIL : START;
-                    int length = kind == ReadKind.TAIL ? TAIL : LENGTH;
-                    assertSameBytes(data(), kind.read(FactoryEntryPoint.of(stream), start, length), start,
-                            "the read after the refusals");
-                    assertThat(stream.statistics().retries()).isEqualTo(2);
-                }
-                assertThat(ledger.requests()).extracting(ProxiedRequest::method, ProxiedRequest::status)
-                        .containsExactly(tuple("HEAD", 200), tuple("GET", 503), tuple("GET", 503), tuple("GET", 206));
-                assertThat(proxy.rateLimitedRequests() - limitedBefore).isEqualTo(2);
-            }, liftAfterTwoRefusals);
+            withFactory(
+                    CONFIG,
+                    factory -> {
+                        ProxyLedger ledger = countingLedger();
+                        // a burst of one, and the next token in 100 s: another client's HEAD takes the burst
+                        proxy.setRequestRateLimit(0.01, 1);
+                        other.headObject(request -> request.bucket(bucket()).key(key("faulty.bin")));
+                        try (SeekableS3InputStream stream =
+                                kind == ReadKind.TAIL ? factory.open(location()) : factory.open(location(), known())) {
+                            long start = kind == ReadKind.TAIL ? SIZE - TAIL : START;
+                            int length = kind == ReadKind.TAIL ? TAIL : LENGTH;
+                            assertSameBytes(
+                                    data(),
+                                    kind.read(FactoryEntryPoint.of(stream), start, length),
+                                    start,
+                                    "the read after the refusals");
+                            assertThat(stream.statistics().retries()).isEqualTo(2);
+                        }
+                        assertThat(ledger.requests())
+                                .extracting(ProxiedRequest::method, ProxiedRequest::status)
+                                .containsExactly(
+                                        tuple("HEAD", 200), tuple("GET", 503), tuple("GET", 503), tuple("GET", 206));
+                        assertThat(proxy.rateLimitedRequests() - limitedBefore).isEqualTo(2);
+                    },
+                    liftAfterTwoRefusals);
         } finally {
             proxy.clearRequestRateLimit();
         }
     }
-
 }

@@ -56,22 +56,26 @@ public abstract class FaultSoakSuite extends EntryPointTestBase {
     private static final int DEFAULT_THREADS = 4;
     private static final long BUDGET = 32L * MIB;
     /** The defaults but for a small cache and short retry delays: faults are frequent here, and never last. */
-    private static final Map<String, String> SETTINGS = Map.of("cache.max-memory", BUDGET / MIB + "MiB",
-            "retry.base-delay", "1ms", "retry.max-delay", "20ms");
-    private static final int[] SIZES = {0, 1, 100_003, MIB + 3, 8 * MIB - 1, 8 * MIB, 8 * MIB + 1, 12 * MIB + 5,
-            30 * MIB};
+    private static final Map<String, String> SETTINGS =
+            Map.of("cache.max-memory", BUDGET / MIB + "MiB", "retry.base-delay", "1ms", "retry.max-delay", "20ms");
+
+    private static final int[] SIZES = {
+        0, 1, 100_003, MIB + 3, 8 * MIB - 1, 8 * MIB, 8 * MIB + 1, 12 * MIB + 5, 30 * MIB
+    };
     private static final int OVERWRITTEN_SIZE = 9 * MIB + 13;
     /** Every version is kept to check reads against: this bounds the memory they take. */
     private static final int MAX_VERSIONS = 32;
+
     private static final Duration FAULT_FIRST_BYTE_DELAY = Duration.ofMillis(200);
     /** Reads that end in an IOException other than ObjectChanged: faults that outlast 8 attempts are rare. */
     private static final double MAX_OTHER_FAILURES = 0.02;
+
     private static final Duration CLOSE_GRACE = Duration.ofSeconds(10);
 
     private final long seed = Long.getLong("rangefetch.soak.seed", new SplittableRandom().nextLong());
     private final int reads = Integer.getInteger("rangefetch.soak.reads", DEFAULT_READS);
-    private final Duration timeLimit = Duration.ofMinutes(Integer.getInteger("rangefetch.soak.minutes",
-            DEFAULT_MINUTES));
+    private final Duration timeLimit =
+            Duration.ofMinutes(Integer.getInteger("rangefetch.soak.minutes", DEFAULT_MINUTES));
     private final int threads = Integer.getInteger("rangefetch.soak.threads", DEFAULT_THREADS);
     private final List<SoakObject> objects = new ArrayList<>();
     private SoakObject overwritten;
@@ -102,8 +106,11 @@ public abstract class FaultSoakSuite extends EntryPointTestBase {
         SoakTally tally = new SoakTally();
         long started = System.nanoTime();
         proxy.setFaultFirstByteDelay(FAULT_FIRST_BYTE_DELAY);
-        proxy.setRandomFaults(RandomFaults.seeded(seed).with(Fault.SLOW_DOWN_503, 0.05)
-                .with(Fault.RESET_MID_BODY, 0.03).with(Fault.TRUNCATED_BODY, 0.03).with(Fault.SERVER_ERROR_500, 0.02)
+        proxy.setRandomFaults(RandomFaults.seeded(seed)
+                .with(Fault.SLOW_DOWN_503, 0.05)
+                .with(Fault.RESET_MID_BODY, 0.03)
+                .with(Fault.TRUNCATED_BODY, 0.03)
+                .with(Fault.SERVER_ERROR_500, 0.02)
                 .with(Fault.FIRST_BYTE_DELAY, 0.01));
         StreamStatistics[] statistics = new StreamStatistics[1];
         long[] peakCache = new long[1];
@@ -128,8 +135,7 @@ public abstract class FaultSoakSuite extends EntryPointTestBase {
         Map<Fault, Long> faults = faultsSince(faultsBefore, proxy.injectedFaults());
         // the entry point is closed (withEntryPoint saw its threads end), and so is its client: every connection it had
         // through the proxy ends, and the proxy's thread for it (unless the client's pool outlives the entry point)
-        boolean connectionsClosed = !closesConnections[0]
-                || proxy.awaitOpenConnections(connectionsBefore, CLOSE_GRACE);
+        boolean connectionsClosed = !closesConnections[0] || proxy.awaitOpenConnections(connectionsBefore, CLOSE_GRACE);
         if (closesConnections[0]) {
             try {
                 threadsAtStart.assertNoNewThreads(ShapingProxy.THREAD_NAME_PREFIX, CLOSE_GRACE);
@@ -137,9 +143,17 @@ public abstract class FaultSoakSuite extends EntryPointTestBase {
                 failure = failure == null ? e : failure;
             }
         }
-        print(summary(tally, faults, ledger, statistics[0], peakCache[0], took,
-                "live before " + threadsBefore + ", after " + liveThreads() + " (new: " + threadsAtStart.newThreads("")
-                        .stream().map(Thread::getName).toList() + "); rangefetch-* left after close: "
+        print(summary(
+                tally,
+                faults,
+                ledger,
+                statistics[0],
+                peakCache[0],
+                took,
+                "live before " + threadsBefore + ", after " + liveThreads() + " (new: "
+                        + threadsAtStart.newThreads("").stream()
+                                .map(Thread::getName)
+                                .toList() + "); rangefetch-* left after close: "
                         + threadsAtStart.newThreads(RANGEFETCH_THREADS).size(),
                 "open before " + connectionsBefore + ", after " + proxy.openConnections()
                         + (closesConnections[0] ? "" : " (the client's pool outlives the entry point)")));
@@ -149,37 +163,62 @@ public abstract class FaultSoakSuite extends EntryPointTestBase {
 
         assertThat(tally.failures()).as("failures (seed %d)", seed).isEmpty();
         assertThat(tally.outcomes(SoakTally.OK)).as("reads with checked bytes").isGreaterThanOrEqualTo(reads);
-        assertThat(tally.outcomesOtherThan("ObjectChangedException")).as("reads that failed (seed %d)", seed)
+        assertThat(tally.outcomesOtherThan("ObjectChangedException"))
+                .as("reads that failed (seed %d)", seed)
                 .isLessThanOrEqualTo((long) (MAX_OTHER_FAILURES * tally.reads()));
         assertThat(peakCache[0]).as("the cache's peak").isLessThanOrEqualTo(BUDGET);
         assertThat(tally.maxSampledCache()).as("the cache's most sampled").isLessThanOrEqualTo(BUDGET);
-        assertThat(connectionsClosed).as("proxy connections back to %d", connectionsBefore).isTrue();
+        assertThat(connectionsClosed)
+                .as("proxy connections back to %d", connectionsBefore)
+                .isTrue();
         assertThat(statistics[0].retries()).as("retries").isPositive();
         assertThat(statistics[0].resumes()).as("resumes").isPositive();
         if (reads >= DEFAULT_READS) {
-            assertThat(faults).as("faults injected").allSatisfy((fault, count) -> assertThat(count).as("%s", fault)
-                    .isPositive());
+            assertThat(faults)
+                    .as("faults injected")
+                    .allSatisfy(
+                            (fault, count) -> assertThat(count).as("%s", fault).isPositive());
         }
     }
 
-    private Map<String, String> summary(SoakTally tally, Map<Fault, Long> faults, ProxyLedger ledger,
-            StreamStatistics statistics, long peakCache, Duration took, String threads, String connections) {
+    private Map<String, String> summary(
+            SoakTally tally,
+            Map<Fault, Long> faults,
+            ProxyLedger ledger,
+            StreamStatistics statistics,
+            long peakCache,
+            Duration took,
+            String threads,
+            String connections) {
         Map<String, String> summary = new LinkedHashMap<>(tally.lines());
-        summary.put("faults injected", faults.values().stream().mapToLong(Long::longValue).sum() + " " + faults);
-        summary.put("proxy answers", "GET " + ledger.gets() + ", HEAD " + ledger.heads() + "; 206 "
-                + ledger.responses(206) + ", 200 " + ledger.responses(200) + ", 412 " + ledger.responses(412)
-                + ", 500 " + ledger.responses(500) + ", 503 " + ledger.responses(503));
+        summary.put(
+                "faults injected",
+                faults.values().stream().mapToLong(Long::longValue).sum() + " " + faults);
+        summary.put(
+                "proxy answers",
+                "GET " + ledger.gets() + ", HEAD " + ledger.heads() + "; 206 "
+                        + ledger.responses(206) + ", 200 " + ledger.responses(200) + ", 412 " + ledger.responses(412)
+                        + ", 500 " + ledger.responses(500) + ", 503 " + ledger.responses(503));
         if (statistics != null) {
-            summary.put("factory", "GETs " + statistics.getRequests() + ", HEADs " + statistics.headRequests()
-                    + ", retries " + statistics.retries() + ", resumes " + statistics.resumes() + ", cache hits "
-                    + statistics.cacheHits() + ", fetched " + SoakTally.mib(statistics.bytesFetched()) + ", served "
-                    + SoakTally.mib(statistics.bytesServed()));
-            summary.put("throttle, hedges", "503s seen " + statistics.throttledResponses() + ", governor limit at the "
-                    + "end " + statistics.throttleLimit() + "; hedges sent " + statistics.hedgesSent() + ", won "
-                    + statistics.hedgesWon());
+            summary.put(
+                    "factory",
+                    "GETs " + statistics.getRequests() + ", HEADs " + statistics.headRequests()
+                            + ", retries " + statistics.retries() + ", resumes " + statistics.resumes()
+                            + ", cache hits "
+                            + statistics.cacheHits() + ", fetched " + SoakTally.mib(statistics.bytesFetched())
+                            + ", served "
+                            + SoakTally.mib(statistics.bytesServed()));
+            summary.put(
+                    "throttle, hedges",
+                    "503s seen " + statistics.throttledResponses() + ", governor limit at the "
+                            + "end " + statistics.throttleLimit() + "; hedges sent " + statistics.hedgesSent()
+                            + ", won "
+                            + statistics.hedgesWon());
         }
-        summary.put("cache", "budget " + SoakTally.mib(BUDGET) + ", peak " + SoakTally.mib(peakCache)
-                + ", most sampled " + SoakTally.mib(tally.maxSampledCache()));
+        summary.put(
+                "cache",
+                "budget " + SoakTally.mib(BUDGET) + ", peak " + SoakTally.mib(peakCache) + ", most sampled "
+                        + SoakTally.mib(tally.maxSampledCache()));
         summary.put("threads", threads);
         summary.put("proxy connections", connections);
         summary.put("time", took.toMillis() + " ms (limit " + timeLimit + ")");
@@ -198,10 +237,12 @@ public abstract class FaultSoakSuite extends EntryPointTestBase {
         // versions could tell Rangefetch's mistakes from the server's: overwrites are the atomic servers' part
         boolean overwrites = server().overwritesAtomically();
         Runnable afterRead = () -> {
-            if (overwrites && attempts.incrementAndGet() % overwriteEvery == 0
+            if (overwrites
+                    && attempts.incrementAndGet() % overwriteEvery == 0
                     && overwritten.versions() < MAX_VERSIONS) {
                 int version = overwritten.versions();
-                overwritten.overwrite(randomBytes(OVERWRITTEN_SIZE, seed + version),
+                overwritten.overwrite(
+                        randomBytes(OVERWRITTEN_SIZE, seed + version),
                         content -> put(writer, "overwritten.bin", content));
                 tally.overwritten();
             }
@@ -216,16 +257,23 @@ public abstract class FaultSoakSuite extends EntryPointTestBase {
         try {
             List<Future<?>> readers = new ArrayList<>();
             for (int i = 0; i < threads; i++) {
-                readers.add(pool.submit(new SoakReader(entryPoint, objects, random.split(), tally,
-                        () -> !stop.get() && !tally.failed() && tally.outcomes(SoakTally.OK) < reads, afterRead)));
+                readers.add(pool.submit(new SoakReader(
+                        entryPoint,
+                        objects,
+                        random.split(),
+                        tally,
+                        () -> !stop.get() && !tally.failed() && tally.outcomes(SoakTally.OK) < reads,
+                        afterRead)));
             }
             long deadline = started + timeLimit.toNanos();
             for (Future<?> reader : readers) {
                 reader.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             }
         } catch (TimeoutException e) {
-            throw new AssertionError("the soak ran past its time limit of " + timeLimit + " (seed " + seed
-                    + "): a read hangs, or the machine is too slow for " + reads + " reads", e);
+            throw new AssertionError(
+                    "the soak ran past its time limit of " + timeLimit + " (seed " + seed
+                            + "): a read hangs, or the machine is too slow for " + reads + " reads",
+                    e);
         } catch (ExecutionException e) {
             throw new AssertionError("a reader died (seed " + seed + ")", e.getCause());
         } finally {
@@ -251,8 +299,15 @@ public abstract class FaultSoakSuite extends EntryPointTestBase {
 
     private void print(Map<String, String> lines) {
         StringBuilder block = new StringBuilder();
-        block.append("---- fault soak, ").append(getClass().getSimpleName()).append(", seed ").append(seed)
-                .append(", ").append(threads).append(" threads, ").append(reads).append(" reads ----\n");
+        block.append("---- fault soak, ")
+                .append(getClass().getSimpleName())
+                .append(", seed ")
+                .append(seed)
+                .append(", ")
+                .append(threads)
+                .append(" threads, ")
+                .append(reads)
+                .append(" reads ----\n");
         lines.forEach((label, value) -> block.append(String.format("%-22s %s%n", label, value)));
         System.out.print(block.append("----\n"));
     }

@@ -42,8 +42,8 @@ final class HeldGets implements ExecutionInterceptor {
         held.release();
         try {
             if (!released.await(LIMIT_SECONDS, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("GET " + get.range() + " was held " + LIMIT_SECONDS
-                        + " s and never released");
+                throw new IllegalStateException(
+                        "GET " + get.range() + " was held " + LIMIT_SECONDS + " s and never released");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

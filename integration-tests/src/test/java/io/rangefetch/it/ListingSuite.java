@@ -66,8 +66,16 @@ abstract class ListingSuite extends ProxiedS3ServerTestBase {
                     put(s3, partition(p) + "part-" + f, (partition(p) + f).getBytes(StandardCharsets.UTF_8));
                 }
             }
-            for (String tricky : List.of("u/p=1!x/a", "u/p=1-x/a", "u/p=1.x/a", "u/p=1/a", "u/p=1/b", "u/p=10/a",
-                    "u/p=2/a", "u/p=2x/a", "u/p=1/x/c")) {
+            for (String tricky : List.of(
+                    "u/p=1!x/a",
+                    "u/p=1-x/a",
+                    "u/p=1.x/a",
+                    "u/p=1/a",
+                    "u/p=1/b",
+                    "u/p=10/a",
+                    "u/p=2/a",
+                    "u/p=2x/a",
+                    "u/p=1/x/c")) {
                 put(s3, tricky, tricky.getBytes(StandardCharsets.UTF_8));
             }
             put(s3, "u/p=3/", new byte[0]); // a folder marker
@@ -78,23 +86,28 @@ abstract class ListingSuite extends ProxiedS3ServerTestBase {
     }
 
     private List<S3Location> locations(String... names) {
-        return Arrays.stream(names).map(name -> new S3Location(bucket(), key(name))).toList();
+        return Arrays.stream(names)
+                .map(name -> new S3Location(bucket(), key(name)))
+                .toList();
     }
 
     private static List<String> keys(StreamFactory factory, List<S3Location> wanted) throws Exception {
         try (ObjectListing listing = factory.list(wanted)) {
-            return listing.toList().stream().map(object -> object.location().key()).toList();
+            return listing.toList().stream()
+                    .map(object -> object.location().key())
+                    .toList();
         }
     }
 
     /** The definition: each location listed alone by the SDK, filtered as the factory documents, sorted. */
     private List<String> eachAlone(List<S3Location> wanted) {
-        TreeSet<String> union = new TreeSet<>((a, b) -> Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8),
-                b.getBytes(StandardCharsets.UTF_8)));
+        TreeSet<String> union = new TreeSet<>((a, b) ->
+                Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8)));
         try (S3Client s3 = S3Clients.sync(server())) {
             for (S3Location location : wanted) {
                 String at = location.key();
-                for (S3Object object : s3.listObjectsV2Paginator(request -> request.bucket(bucket()).prefix(at))
+                for (S3Object object : s3.listObjectsV2Paginator(
+                                request -> request.bucket(bucket()).prefix(at))
                         .contents()) {
                     String key = object.key();
                     boolean under = at.endsWith("/") ? key.startsWith(at) : key.equals(at) || key.startsWith(at + "/");
@@ -109,18 +122,37 @@ abstract class ListingSuite extends ProxiedS3ServerTestBase {
 
     @Test
     void aListingIsTheUnionOfListingEachLocationAloneAndItsCallsAreCountedAsLists() throws Exception {
-        List<S3Location> wanted = locations("u/p=1/", "u/p=2", "u/p=1/x/", "u/p=3/", "u/p=9/", longName(),
-                partition(7), partition(8), partition(40), partition(59) + "part-1", partition(59) + "part-1");
+        List<S3Location> wanted = locations(
+                "u/p=1/",
+                "u/p=2",
+                "u/p=1/x/",
+                "u/p=3/",
+                "u/p=9/",
+                longName(),
+                partition(7),
+                partition(8),
+                partition(40),
+                partition(59) + "part-1",
+                partition(59) + "part-1");
         List<String> expected = eachAlone(wanted);
-        assertThat(expected).contains(key("u/p=1/a"), key("u/p=2/a"), key("u/p=3/d"), key(longName()))
+        assertThat(expected)
+                .contains(key("u/p=1/a"), key("u/p=2/a"), key("u/p=3/d"), key(longName()))
                 .doesNotContain(key("u/p=1!x/a"), key("u/p=10/a"), key("u/p=2x/a"), key("u/p=3/"));
         ProxyLedger ledger = countingLedger();
-        withFactory(StreamConfig.builder().set(LIST_PAGE_SIZE, 4).set(LIST_CURSORS, 3)
-                .set(LIST_PARALLELISM, 2).build(), factory -> {
-            assertThat(keys(factory, wanted)).containsExactlyElementsOf(expected);
-            assertThat(ledger.lists()).as("%s", ledger).isEqualTo(factory.statistics().listRequests()).isPositive();
-            assertThat(ledger.gets()).as("%s", ledger).isZero();
-        });
+        withFactory(
+                StreamConfig.builder()
+                        .set(LIST_PAGE_SIZE, 4)
+                        .set(LIST_CURSORS, 3)
+                        .set(LIST_PARALLELISM, 2)
+                        .build(),
+                factory -> {
+                    assertThat(keys(factory, wanted)).containsExactlyElementsOf(expected);
+                    assertThat(ledger.lists())
+                            .as("%s", ledger)
+                            .isEqualTo(factory.statistics().listRequests())
+                            .isPositive();
+                    assertThat(ledger.gets()).as("%s", ledger).isZero();
+                });
     }
 
     @Test
@@ -147,14 +179,20 @@ abstract class ListingSuite extends ProxiedS3ServerTestBase {
         int page = 10;
         long commonPrefixPages;
         try (S3Client s3 = S3Clients.sync(server())) {
-            commonPrefixPages = s3.listObjectsV2Paginator(request -> request.bucket(bucket()).prefix(key("t/"))
-                    .maxKeys(page)).stream().count();
+            commonPrefixPages =
+                    s3
+                            .listObjectsV2Paginator(request ->
+                                    request.bucket(bucket()).prefix(key("t/")).maxKeys(page))
+                            .stream()
+                            .count();
         }
         List<String> expected = eachAlone(wanted);
         ProxyLedger ledger = countingLedger();
         withFactory(StreamConfig.builder().set(LIST_PAGE_SIZE, page).build(), factory -> {
             assertThat(keys(factory, wanted)).containsExactlyElementsOf(expected);
-            assertThat(ledger.lists()).as("%s", ledger).isLessThanOrEqualTo(commonPrefixPages)
+            assertThat(ledger.lists())
+                    .as("%s", ledger)
+                    .isLessThanOrEqualTo(commonPrefixPages)
                     .isLessThan(wanted.size());
         });
     }
@@ -178,7 +216,8 @@ abstract class ListingSuite extends ProxiedS3ServerTestBase {
             assertThat(new String(read, StandardCharsets.UTF_8)).isEqualTo(partition(12) + 1);
             assertThat(ledger.heads()).as("%s", ledger).isZero();
             assertThat(ledger.gets()).as("%s", ledger).isEqualTo(1);
-            assertThat(ledger.requests()).singleElement()
+            assertThat(ledger.requests())
+                    .singleElement()
                     .satisfies(request -> assertThat(request.isList()).isFalse());
         }
     }

@@ -84,7 +84,9 @@ abstract class OrcReadSuite extends ProxiedS3ServerTestBase {
     void aTailUnderTheTailSizeCostsOneGetAndNoHead() throws Exception {
         assertThat(typicalLayout.tailLength()).as("ORC tail bytes").isLessThan(DEFAULT_TAIL_SIZE / 4);
         assertThat(typicalLayout.stripes()).as("stripes").hasSizeGreaterThanOrEqualTo(8);
-        assertThat((long) typical.length).as("file bytes").isGreaterThan(DEFAULTS.get(SMALL_OBJECT_SIZE))
+        assertThat((long) typical.length)
+                .as("file bytes")
+                .isGreaterThan(DEFAULTS.get(SMALL_OBJECT_SIZE))
                 .isEqualTo(typicalLayout.fileLength());
         ProxyLedger ledger = countingLedger();
         withFactory(DEFAULTS, factory -> {
@@ -93,7 +95,8 @@ abstract class OrcReadSuite extends ProxiedS3ServerTestBase {
                 assertReadsFully(stream, typical, typicalLayout.tailStart(), typicalLayout.tailLength());
             }
         });
-        assertThat(ledger.requests()).extracting(ProxiedRequest::rangeHeader)
+        assertThat(ledger.requests())
+                .extracting(ProxiedRequest::rangeHeader)
                 .containsExactly("bytes=-" + DEFAULT_TAIL_SIZE);
         assertThat(ledger.heads()).isZero();
     }
@@ -107,26 +110,34 @@ abstract class OrcReadSuite extends ProxiedS3ServerTestBase {
     @Test
     void aTailOverTheTailSizeCostsOneMoreGetOfExactlyTheMissingBytes() throws Exception {
         long length = wide.length;
-        assertThat(wideLayout.tailLength()).as("ORC tail bytes").isGreaterThan(SMALL_TAIL_SIZE + 32 * KIB)
+        assertThat(wideLayout.tailLength())
+                .as("ORC tail bytes")
+                .isGreaterThan(SMALL_TAIL_SIZE + 32 * KIB)
                 .isLessThan(DEFAULTS.get(MAX_REQUEST_SIZE));
-        assertThat(length).as("file bytes").isGreaterThan(DEFAULTS.get(SMALL_OBJECT_SIZE))
+        assertThat(length)
+                .as("file bytes")
+                .isGreaterThan(DEFAULTS.get(SMALL_OBJECT_SIZE))
                 .isEqualTo(wideLayout.fileLength());
         String missing = rangeHeader(wideLayout.tailStart(), length - SMALL_TAIL_SIZE);
         HeldGets restOfTail = new HeldGets(missing::equals);
         ProxyLedger ledger = countingLedger();
         // The ORC policy is core's own and not exported: its setting is given as users give it, by key.
         StreamConfig config = StreamConfig.fromProperties(Map.of("orc.tail-size", SMALL_TAIL_SIZE + "B"), "");
-        withFactory(config, factory -> {
-            try (SeekableS3InputStream stream = factory.open(location(WIDE))) {
-                try {
-                    restOfTail.awaitHeld(1);
-                } finally {
-                    restOfTail.release();
-                }
-                assertReadsFully(stream, wide, wideLayout.tailStart(), wideLayout.tailLength());
-            }
-        }, restOfTail);
-        assertThat(ledger.requests()).extracting(ProxiedRequest::rangeHeader)
+        withFactory(
+                config,
+                factory -> {
+                    try (SeekableS3InputStream stream = factory.open(location(WIDE))) {
+                        try {
+                            restOfTail.awaitHeld(1);
+                        } finally {
+                            restOfTail.release();
+                        }
+                        assertReadsFully(stream, wide, wideLayout.tailStart(), wideLayout.tailLength());
+                    }
+                },
+                restOfTail);
+        assertThat(ledger.requests())
+                .extracting(ProxiedRequest::rangeHeader)
                 .containsExactly("bytes=-" + SMALL_TAIL_SIZE, missing);
         assertThat(ledger.heads()).isZero();
     }
@@ -138,8 +149,8 @@ abstract class OrcReadSuite extends ProxiedS3ServerTestBase {
         withFactory(DEFAULTS, factory -> {
             try (SeekableS3InputStream stream = factory.open(location(TYPICAL))) {
                 assertReadsFully(stream, typical, typicalLayout.tailStart(), typicalLayout.tailLength());
-                for (StripeInformation stripe : List.of(stripes.get(0), stripes.get(stripes.size() / 2),
-                        stripes.get(stripes.size() - 1))) {
+                for (StripeInformation stripe :
+                        List.of(stripes.get(0), stripes.get(stripes.size() / 2), stripes.get(stripes.size() - 1))) {
                     assertReadsFully(stream, typical, stripe.getOffset(), stripe.getLength());
                 }
             }

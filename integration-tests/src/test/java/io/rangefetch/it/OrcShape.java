@@ -68,8 +68,13 @@ record OrcShape(String name, int stringColumns, int rows, long stripeSize) {
         // a memory check after every batch, so stripes are cut near stripeSize even when it is small
         OrcConf.ROWS_BETWEEN_CHECKS.setLong(conf, BATCH_ROWS);
         SplittableRandom random = new SplittableRandom(name.hashCode());
-        try (Writer writer = OrcFile.createWriter(hadoopPath(path), OrcFile.writerOptions(conf).setSchema(schema)
-                .compress(CompressionKind.ZLIB).stripeSize(stripeSize).overwrite(true))) {
+        try (Writer writer = OrcFile.createWriter(
+                hadoopPath(path),
+                OrcFile.writerOptions(conf)
+                        .setSchema(schema)
+                        .compress(CompressionKind.ZLIB)
+                        .stripeSize(stripeSize)
+                        .overwrite(true))) {
             VectorizedRowBatch batch = schema.createRowBatch(BATCH_ROWS);
             for (int row = 0; row < rows; row++) {
                 int slot = batch.size++;
@@ -99,8 +104,8 @@ record OrcShape(String name, int stringColumns, int rows, long stripeSize) {
         try (Reader reader = OrcFile.createReader(hadoopPath(path), OrcFile.readerOptions(configuration()))) {
             OrcProto.FileTail tail = reader.getFileTail();
             OrcProto.PostScript postScript = tail.getPostscript();
-            long tailLength = 1 + tail.getPostscriptLength() + postScript.getFooterLength()
-                    + postScript.getMetadataLength();
+            long tailLength =
+                    1 + tail.getPostscriptLength() + postScript.getFooterLength() + postScript.getMetadataLength();
             return new Layout(tail.getFileLength(), tailLength, List.copyOf(reader.getStripes()));
         }
     }

@@ -97,8 +97,13 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
     }
 
     static Stream<ParquetShape> layouts() {
-        return Stream.of(ParquetShape.flat(1), ParquetShape.flat(4), ParquetShape.flatWithoutColumnIndex(4),
-                ParquetShape.nested(1), ParquetShape.nested(4), ParquetShape.dictionary(4));
+        return Stream.of(
+                ParquetShape.flat(1),
+                ParquetShape.flat(4),
+                ParquetShape.flatWithoutColumnIndex(4),
+                ParquetShape.nested(1),
+                ParquetShape.nested(4),
+                ParquetShape.dictionary(4));
     }
 
     /**
@@ -120,8 +125,9 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
                 long footerGets = ledger.map(ProxyLedger::gets).orElse(0L);
                 // the suffix GET, and one for the trailer (see openingTheFileWithoutALengthCostsOneGet)
                 assertThat(footerGets).as("footer GETs: %s", ledger).isLessThanOrEqualTo(2);
-                assertRecords(reader, shape, shape.schema(), rowGroup -> { });
-                ledger.ifPresent(counts -> assertThat(counts.gets()).as("GETs: %s", counts.requests())
+                assertRecords(reader, shape, shape.schema(), rowGroup -> {});
+                ledger.ifPresent(counts -> assertThat(counts.gets())
+                        .as("GETs: %s", counts.requests())
                         .isLessThanOrEqualTo(footerGets + reader.getRowGroups().size()));
             }
         });
@@ -140,10 +146,13 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
             try (ParquetFileReader reader = open(new S3ParquetInputFile(factory, location(shape.name())))) {
                 ColumnDescriptor country = shape.schema().getColumnDescription(new String[] {"country"});
                 int rowGroups = 0;
-                for (PageReadStore rowGroup = reader.readNextRowGroup(); rowGroup != null;
+                for (PageReadStore rowGroup = reader.readNextRowGroup();
+                        rowGroup != null;
                         rowGroup = reader.readNextRowGroup(), rowGroups++) {
                     DictionaryPage page = rowGroup.getPageReader(country).readDictionaryPage();
-                    assertThat(page).as("dictionary page of row group %d", rowGroups).isNotNull();
+                    assertThat(page)
+                            .as("dictionary page of row group %d", rowGroups)
+                            .isNotNull();
                     Dictionary dictionary = page.getEncoding().initDictionary(country, page);
                     List<String> words = new ArrayList<>();
                     for (int id = 0; id <= dictionary.getMaxId(); id++) {
@@ -157,8 +166,8 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
     }
 
     static Stream<Arguments> pageIndexes() {
-        return Stream.of(Arguments.of(ParquetShape.flat(4), true),
-                Arguments.of(ParquetShape.flatWithoutColumnIndex(4), false));
+        return Stream.of(
+                Arguments.of(ParquetShape.flat(4), true), Arguments.of(ParquetShape.flatWithoutColumnIndex(4), false));
     }
 
     /**
@@ -178,10 +187,13 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
                 int chunks = 0;
                 for (BlockMetaData rowGroup : reader.getRowGroups()) {
                     for (ColumnChunkMetaData chunk : rowGroup.getColumns()) {
-                        assertThat(chunk.getOffsetIndexReference().getOffset()).as("where %s's offset index is", chunk)
+                        assertThat(chunk.getOffsetIndexReference().getOffset())
+                                .as("where %s's offset index is", chunk)
                                 .isGreaterThanOrEqualTo(length - TAIL_BYTES);
                         OffsetIndex offsets = reader.readOffsetIndex(chunk);
-                        assertThat(offsets.getPageCount()).as("pages of %s", chunk).isEqualTo(5);
+                        assertThat(offsets.getPageCount())
+                                .as("pages of %s", chunk)
+                                .isEqualTo(5);
                         assertThat(describe(offsets)).isEqualTo(describe(expected.readOffsetIndex(chunk)));
                         ColumnIndex index = reader.readColumnIndex(chunk);
                         if (columnIndexes) {
@@ -194,7 +206,8 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
                     }
                 }
                 assertThat(chunks).isEqualTo(4 * 3);
-                ledger.ifPresent(counts -> assertThat(counts.gets()).as("GETs: %s", counts.requests())
+                ledger.ifPresent(counts -> assertThat(counts.gets())
+                        .as("GETs: %s", counts.requests())
                         .isEqualTo(footerGets));
             }
         });
@@ -219,10 +232,12 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
             assertThat(input.getLength()).isEqualTo(length);
             try (ParquetFileReader reader = open(input)) {
                 long footerStart = length - TRAILER_BYTES - footerLength;
-                assertThat(ledger.requests()).extracting(ProxiedRequest::rangeHeader).containsExactly(
-                        "bytes=-" + TAIL_BYTES, "bytes=" + footerStart + "-" + (length - TAIL_BYTES - 1));
+                assertThat(ledger.requests())
+                        .extracting(ProxiedRequest::rangeHeader)
+                        .containsExactly(
+                                "bytes=-" + TAIL_BYTES, "bytes=" + footerStart + "-" + (length - TAIL_BYTES - 1));
                 assertThat(reader.getRowGroups()).hasSize(48);
-                assertRecords(reader, WIDE, WIDE.schema(), rowGroup -> { });
+                assertRecords(reader, WIDE, WIDE.schema(), rowGroup -> {});
             }
         });
         assertThat(ledger.gets()).as("GETs: %s", ledger).isLessThanOrEqualTo(2 + 48);
@@ -263,8 +278,9 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
                 assertThat(reader.getRowGroups()).hasSize(4);
             }
         });
-        assertThat(ledger.requests()).extracting(ProxiedRequest::rangeHeader).containsExactly(
-                "bytes=-" + DEFAULTS.get(ParquetFormatPolicy.FOOTER_PRECACHE_SIZE));
+        assertThat(ledger.requests())
+                .extracting(ProxiedRequest::rangeHeader)
+                .containsExactly("bytes=-" + DEFAULTS.get(ParquetFormatPolicy.FOOTER_PRECACHE_SIZE));
         assertThat(ledger.heads()).isZero();
     }
 
@@ -290,7 +306,8 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
                     pages += expected.readOffsetIndex(chunk).getPageCount();
                     if (i > 0) {
                         ColumnChunkMetaData previous = chunks.get(i - 1);
-                        assertThat(chunk.getStartingPos()).as("%s lies apart from %s", chunk, previous)
+                        assertThat(chunk.getStartingPos())
+                                .as("%s lies apart from %s", chunk, previous)
                                 .isGreaterThan(previous.getStartingPos() + previous.getTotalSize());
                     }
                 }
@@ -314,7 +331,8 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
         assertThat(sent).as("GETs sent: %s", ledger.requests()).hasSize(1 + bounds.size());
         // Counted over the whole scan, not row group by row group: the column prefetch fetches the later row
         // groups' chunks (coalesced) while the first is read, so their GETs are sent before their turn.
-        assertThat(sent.get(bounds.size()) - sent.get(0)).as("GETs after the footer: %s", ledger.requests())
+        assertThat(sent.get(bounds.size()) - sent.get(0))
+                .as("GETs after the footer: %s", ledger.requests())
                 .isLessThanOrEqualTo(bound);
         assertThat(ledger.heads()).isZero();
     }
@@ -328,7 +346,9 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
         byte[] file = Files.readAllBytes(ParquetShape.flat(1).write(directory));
         file[file.length - 1] = '0';
         String name = "not-par1.parquet";
-        assertOpenFailsAndBytesReadRight(name, file,
+        assertOpenFailsAndBytesReadRight(
+                name,
+                file,
                 location(name) + " is not a Parquet file. Expected magic number at tail, but found [80, 65, 82, 48]");
     }
 
@@ -337,7 +357,9 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
     void aFooterLongerThanTheFileFailsToOpenAndItsBytesStillReadRight() throws Exception {
         byte[] file = Files.readAllBytes(ParquetShape.flat(1).write(directory));
         ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN).putInt(file.length - TRAILER_BYTES, file.length);
-        assertOpenFailsAndBytesReadRight("footer-too-long.parquet", file,
+        assertOpenFailsAndBytesReadRight(
+                "footer-too-long.parquet",
+                file,
                 "corrupted file: the footer index is not within the file: " + -TRAILER_BYTES);
     }
 
@@ -345,7 +367,8 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
         upload(name, file);
         withFactory(factory -> {
             S3ParquetInputFile input = new S3ParquetInputFile(factory, location(name));
-            assertThatThrownBy(() -> open(input)).isExactlyInstanceOf(RuntimeException.class)
+            assertThatThrownBy(() -> open(input))
+                    .isExactlyInstanceOf(RuntimeException.class)
                     .hasMessage(message);
             // the same factory, which cached the tail the failed open fetched
             try (SeekableS3InputStream stream = factory.open(location(name))) {
@@ -400,11 +423,13 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
      * Reads every record of {@code reader}, which reads {@code projection}, and compares each with the row written;
      * {@code afterRowGroup} runs once a row group's pages are in.
      */
-    private static void assertRecords(ParquetFileReader reader, ParquetShape shape, MessageType projection,
-            RowGroupCheck afterRowGroup) throws IOException {
+    private static void assertRecords(
+            ParquetFileReader reader, ParquetShape shape, MessageType projection, RowGroupCheck afterRowGroup)
+            throws IOException {
         MessageColumnIO columns = new ColumnIOFactory().getColumnIO(projection);
         int row = 0;
-        for (PageReadStore rowGroup = reader.readNextRowGroup(); rowGroup != null;
+        for (PageReadStore rowGroup = reader.readNextRowGroup();
+                rowGroup != null;
                 rowGroup = reader.readNextRowGroup()) {
             afterRowGroup.check(rowGroup);
             RecordReader<Group> records = columns.getRecordReader(rowGroup, new GroupRecordConverter(projection));
@@ -427,9 +452,12 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
 
     /** {@code rowGroup}'s chunks of the columns {@code projection} names, in file order. */
     private static List<ColumnChunkMetaData> projected(BlockMetaData rowGroup, MessageType projection) {
-        Set<String> names = Set.copyOf(projection.getFields().stream().map(field -> field.getName()).toList());
-        return rowGroup.getColumns().stream().filter(chunk -> names.contains(chunk.getPath().toDotString()))
-                .sorted((a, b) -> Long.compare(a.getStartingPos(), b.getStartingPos())).toList();
+        Set<String> names = Set.copyOf(
+                projection.getFields().stream().map(field -> field.getName()).toList());
+        return rowGroup.getColumns().stream()
+                .filter(chunk -> names.contains(chunk.getPath().toDotString()))
+                .sorted((a, b) -> Long.compare(a.getStartingPos(), b.getStartingPos()))
+                .toList();
     }
 
     /** The footer's length, from the trailer of the local copy. */
@@ -450,7 +478,8 @@ abstract class ParquetReadSuite extends ProxiedS3ServerTestBase {
     private static List<String> describe(ColumnIndex index) {
         List<String> pages = new ArrayList<>();
         for (int page = 0; page < index.getMinValues().size(); page++) {
-            pages.add(hex(index.getMinValues().get(page)) + ".." + hex(index.getMaxValues().get(page)) + " nulls "
+            pages.add(hex(index.getMinValues().get(page)) + ".."
+                    + hex(index.getMaxValues().get(page)) + " nulls "
                     + index.getNullCounts().get(page));
         }
         pages.add(index.getBoundaryOrder().toString());

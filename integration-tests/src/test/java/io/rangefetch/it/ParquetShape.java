@@ -34,7 +34,11 @@ import org.apache.parquet.schema.Types;
  * @param maker builds row {@code n}
  * @param settings the writer settings beyond the schema and the codec
  */
-record ParquetShape(String name, MessageType schema, int rowCount, RowMaker maker,
+record ParquetShape(
+        String name,
+        MessageType schema,
+        int rowCount,
+        RowMaker maker,
         UnaryOperator<ExampleParquetWriter.Builder> settings) {
     private static final int ROWS = 20_000;
     private static final int ROWS_PER_PAGE = 1_000;
@@ -66,8 +70,8 @@ record ParquetShape(String name, MessageType schema, int rowCount, RowMaker make
 
     /** int64, double and UTF8 columns, in {@code rowGroups} row groups of pages of 1,000 rows. */
     static ParquetShape flat(int rowGroups) {
-        return new ParquetShape("flat-" + rowGroups + "rg.parquet", FLAT, ROWS, ParquetShape::flatRow,
-                inRowGroups(rowGroups));
+        return new ParquetShape(
+                "flat-" + rowGroups + "rg.parquet", FLAT, ROWS, ParquetShape::flatRow, inRowGroups(rowGroups));
     }
 
     /**
@@ -75,20 +79,28 @@ record ParquetShape(String name, MessageType schema, int rowCount, RowMaker make
      * is only written from page statistics, so this file has none (it still has its offset indexes).
      */
     static ParquetShape flatWithoutColumnIndex(int rowGroups) {
-        return new ParquetShape("flat-no-column-index-" + rowGroups + "rg.parquet", FLAT, ROWS, ParquetShape::flatRow,
+        return new ParquetShape(
+                "flat-no-column-index-" + rowGroups + "rg.parquet",
+                FLAT,
+                ROWS,
+                ParquetShape::flatRow,
                 builder -> inRowGroups(rowGroups).apply(builder).withStatisticsEnabled(false));
     }
 
     /** An optional group of optional fields, a repeated int32 and a LIST of optional strings. */
     static ParquetShape nested(int rowGroups) {
-        return new ParquetShape("nested-" + rowGroups + "rg.parquet", NESTED, ROWS, ParquetShape::nestedRow,
-                inRowGroups(rowGroups));
+        return new ParquetShape(
+                "nested-" + rowGroups + "rg.parquet", NESTED, ROWS, ParquetShape::nestedRow, inRowGroups(rowGroups));
     }
 
     /** A column of seven distinct strings, dictionary-encoded. */
     static ParquetShape dictionary(int rowGroups) {
-        return new ParquetShape("dictionary-" + rowGroups + "rg.parquet", COUNTRIES, ROWS,
-                (groups, row) -> groups.newGroup().append("id", (long) row)
+        return new ParquetShape(
+                "dictionary-" + rowGroups + "rg.parquet",
+                COUNTRIES,
+                ROWS,
+                (groups, row) -> groups.newGroup()
+                        .append("id", (long) row)
                         .append("country", COUNTRY_NAMES.get(row % COUNTRY_NAMES.size())),
                 builder -> inRowGroups(rowGroups).apply(builder).withDictionaryEncoding(true));
     }
@@ -99,9 +111,13 @@ record ParquetShape(String name, MessageType schema, int rowCount, RowMaker make
      * column chunk is about {@code 8 × rowsPerGroup} bytes.
      */
     static ParquetShape wide(String name, int columns, int rowGroups, int rowsPerGroup, int rowsPerPage) {
-        return new ParquetShape(name, wideSchema(IntStream.range(0, columns).toArray()), rowGroups * rowsPerGroup,
+        return new ParquetShape(
+                name,
+                wideSchema(IntStream.range(0, columns).toArray()),
+                rowGroups * rowsPerGroup,
                 ParquetShape::wideRow,
-                writer -> writer.withRowGroupRowCountLimit(rowsPerGroup).withPageRowCountLimit(rowsPerPage)
+                writer -> writer.withRowGroupRowCountLimit(rowsPerGroup)
+                        .withPageRowCountLimit(rowsPerPage)
                         .withDictionaryEncoding(false));
     }
 
@@ -119,7 +135,9 @@ record ParquetShape(String name, MessageType schema, int rowCount, RowMaker make
         Group group = groups.newGroup();
         List<Type> fields = group.getType().getFields();
         for (int field = 0; field < fields.size(); field++) {
-            group.add(field, wideValue(row, Integer.parseInt(fields.get(field).getName().substring(1))));
+            group.add(
+                    field,
+                    wideValue(row, Integer.parseInt(fields.get(field).getName().substring(1))));
         }
         return group;
     }
@@ -172,7 +190,9 @@ record ParquetShape(String name, MessageType schema, int rowCount, RowMaker make
     }
 
     private static Group flatRow(SimpleGroupFactory groups, int row) {
-        return groups.newGroup().append("id", (long) row).append("score", row * 0.25)
+        return groups.newGroup()
+                .append("id", (long) row)
+                .append("score", row * 0.25)
                 .append("name", "name-" + Integer.toHexString(row * 7919));
     }
 

@@ -129,6 +129,8 @@ public abstract class ProxiedS3ServerTestBase extends S3ServerTestBase {
     protected static void assertSameBytes(byte[] whole, byte[] bytes, long position, String what) {
         assertThat(position + bytes.length).as("end of %s", what).isLessThanOrEqualTo(whole.length);
         byte[] expected = Arrays.copyOfRange(whole, (int) position, (int) position + bytes.length);
-        assertThat(Arrays.mismatch(bytes, expected)).as("first wrong byte of %s", what).isEqualTo(-1);
+        assertThat(Arrays.mismatch(bytes, expected))
+                .as("first wrong byte of %s", what)
+                .isEqualTo(-1);
     }
 }

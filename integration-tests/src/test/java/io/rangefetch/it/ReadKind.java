@@ -89,8 +89,8 @@ public enum ReadKind {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted waiting for " + range + " of " + stream.describe());
         } catch (TimeoutException e) {
-            throw new AssertionError(range + " of " + stream.describe() + " not read after "
-                    + RANGE_TIMEOUT_SECONDS + " s", e);
+            throw new AssertionError(
+                    range + " of " + stream.describe() + " not read after " + RANGE_TIMEOUT_SECONDS + " s", e);
         } catch (ExecutionException e) {
             throw rethrown(e.getCause());
         }

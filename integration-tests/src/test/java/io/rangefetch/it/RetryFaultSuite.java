@@ -47,6 +47,7 @@ public abstract class RetryFaultSuite extends EntryPointTestBase {
     private static final int MIB = 1024 * KIB;
     /** The faulty object's size, and a tail read's length. */
     protected static final int SIZE = 20 * MIB;
+
     protected static final int TAIL = 200 * KIB;
     /** Short of retry.first-byte-timeout (10 s by default), so a held answer is waited for. */
     private static final Duration FAULT_FIRST_BYTE_DELAY = Duration.ofMillis(300);
@@ -101,7 +102,8 @@ public abstract class RetryFaultSuite extends EntryPointTestBase {
                 assertSameBytes(data, kind.read(stream, start(kind), length(kind)), start(kind), kind + " read");
             }
             StreamStatistics statistics = entryPoint.statistics();
-            assertThat(faultingProxy().injectedFaults().get(fault) - appliedBefore).as("%s applied", fault)
+            assertThat(faultingProxy().injectedFaults().get(fault) - appliedBefore)
+                    .as("%s applied", fault)
                     .isEqualTo(1);
             assertHeads(ledger, entryPoint, kind);
             switch (fault) {
@@ -155,15 +157,24 @@ public abstract class RetryFaultSuite extends EntryPointTestBase {
     void aBurstOfSlowDownAnswersIsOutlasted(ReadKind kind) throws Exception {
         withEntryPoint(settings(), entryPoint -> {
             ProxyLedger ledger = countingLedger();
-            failNextGets(Fault.SLOW_DOWN_503, Fault.SLOW_DOWN_503, Fault.SLOW_DOWN_503, Fault.SLOW_DOWN_503,
+            failNextGets(
+                    Fault.SLOW_DOWN_503,
+                    Fault.SLOW_DOWN_503,
+                    Fault.SLOW_DOWN_503,
+                    Fault.SLOW_DOWN_503,
                     Fault.SLOW_DOWN_503);
             try (EntryStream stream = open(entryPoint, kind)) {
-                assertSameBytes(data, kind.read(stream, start(kind), length(kind)), start(kind), "the read after the burst");
+                assertSameBytes(
+                        data, kind.read(stream, start(kind), length(kind)), start(kind), "the read after the burst");
             }
-            assertThat(entryPoint.statistics().retries()).as("Rangefetch's retries").isEqualTo(5);
+            assertThat(entryPoint.statistics().retries())
+                    .as("Rangefetch's retries")
+                    .isEqualTo(5);
             List<ProxiedRequest> requests = gets(ledger);
             assertThat(requests).extracting(ProxiedRequest::status).containsExactly(503, 503, 503, 503, 503, 206);
-            assertThat(requests).extracting(ProxiedRequest::rangeHeader).containsOnly(requests.get(0).rangeHeader());
+            assertThat(requests)
+                    .extracting(ProxiedRequest::rangeHeader)
+                    .containsOnly(requests.get(0).rangeHeader());
         });
     }
 
@@ -188,28 +199,37 @@ public abstract class RetryFaultSuite extends EntryPointTestBase {
             withEntryPoint(settings(), entryPoint -> {
                 // the length only: the stream learns the ETag from its first answer, so it may move if allowed
                 try (EntryStream stream = entryPoint.open(location, size, null)) {
-                    assertSameBytes(first, ReadKind.POSITIONED.read(stream, MIB, 64 * KIB), MIB, "before the overwrite");
+                    assertSameBytes(
+                            first, ReadKind.POSITIONED.read(stream, MIB, 64 * KIB), MIB, "before the overwrite");
                     ProxyLedger ledger = countingLedger();
                     if (kind == ReadKind.TAIL && !entryPoint.headsWhenOpenedKnowingNothing()) {
                         try (EntryStream fresh = entryPoint.open(location, -1, null)) {
                             put(s3, name, second);
-                            assertSameBytes(second, kind.read(fresh, size - TAIL, TAIL), size - TAIL,
+                            assertSameBytes(
+                                    second,
+                                    kind.read(fresh, size - TAIL, TAIL),
+                                    size - TAIL,
                                     "a fresh stream's read after the overwrite");
                         }
-                        assertThat(ledger.requests()).extracting(ProxiedRequest::method, ProxiedRequest::status)
+                        assertThat(ledger.requests())
+                                .extracting(ProxiedRequest::method, ProxiedRequest::status)
                                 .containsExactly(tuple("GET", 412), tuple("GET", 206));
                     } else if (kind == ReadKind.TAIL) {
                         try (EntryStream fresh = entryPoint.open(location, -1, null)) {
                             put(s3, name, second);
                             assertVersionChange(entryPoint, () -> kind.read(fresh, size - TAIL, TAIL), location);
                         }
-                        assertThat(gets(ledger)).extracting(ProxiedRequest::status).containsExactly(412);
+                        assertThat(gets(ledger))
+                                .extracting(ProxiedRequest::status)
+                                .containsExactly(412);
                     } else {
                         put(s3, name, second);
                         assertVersionChange(entryPoint, () -> kind.read(stream, 6L * MIB, 64 * KIB), location);
                         // the GET named the first version's ETag and S3 said it is gone; nothing of the second
                         // version was fetched (a HEAD may learn its ETag for the exception's message)
-                        assertThat(gets(ledger)).extracting(ProxiedRequest::status).containsExactly(412);
+                        assertThat(gets(ledger))
+                                .extracting(ProxiedRequest::status)
+                                .containsExactly(412);
                     }
                 }
             });
@@ -217,9 +237,11 @@ public abstract class RetryFaultSuite extends EntryPointTestBase {
     }
 
     private static void assertVersionChange(EntryPoint entryPoint, ThrowingRead read, S3Location location) {
-        assertThatThrownBy(read::run).isInstanceOf(IOException.class)
-                .matches(failure -> entryPoint.isVersionChange((IOException) failure), "a version change of "
-                        + entryPoint)
+        assertThatThrownBy(read::run)
+                .isInstanceOf(IOException.class)
+                .matches(
+                        failure -> entryPoint.isVersionChange((IOException) failure),
+                        "a version change of " + entryPoint)
                 .hasMessageContaining(location.key());
     }
 
@@ -243,15 +265,16 @@ public abstract class RetryFaultSuite extends EntryPointTestBase {
 
     /** A tail read opens knowing nothing, so its GET is the stream's first; every other kind knows the version. */
     private EntryStream open(EntryPoint entryPoint, ReadKind kind) throws IOException {
-        return kind == ReadKind.TAIL ? entryPoint.open(location(), -1, null)
-                : entryPoint.open(location(), SIZE, etag);
+        return kind == ReadKind.TAIL ? entryPoint.open(location(), -1, null) : entryPoint.open(location(), SIZE, etag);
     }
 
     /** No HEAD but the one S3A sends to open a stream that knows nothing. */
     private static void assertHeads(ProxyLedger ledger, EntryPoint entryPoint, ReadKind kind) {
         int expected = kind == ReadKind.TAIL && entryPoint.headsWhenOpenedKnowingNothing() ? 1 : 0;
-        assertThat(ledger.requests()).as("HEADs through %s", entryPoint)
-                .filteredOn(request -> request.method().equals("HEAD")).hasSize(expected);
+        assertThat(ledger.requests())
+                .as("HEADs through %s", entryPoint)
+                .filteredOn(request -> request.method().equals("HEAD"))
+                .hasSize(expected);
     }
 
     /**
@@ -259,12 +282,15 @@ public abstract class RetryFaultSuite extends EntryPointTestBase {
      * this suite on the AssertJ its Hadoop contract suites need, older than the one it is compiled with.)
      */
     private static void assertSameRange(ProxiedRequest first, ProxiedRequest second) {
-        assertThat(second.rangeHeader().equals(first.rangeHeader())).as("range %s sent again, sent %s",
-                first.rangeHeader(), second.rangeHeader()).isTrue();
+        assertThat(second.rangeHeader().equals(first.rangeHeader()))
+                .as("range %s sent again, sent %s", first.rangeHeader(), second.rangeHeader())
+                .isTrue();
     }
 
     private static List<ProxiedRequest> gets(ProxyLedger ledger) {
-        return ledger.requests().stream().filter(request -> request.method().equals("GET")).toList();
+        return ledger.requests().stream()
+                .filter(request -> request.method().equals("GET"))
+                .toList();
     }
 
     private static long start(ReadKind kind) {
@@ -301,11 +327,12 @@ public abstract class RetryFaultSuite extends EntryPointTestBase {
      * from where it stopped when the connection closed cleanly; when it was reset, from somewhere up to where the
      * proxy cut (a reset drops what was still in flight to the client).
      */
-    private static void assertResumePoint(ProxiedRequest failed, ProxiedRequest second, Fault fault, long start,
-            long end) {
+    private static void assertResumePoint(
+            ProxiedRequest failed, ProxiedRequest second, Fault fault, long start, long end) {
         assertThat(failed.bodyBytes()).isPositive().isLessThan(end - start);
         assertThat(second.rangeHeader()).endsWith("-" + (end - 1));
-        long resumedAt = Long.parseLong(second.rangeHeader().substring("bytes=".length()).split("-")[0]);
+        long resumedAt =
+                Long.parseLong(second.rangeHeader().substring("bytes=".length()).split("-")[0]);
         if (fault == Fault.TRUNCATED_BODY) {
             assertThat(resumedAt).isEqualTo(start + failed.bodyBytes());
         } else {

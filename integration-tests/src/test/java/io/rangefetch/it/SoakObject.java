@@ -76,8 +76,8 @@ final class SoakObject {
                 continue;
             }
             byte[] content = contents.get(version);
-            if (position + bytes.length <= content.length && Arrays.equals(bytes, 0, bytes.length, content,
-                    (int) position, (int) position + bytes.length)) {
+            if (position + bytes.length <= content.length
+                    && Arrays.equals(bytes, 0, bytes.length, content, (int) position, (int) position + bytes.length)) {
                 matching.set(version);
             }
         }

@@ -48,8 +48,13 @@ final class SoakReader implements Runnable {
      * @param more whether to start another read
      * @param afterRead runs after every read, whatever its outcome (the soak overwrites an object from there)
      */
-    SoakReader(EntryPoint entryPoint, List<SoakObject> objects, SplittableRandom random, SoakTally tally,
-            BooleanSupplier more, Runnable afterRead) {
+    SoakReader(
+            EntryPoint entryPoint,
+            List<SoakObject> objects,
+            SplittableRandom random,
+            SoakTally tally,
+            BooleanSupplier more,
+            Runnable afterRead) {
         this.entryPoint = requireNonNull(entryPoint, "entryPoint is null");
         this.objects = List.copyOf(objects);
         this.random = requireNonNull(random, "random is null");
@@ -146,8 +151,7 @@ final class SoakReader implements Runnable {
     }
 
     /** Reads as {@code kind} says, at random places; adds what came back to {@code chunks}. */
-    private void read(ReadKind kind, SoakObject object, EntryStream stream, List<Chunk> chunks)
-            throws IOException {
+    private void read(ReadKind kind, SoakObject object, EntryStream stream, List<Chunk> chunks) throws IOException {
         int size = object.size();
         if (kind == ReadKind.VECTORED) {
             List<FileRange> ranges = ranges(size);
@@ -227,7 +231,8 @@ final class SoakReader implements Runnable {
 
     private static boolean namesObject(SoakObject object, IOException e) {
         String message = String.valueOf(e.getMessage());
-        return message.contains(object.location().bucket()) && message.contains(object.location().key());
+        return message.contains(object.location().bucket())
+                && message.contains(object.location().key());
     }
 
     private static boolean changeExcused(SoakObject object, OpenedStream opened, IOException e) {

@@ -98,8 +98,10 @@ final class SoakTally {
     }
 
     long reads() {
-        return outcomes.values().stream().flatMap(byOutcome -> byOutcome.values().stream())
-                .mapToLong(LongAdder::sum).sum();
+        return outcomes.values().stream()
+                .flatMap(byOutcome -> byOutcome.values().stream())
+                .mapToLong(LongAdder::sum)
+                .sum();
     }
 
     long reads(ReadKind kind) {
@@ -108,16 +110,22 @@ final class SoakTally {
 
     /** Reads of every kind that ended with {@code outcome}. */
     long outcomes(String outcome) {
-        return outcomes.values().stream().map(byOutcome -> byOutcome.get(outcome))
-                .filter(count -> count != null).mapToLong(LongAdder::sum).sum();
+        return outcomes.values().stream()
+                .map(byOutcome -> byOutcome.get(outcome))
+                .filter(count -> count != null)
+                .mapToLong(LongAdder::sum)
+                .sum();
     }
 
     /** Every outcome but {@link #OK} and those named, summed over kinds. */
     long outcomesOtherThan(String... excused) {
         List<String> skipped = new ArrayList<>(List.of(excused));
         skipped.add(OK);
-        return outcomes.values().stream().flatMap(byOutcome -> byOutcome.entrySet().stream())
-                .filter(entry -> !skipped.contains(entry.getKey())).mapToLong(entry -> entry.getValue().sum()).sum();
+        return outcomes.values().stream()
+                .flatMap(byOutcome -> byOutcome.entrySet().stream())
+                .filter(entry -> !skipped.contains(entry.getKey()))
+                .mapToLong(entry -> entry.getValue().sum())
+                .sum();
     }
 
     long bytesVerified() {
@@ -135,10 +143,13 @@ final class SoakTally {
     /** The counts, a few lines for the summary block: {@code label  value}. */
     Map<String, String> lines() {
         Map<String, String> lines = new LinkedHashMap<>();
-        lines.put("reads", reads() + " (" + firstReads.sum() + " of them a stream's first, on " + streams.sum()
-                + " streams)");
-        lines.put("reads by kind", outcomes.keySet().stream().map(kind -> kind + " " + reads(kind))
-                .collect(Collectors.joining(", ")) + " (" + vectoredRanges.sum() + " vectored ranges)");
+        lines.put(
+                "reads",
+                reads() + " (" + firstReads.sum() + " of them a stream's first, on " + streams.sum() + " streams)");
+        lines.put(
+                "reads by kind",
+                outcomes.keySet().stream().map(kind -> kind + " " + reads(kind)).collect(Collectors.joining(", "))
+                        + " (" + vectoredRanges.sum() + " vectored ranges)");
         for (ReadKind kind : ReadKind.values()) {
             lines.put("  outcomes " + kind, describe(outcomes.get(kind)));
         }

@@ -147,7 +147,8 @@ abstract class StreamSuite extends ProxiedS3ServerTestBase {
         AtomicLong hedges = new AtomicLong();
         withFactory(kind, StreamConfig.defaults(), factory -> {
             SplittableRandom random = new SplittableRandom(42);
-            try (SeekableS3InputStream stream = factory.open(location("large"),
+            try (SeekableS3InputStream stream = factory.open(
+                    location("large"),
                     OpenOptions.builder().length(large.length).build())) {
                 byte[] buffer = new byte[KIB];
                 for (int i = 0; i < 100; i++) {
@@ -160,7 +161,9 @@ abstract class StreamSuite extends ProxiedS3ServerTestBase {
             hedges.set(factory.statistics().hedgesSent());
         });
         List<ProxiedRequest> requests = requestsFor(ledger, "large");
-        assertThat(requests).as("%s, %s hedges", ledger, hedges).hasSizeBetween(1, 100 + (int) hedges.get())
+        assertThat(requests)
+                .as("%s, %s hedges", ledger, hedges)
+                .hasSizeBetween(1, 100 + (int) hedges.get())
                 .allMatch(r -> r.method().equals("GET"));
         assertThat(ledger.heads()).isZero();
         for (ProxiedRequest request : requests) {
@@ -178,7 +181,10 @@ abstract class StreamSuite extends ProxiedS3ServerTestBase {
         byte[] first = randomBytes(16 * MIB, 3);
         byte[] second = randomBytes(16 * MIB, 4);
         // no prefetch and no whole-object read, so the next read after the overwrite needs a GET
-        StreamConfig config = StreamConfig.builder().set(PREFETCH_MAX_SIZE, 0).set(SMALL_OBJECT_SIZE, 0).build();
+        StreamConfig config = StreamConfig.builder()
+                .set(PREFETCH_MAX_SIZE, 0)
+                .set(SMALL_OBJECT_SIZE, 0)
+                .build();
         try (S3Client s3 = S3Clients.sync(proxied())) {
             put(s3, "overwritten", first);
             try (StreamFactory factory = StreamFactory.create(s3, config);
@@ -191,7 +197,8 @@ abstract class StreamSuite extends ProxiedS3ServerTestBase {
                         .isInstanceOf(ObjectChangedException.class)
                         .hasMessageContaining("overwritten");
                 // the old version's bytes are dropped too: nothing of either version comes back any more
-                assertThatThrownBy(() -> stream.readFully(0, buffer, 0, 100)).isInstanceOf(ObjectChangedException.class);
+                assertThatThrownBy(() -> stream.readFully(0, buffer, 0, 100))
+                        .isInstanceOf(ObjectChangedException.class);
             }
             // a new stream reads the new version
             try (StreamFactory factory = StreamFactory.create(s3, config);
@@ -204,10 +211,12 @@ abstract class StreamSuite extends ProxiedS3ServerTestBase {
     @Test
     void theMemoryBudgetHoldsWhileSixteenStreamsReadAtOnce() throws Exception {
         long budget = 6L * MIB;
-        StreamConfig config = StreamConfig.builder().set(CACHE_MAX_MEMORY, budget).build();
+        StreamConfig config =
+                StreamConfig.builder().set(CACHE_MAX_MEMORY, budget).build();
         ExecutorService readers = Executors.newFixedThreadPool(16);
         S3AsyncClient s3 = S3Clients.nettyAsync(proxied());
-        try (s3; StreamFactory factory = StreamFactory.create(s3, config)) {
+        try (s3;
+                StreamFactory factory = StreamFactory.create(s3, config)) {
             List<Future<?>> results = new ArrayList<>();
             for (int i = 0; i < 16; i++) {
                 int reader = i;
@@ -298,7 +307,8 @@ abstract class StreamSuite extends ProxiedS3ServerTestBase {
     private List<ProxiedRequest> requestsFor(ProxyLedger ledger, String name) {
         String path = "/" + bucket() + "/" + key(name);
         return ledger.requests().stream()
-                .filter(request -> request.target().equals(path) || request.target().startsWith(path + "?"))
+                .filter(request ->
+                        request.target().equals(path) || request.target().startsWith(path + "?"))
                 .toList();
     }
 

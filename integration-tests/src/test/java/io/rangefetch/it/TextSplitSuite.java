@@ -8,7 +8,6 @@ import io.rangefetch.S3Location;
 import io.rangefetch.SeekableS3InputStream;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.it.proxy.NetworkModel;
-import io.rangefetch.it.proxy.ProxiedRequest;
 import io.rangefetch.it.proxy.ProxyLedger;
 import io.rangefetch.it.server.S3Clients;
 import java.io.ByteArrayOutputStream;
@@ -63,7 +62,10 @@ abstract class TextSplitSuite extends ProxiedS3ServerTestBase {
         long end = 2L * object.length / 3 + 29;
         ProxyLedger ledger = countingLedger();
         withFactory(DEFAULTS, factory -> {
-            OpenOptions options = OpenOptions.builder().length(object.length).split(start, end).build();
+            OpenOptions options = OpenOptions.builder()
+                    .length(object.length)
+                    .split(start, end)
+                    .build();
             try (SeekableS3InputStream stream = factory.open(location(), options)) {
                 stream.seek(start);
                 byte[] read = readUntil(stream, end + PAST_SPLIT).bytes();
@@ -74,8 +76,9 @@ abstract class TextSplitSuite extends ProxiedS3ServerTestBase {
         assertThat(ledger.requests()).as("GETs").isNotEmpty().allSatisfy(request -> {
             assertThat(request.method()).isEqualTo("GET");
             assertThat(request.rangeHeader()).as("a closed range").matches("bytes=\\d+-\\d+");
-            assertThat(lastByte(request.rangeHeader()) + 1).as("end of %s, against the split's end %d",
-                    request.rangeHeader(), end).isLessThanOrEqualTo(limit);
+            assertThat(lastByte(request.rangeHeader()) + 1)
+                    .as("end of %s, against the split's end %d", request.rangeHeader(), end)
+                    .isLessThanOrEqualTo(limit);
         });
     }
 
@@ -128,8 +131,12 @@ abstract class TextSplitSuite extends ProxiedS3ServerTestBase {
         SplittableRandom random = new SplittableRandom(7);
         StringBuilder text = new StringBuilder(length + 100);
         for (long id = 0; text.length() < length; id++) {
-            text.append(id).append(",word").append(random.nextInt(1_000_000)).append(',')
-                    .append(random.nextDouble()).append('\n');
+            text.append(id)
+                    .append(",word")
+                    .append(random.nextInt(1_000_000))
+                    .append(',')
+                    .append(random.nextDouble())
+                    .append('\n');
         }
         return text.toString().getBytes(StandardCharsets.US_ASCII);
     }

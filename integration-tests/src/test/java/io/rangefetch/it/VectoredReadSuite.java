@@ -71,7 +71,8 @@ abstract class VectoredReadSuite extends ProxiedS3ServerTestBase {
         ProxyLedger ledger = readVectoredAndCheck(ranges);
 
         assertThat(ledger.gets()).as("%s", ledger).isEqualTo(1);
-        assertThat(ledger.requests()).extracting(ProxiedRequest::rangeHeader)
+        assertThat(ledger.requests())
+                .extracting(ProxiedRequest::rangeHeader)
                 .containsExactly(rangeHeader(3L * MIB, 4 * 60_000 + 10_000));
     }
 
@@ -84,9 +85,12 @@ abstract class VectoredReadSuite extends ProxiedS3ServerTestBase {
         List<FileRange> ranges = fiveRangesOf10000Bytes(200_000);
         ProxyLedger ledger = readVectoredAndCheck(ranges);
 
-        assertThat(ledger.requests()).as("%s", ledger).extracting(ProxiedRequest::rangeHeader)
+        assertThat(ledger.requests())
+                .as("%s", ledger)
+                .extracting(ProxiedRequest::rangeHeader)
                 .containsExactlyInAnyOrderElementsOf(ranges.stream()
-                        .map(range -> rangeHeader(range.offset(), range.length())).toList());
+                        .map(range -> rangeHeader(range.offset(), range.length()))
+                        .toList());
     }
 
     /** Five ranges of 10,000 bytes from 3 MiB on, one every {@code stride} bytes. */
@@ -100,13 +104,15 @@ abstract class VectoredReadSuite extends ProxiedS3ServerTestBase {
 
     @Test
     void threeRangesTwentyMegabytesApartCostOneGetEach() throws Exception {
-        List<FileRange> ranges = List.of(
-                FileRange.of(41L * MIB, 100_000), FileRange.of(MIB, 100_000), FileRange.of(21L * MIB, 100_000));
+        List<FileRange> ranges =
+                List.of(FileRange.of(41L * MIB, 100_000), FileRange.of(MIB, 100_000), FileRange.of(21L * MIB, 100_000));
         ProxyLedger ledger = readVectoredAndCheck(ranges);
 
         assertThat(ledger.gets()).as("%s", ledger).isEqualTo(3);
-        assertThat(ledger.requests()).extracting(ProxiedRequest::rangeHeader).containsExactlyInAnyOrder(
-                rangeHeader(MIB, 100_000), rangeHeader(21L * MIB, 100_000), rangeHeader(41L * MIB, 100_000));
+        assertThat(ledger.requests())
+                .extracting(ProxiedRequest::rangeHeader)
+                .containsExactlyInAnyOrder(
+                        rangeHeader(MIB, 100_000), rangeHeader(21L * MIB, 100_000), rangeHeader(41L * MIB, 100_000));
     }
 
     @Test
@@ -116,20 +122,27 @@ abstract class VectoredReadSuite extends ProxiedS3ServerTestBase {
         // after another would never all be held, and the test would fail at awaitHeld
         HeldGets parts = new HeldGets(range -> firstByte(range) >= 40L * MIB);
         FileRange large = FileRange.of(40L * MIB, 24 * MIB);
-        withSyncFactory(StreamConfig.defaults(), factory -> {
-            try (SeekableS3InputStream stream = open(factory)) {
-                try {
-                    stream.readVectored(List.of(large), ByteBuffer::allocate);
-                    parts.awaitHeld(3);
-                } finally {
-                    parts.release();
-                }
-                assertHolds(large);
-            }
-        }, parts);
+        withSyncFactory(
+                StreamConfig.defaults(),
+                factory -> {
+                    try (SeekableS3InputStream stream = open(factory)) {
+                        try {
+                            stream.readVectored(List.of(large), ByteBuffer::allocate);
+                            parts.awaitHeld(3);
+                        } finally {
+                            parts.release();
+                        }
+                        assertHolds(large);
+                    }
+                },
+                parts);
 
-        assertThat(ledger.requests()).extracting(ProxiedRequest::rangeHeader).containsExactlyInAnyOrder(
-                rangeHeader(40L * MIB, 8 * MIB), rangeHeader(48L * MIB, 8 * MIB), rangeHeader(56L * MIB, 8 * MIB));
+        assertThat(ledger.requests())
+                .extracting(ProxiedRequest::rangeHeader)
+                .containsExactlyInAnyOrder(
+                        rangeHeader(40L * MIB, 8 * MIB),
+                        rangeHeader(48L * MIB, 8 * MIB),
+                        rangeHeader(56L * MIB, 8 * MIB));
         // released together, each ~100 ms on the wire at 80 MB/s: the proxy has them all at once
         assertThat(ledger.maxRequestsInFlight()).as("%s", ledger).isEqualTo(3);
     }
@@ -141,14 +154,18 @@ abstract class VectoredReadSuite extends ProxiedS3ServerTestBase {
         withSyncFactory(StreamConfig.defaults(), factory -> {
             try (SeekableS3InputStream stream = open(factory)) {
                 assertThatThrownBy(() -> stream.readVectored(
-                        List.of(FileRange.of(MIB, 100), FileRange.of(MIB + 50, 100)), ByteBuffer::allocate))
-                        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("overlap");
+                                List.of(FileRange.of(MIB, 100), FileRange.of(MIB + 50, 100)), ByteBuffer::allocate))
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("overlap");
                 assertThatThrownBy(() -> stream.readVectored(
-                        List.of(FileRange.of(0, 10), FileRange.of(object.length - 5, 10)), ByteBuffer::allocate))
-                        .isInstanceOf(EOFException.class).hasMessageContaining("past the end");
+                                List.of(FileRange.of(0, 10), FileRange.of(object.length - 5, 10)),
+                                ByteBuffer::allocate))
+                        .isInstanceOf(EOFException.class)
+                        .hasMessageContaining("past the end");
                 assertThatThrownBy(() -> stream.readVectored(
-                        List.of(FileRange.of(MIB, 10), FileRange.of(-1, 10)), ByteBuffer::allocate))
-                        .isInstanceOf(EOFException.class).hasMessageContaining("negative offset");
+                                List.of(FileRange.of(MIB, 10), FileRange.of(-1, 10)), ByteBuffer::allocate))
+                        .isInstanceOf(EOFException.class)
+                        .hasMessageContaining("negative offset");
                 assertThat(ledger.gets()).as("%s", ledger).isZero();
                 assertThat(ledger.requests()).isEmpty();
 
@@ -157,7 +174,8 @@ abstract class VectoredReadSuite extends ProxiedS3ServerTestBase {
             }
         });
 
-        assertThat(ledger.requests()).extracting(ProxiedRequest::rangeHeader)
+        assertThat(ledger.requests())
+                .extracting(ProxiedRequest::rangeHeader)
                 .containsExactly(rangeHeader(good.offset(), good.length()));
     }
 
@@ -173,38 +191,48 @@ abstract class VectoredReadSuite extends ProxiedS3ServerTestBase {
         HeldGets slot = new HeldGets(range -> firstByte(range) == 40L * MIB);
         FileRange occupying = FileRange.of(40L * MIB, 8 * MIB);
         FileRange demand = FileRange.of(20L * MIB, 100);
-        withSyncFactory(StreamConfig.builder().set(FETCH_MAX_CONCURRENCY, 1).build(), factory -> {
-            try (SeekableS3InputStream scanner = open(factory);
-                    SeekableS3InputStream occupier = open(factory);
-                    SeekableS3InputStream reader = open(factory)) {
-                assertReadsFully(scanner, 0, MIB); // [0, 1 MiB) is cached now
-                ledger.reset();
-                try {
-                    occupier.readVectored(List.of(occupying), ByteBuffer::allocate);
-                    slot.awaitHeld(1);
-                    // Two streaming reads in a row make the stream sequential: the second queues a prefetch of the
-                    // initial window from 1 MiB, where the cached bytes end, well short of the demand read below.
-                    scanner.seek(0);
-                    assertStreams(scanner, 8 * KIB);
-                    assertStreams(scanner, 8 * KIB);
-                    reader.readVectored(List.of(demand), ByteBuffer::allocate);
-                } finally {
-                    slot.release();
-                }
-                assertHolds(occupying);
-                assertHolds(demand);
-                assertReadsFully(scanner, MIB, 8 * KIB); // waits for the prefetch if it is not in yet
-                assertThat(scanner.statistics().prefetchedBytes()).as("%s", scanner.statistics()).isPositive();
-            }
-        }, slot);
+        withSyncFactory(
+                StreamConfig.builder().set(FETCH_MAX_CONCURRENCY, 1).build(),
+                factory -> {
+                    try (SeekableS3InputStream scanner = open(factory);
+                            SeekableS3InputStream occupier = open(factory);
+                            SeekableS3InputStream reader = open(factory)) {
+                        assertReadsFully(scanner, 0, MIB); // [0, 1 MiB) is cached now
+                        ledger.reset();
+                        try {
+                            occupier.readVectored(List.of(occupying), ByteBuffer::allocate);
+                            slot.awaitHeld(1);
+                            // Two streaming reads in a row make the stream sequential: the second queues a prefetch of
+                            // the
+                            // initial window from 1 MiB, where the cached bytes end, well short of the demand read
+                            // below.
+                            scanner.seek(0);
+                            assertStreams(scanner, 8 * KIB);
+                            assertStreams(scanner, 8 * KIB);
+                            reader.readVectored(List.of(demand), ByteBuffer::allocate);
+                        } finally {
+                            slot.release();
+                        }
+                        assertHolds(occupying);
+                        assertHolds(demand);
+                        assertReadsFully(scanner, MIB, 8 * KIB); // waits for the prefetch if it is not in yet
+                        assertThat(scanner.statistics().prefetchedBytes())
+                                .as("%s", scanner.statistics())
+                                .isPositive();
+                    }
+                },
+                slot);
 
         List<Long> starts = ledger.requests().stream()
                 .filter(request -> request.method().equals("GET"))
                 .map(request -> firstByte(request.rangeHeader()))
                 .toList();
-        assertThat(starts).as("first bytes of the GETs in arrival order").startsWith(40L * MIB)
+        assertThat(starts)
+                .as("first bytes of the GETs in arrival order")
+                .startsWith(40L * MIB)
                 .contains(20L * MIB, (long) MIB);
-        assertThat(starts.indexOf(20L * MIB)).as("the demand GET arrives before the prefetch; GETs from %s", starts)
+        assertThat(starts.indexOf(20L * MIB))
+                .as("the demand GET arrives before the prefetch; GETs from %s", starts)
                 .isLessThan(starts.indexOf((long) MIB));
     }
 
@@ -228,14 +256,21 @@ abstract class VectoredReadSuite extends ProxiedS3ServerTestBase {
             try (SeekableS3InputStream next = open(factory)) {
                 assertReadsFully(next, inPrefetch, 100);
             }
-            List<ProxiedRequest> gets = ledger.requests().stream().filter(request -> request.method().equals("GET"))
+            List<ProxiedRequest> gets = ledger.requests().stream()
+                    .filter(request -> request.method().equals("GET"))
                     .toList();
-            ProxiedRequest aborted = gets.stream().filter(get -> firstByte(get.rangeHeader()) == prefetchStart)
-                    .findFirst().orElseThrow();
-            assertThat(aborted.bodyBytes()).as("body bytes the aborted prefetch moved: %s", aborted)
+            ProxiedRequest aborted = gets.stream()
+                    .filter(get -> firstByte(get.rangeHeader()) == prefetchStart)
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(aborted.bodyBytes())
+                    .as("body bytes the aborted prefetch moved: %s", aborted)
                     .isLessThan(lastByte(aborted.rangeHeader()) + 1 - prefetchStart);
-            assertThat(gets.stream().filter(get -> firstByte(get.rangeHeader()) <= inPrefetch
-                    && lastByte(get.rangeHeader()) >= inPrefetch)).as("GETs for the aborted bytes").hasSize(2);
+            assertThat(gets.stream()
+                            .filter(get -> firstByte(get.rangeHeader()) <= inPrefetch
+                                    && lastByte(get.rangeHeader()) >= inPrefetch))
+                    .as("GETs for the aborted bytes")
+                    .hasSize(2);
         });
     }
 
@@ -244,7 +279,8 @@ abstract class VectoredReadSuite extends ProxiedS3ServerTestBase {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
         while (System.nanoTime() < deadline) {
             for (ProxiedRequest request : ledger.requests()) {
-                if (request.method().equals("GET") && firstByte(request.rangeHeader()) == firstByte
+                if (request.method().equals("GET")
+                        && firstByte(request.rangeHeader()) == firstByte
                         && request.bodyBytes() > 0) {
                     return request;
                 }
@@ -255,8 +291,7 @@ abstract class VectoredReadSuite extends ProxiedS3ServerTestBase {
     }
 
     @Test
-    void eightThreadsReadingPositionedAndVectoredOnSharedAndOwnStreamsGetTheirBytesAndLeaveNoThread()
-            throws Exception {
+    void eightThreadsReadingPositionedAndVectoredOnSharedAndOwnStreamsGetTheirBytesAndLeaveNoThread() throws Exception {
         ThreadLeakChecker threads = ThreadLeakChecker.snapshot();
         ExecutorService readers = Executors.newFixedThreadPool(8);
         try (S3AsyncClient s3 = S3Clients.nettyAsync(proxied());
@@ -342,7 +377,8 @@ abstract class VectoredReadSuite extends ProxiedS3ServerTestBase {
 
     /** A stream that knows the object's length and ETag, so it sends no request but the reads' own GETs. */
     private SeekableS3InputStream open(StreamFactory factory) {
-        return factory.open(new S3Location(bucket(), key(NAME)),
+        return factory.open(
+                new S3Location(bucket(), key(NAME)),
                 OpenOptions.builder().length(object.length).etag(etag).build());
     }
 
@@ -371,7 +407,9 @@ abstract class VectoredReadSuite extends ProxiedS3ServerTestBase {
     /** Compares with the object; on a mismatch names the first wrong byte rather than print megabytes. */
     private void assertSameBytes(byte[] bytes, long position, String what) {
         byte[] expected = Arrays.copyOfRange(object, (int) position, (int) position + bytes.length);
-        assertThat(Arrays.mismatch(bytes, expected)).as("first wrong byte of %s", what).isEqualTo(-1);
+        assertThat(Arrays.mismatch(bytes, expected))
+                .as("first wrong byte of %s", what)
+                .isEqualTo(-1);
     }
 
     private static String rangeHeader(long offset, long length) {

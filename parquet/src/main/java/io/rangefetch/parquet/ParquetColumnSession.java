@@ -87,8 +87,8 @@ final class ParquetColumnSession implements FormatSession {
         this.stream = requireNonNull(stream, "stream is null");
         this.policy = requireNonNull(policy, "policy is null");
         // as far ahead as a sequential prefetch may go, and never more than a quarter of the shared cache
-        this.budget = Math.min(stream.get(StreamConfig.PREFETCH_MAX_SIZE),
-                stream.get(StreamConfig.CACHE_MAX_MEMORY) / 4);
+        this.budget =
+                Math.min(stream.get(StreamConfig.PREFETCH_MAX_SIZE), stream.get(StreamConfig.CACHE_MAX_MEMORY) / 4);
     }
 
     /** How far past the row group being read a prefetch may reach now. Called holding this. */
@@ -124,8 +124,13 @@ final class ParquetColumnSession implements FormatSession {
         }
         Set<String> predicted = policy.history().predicted(parsed.schema());
         List<Planned> chunks = chunksOf(parsed.rowGroups().get(0), predicted)
-                .map(chunk -> new Planned(0, chunk.bytes())).toList();
-        if (!chunks.isEmpty() && chunks.stream().mapToLong(planned -> planned.range().length()).sum() <= budget) {
+                .map(chunk -> new Planned(0, chunk.bytes()))
+                .toList();
+        if (!chunks.isEmpty()
+                && chunks.stream()
+                                .mapToLong(planned -> planned.range().length())
+                                .sum()
+                        <= budget) {
             prefetch(chunks, List.of());
         }
     }
@@ -218,7 +223,8 @@ final class ParquetColumnSession implements FormatSession {
             return;
         }
         List<ParquetFooter.Chunk> started = startedChunks(parsed, ranges);
-        int rowGroup = started.stream().mapToInt(ParquetFooter.Chunk::rowGroup).max().orElse(-1);
+        int rowGroup =
+                started.stream().mapToInt(ParquetFooter.Chunk::rowGroup).max().orElse(-1);
         Set<String> confirmed;
         boolean historyHolds;
         long wasted;
@@ -246,8 +252,8 @@ final class ParquetColumnSession implements FormatSession {
         if (historyHolds) {
             predicted.addAll(policy.history().predicted(parsed.schema()));
         }
-        List<Planned> ahead = ahead(parsed, ranges, confirmed, predicted, budget,
-                stream.predictionsAllowed() ? window : 0);
+        List<Planned> ahead =
+                ahead(parsed, ranges, confirmed, predicted, budget, stream.predictionsAllowed() ? window : 0);
         if (!ahead.isEmpty()) {
             prefetch(ahead, ranges);
         }
@@ -307,9 +313,10 @@ final class ParquetColumnSession implements FormatSession {
     }
 
     /** As the six-argument form, with no window on the row groups after the one read now. */
-    static List<ByteRange> ahead(ParquetFooter parsed, List<ByteRange> ranges, Set<String> confirmed,
-            Set<String> predicted, long budget) {
-        return ahead(parsed, ranges, confirmed, predicted, budget, Long.MAX_VALUE).stream().map(Planned::range)
+    static List<ByteRange> ahead(
+            ParquetFooter parsed, List<ByteRange> ranges, Set<String> confirmed, Set<String> predicted, long budget) {
+        return ahead(parsed, ranges, confirmed, predicted, budget, Long.MAX_VALUE).stream()
+                .map(Planned::range)
                 .toList();
     }
 
@@ -322,15 +329,21 @@ final class ParquetColumnSession implements FormatSession {
      * Of the row groups after the one read now, the next is taken whenever {@code laterWindow} is positive, and the
      * ones after it while their bytes stay within it.
      */
-    static List<Planned> ahead(ParquetFooter parsed, List<ByteRange> ranges, Set<String> confirmed,
-            Set<String> predicted, long budget, long laterWindow) {
+    static List<Planned> ahead(
+            ParquetFooter parsed,
+            List<ByteRange> ranges,
+            Set<String> confirmed,
+            Set<String> predicted,
+            long budget,
+            long laterWindow) {
         boolean dictionariesOnly = true;
         int rowGroup = -1;
         Set<String> filtering = new LinkedHashSet<>();
         for (ByteRange range : ranges) {
             for (ParquetFooter.Chunk chunk : parsed.chunksStartingIn(range)) {
                 rowGroup = Math.max(rowGroup, chunk.rowGroup());
-                dictionariesOnly &= chunk.dictionary().isPresent() && range.start() == chunk.bytes().start()
+                dictionariesOnly &= chunk.dictionary().isPresent()
+                        && range.start() == chunk.bytes().start()
                         && range.end() <= chunk.dictionaryEnd();
                 filtering.add(chunk.path());
             }
@@ -342,16 +355,31 @@ final class ParquetColumnSession implements FormatSession {
                     indexed = Math.max(indexed, chunk.rowGroup());
                 }
             }
-            return indexed < 0 ? List.of() : ahead(parsed, indexed, budget, laterWindow,
-                    group -> chunksOf(group, predicted).flatMap(chunk -> chunk.pageIndexes().stream()).toList());
+            return indexed < 0
+                    ? List.of()
+                    : ahead(
+                            parsed,
+                            indexed,
+                            budget,
+                            laterWindow,
+                            group -> chunksOf(group, predicted)
+                                    .flatMap(chunk -> chunk.pageIndexes().stream())
+                                    .toList());
         }
         // A dictionary filter reads the dictionaries of the filter's columns only; the other columns' come with
         // their chunks, so prefetching them apart would cut each of those chunks into two GETs (or three, when
         // their dictionaries sit apart) and move the data pages between them twice.
         int current = rowGroup;
-        return ahead(parsed, rowGroup, budget, laterWindow, dictionariesOnly ? group -> dictionariesOf(group, filtering)
-                : group -> chunksOf(group, isRowGroup(group, current) ? predicted : confirmed)
-                        .map(ParquetFooter.Chunk::bytes).toList());
+        return ahead(
+                parsed,
+                rowGroup,
+                budget,
+                laterWindow,
+                dictionariesOnly
+                        ? group -> dictionariesOf(group, filtering)
+                        : group -> chunksOf(group, isRowGroup(group, current) ? predicted : confirmed)
+                                .map(ParquetFooter.Chunk::bytes)
+                                .toList());
     }
 
     private static boolean isRowGroup(List<ParquetFooter.Chunk> group, int rowGroup) {
@@ -365,14 +393,20 @@ final class ParquetColumnSession implements FormatSession {
 
     /** The dictionary pages of {@code columns} in one row group. */
     private static List<ByteRange> dictionariesOf(List<ParquetFooter.Chunk> rowGroup, Set<String> columns) {
-        return chunksOf(rowGroup, columns).flatMap(chunk -> chunk.dictionary().stream()).toList();
+        return chunksOf(rowGroup, columns)
+                .flatMap(chunk -> chunk.dictionary().stream())
+                .toList();
     }
 
     /**
      * What {@code ofRowGroup} picks of {@code rowGroup} and of the row groups after it, within {@code budget}: of
      * the later ones, the next whenever {@code laterWindow} is positive, the others within it.
      */
-    private static List<Planned> ahead(ParquetFooter parsed, int rowGroup, long budget, long laterWindow,
+    private static List<Planned> ahead(
+            ParquetFooter parsed,
+            int rowGroup,
+            long budget,
+            long laterWindow,
             Function<List<ParquetFooter.Chunk>, List<ByteRange>> ofRowGroup) {
         List<Planned> ahead = new ArrayList<>();
         long bytes = 0;

@@ -28,8 +28,8 @@ import org.apache.parquet.format.Util;
  * parquet-format-structures, checking the trailer's magic and length first, so a corrupt footer fails here with
  * a message rather than somewhere in a prefetch.
  */
-record ParquetFooter(List<List<Chunk>> rowGroups, List<Chunk> byStart, List<PageIndex> pageIndexes,
-        Set<String> schema) {
+record ParquetFooter(
+        List<List<Chunk>> rowGroups, List<Chunk> byStart, List<PageIndex> pageIndexes, Set<String> schema) {
     static final int TRAILER_BYTES = 8;
     private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
 
@@ -47,12 +47,17 @@ record ParquetFooter(List<List<Chunk>> rowGroups, List<Chunk> byStart, List<Page
 
     /** The footer of these row groups, with its lookups computed once (reads consult them on every chunk). */
     ParquetFooter(List<List<Chunk>> rowGroups) {
-        this(rowGroups,
-                rowGroups.stream().flatMap(List::stream)
-                        .sorted(Comparator.comparingLong(chunk -> chunk.bytes().start())).toList(),
-                rowGroups.stream().flatMap(List::stream)
+        this(
+                rowGroups,
+                rowGroups.stream()
+                        .flatMap(List::stream)
+                        .sorted(Comparator.comparingLong(chunk -> chunk.bytes().start()))
+                        .toList(),
+                rowGroups.stream()
+                        .flatMap(List::stream)
                         .flatMap(chunk -> chunk.pageIndexes().stream().map(index -> new PageIndex(chunk, index)))
-                        .sorted(Comparator.comparingLong(index -> index.bytes().start())).toList(),
+                        .sorted(Comparator.comparingLong(index -> index.bytes().start()))
+                        .toList(),
                 rowGroups.stream().flatMap(List::stream).map(Chunk::path).collect(Collectors.toSet()));
     }
 
@@ -61,7 +66,9 @@ record ParquetFooter(List<List<Chunk>> rowGroups, List<Chunk> byStart, List<Page
 
     /** The chunks one of whose page indexes starts in {@code range}. */
     List<Chunk> pageIndexesStartingIn(ByteRange range) {
-        return startingIn(pageIndexes, PageIndex::bytes, range).stream().map(PageIndex::chunk).toList();
+        return startingIn(pageIndexes, PageIndex::bytes, range).stream()
+                .map(PageIndex::chunk)
+                .toList();
     }
 
     /** The chunks whose first byte lies in {@code range}: the chunks a read of {@code range} starts reading. */
@@ -77,7 +84,9 @@ record ParquetFooter(List<List<Chunk>> rowGroups, List<Chunk> byStart, List<Page
     long structureEnd(long position) {
         Chunk chunk = containing(byStart, Chunk::bytes, position);
         if (chunk != null) {
-            return chunk.dictionary().filter(dictionary -> dictionary.end() > position).map(ByteRange::end)
+            return chunk.dictionary()
+                    .filter(dictionary -> dictionary.end() > position)
+                    .map(ByteRange::end)
                     .orElse(chunk.bytes().end());
         }
         PageIndex index = containing(pageIndexes, PageIndex::bytes, position);
@@ -104,8 +113,7 @@ record ParquetFooter(List<List<Chunk>> rowGroups, List<Chunk> byStart, List<Page
     }
 
     /** The elements of {@code sorted} (by where their bytes start) whose bytes start in {@code range}. */
-    private static <T> List<T> startingIn(List<T> sorted, Function<T, ByteRange> bytes,
-            ByteRange range) {
+    private static <T> List<T> startingIn(List<T> sorted, Function<T, ByteRange> bytes, ByteRange range) {
         int low = 0;
         int high = sorted.size();
         while (low < high) { // the first one starting at or after the range's start
@@ -122,7 +130,6 @@ record ParquetFooter(List<List<Chunk>> rowGroups, List<Chunk> byStart, List<Page
         }
         return sorted.subList(low, end);
     }
-
 
     /** The footer's bytes are not a Parquet footer. */
     static final class CorruptFooterException extends IOException {
@@ -153,20 +160,21 @@ record ParquetFooter(List<List<Chunk>> rowGroups, List<Chunk> byStart, List<Page
         /** The dictionary page's bytes, if the chunk has one. */
         Optional<ByteRange> dictionary() {
             return dictionaryEnd > bytes.start() && dictionaryEnd <= bytes.end()
-                    ? Optional.of(new ByteRange(bytes.start(), dictionaryEnd)) : Optional.empty();
+                    ? Optional.of(new ByteRange(bytes.start(), dictionaryEnd))
+                    : Optional.empty();
         }
     }
 
     /** The footer's length, from the file's last 8 bytes; fails on a bad magic or an impossible length. */
     static int footerLength(byte[] trailer, long fileLength) throws CorruptFooterException {
-        if (trailer.length != TRAILER_BYTES
-                || !Arrays.equals(trailer, 4, 8, MAGIC, 0, 4)) {
+        if (trailer.length != TRAILER_BYTES || !Arrays.equals(trailer, 4, 8, MAGIC, 0, 4)) {
             throw new CorruptFooterException("Not a Parquet file: its last 4 bytes are not PAR1", null);
         }
-        int length = ByteBuffer.wrap(trailer, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        int length =
+                ByteBuffer.wrap(trailer, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
         if (length <= 0 || length > fileLength - TRAILER_BYTES - MAGIC.length) {
-            throw new CorruptFooterException("Corrupt Parquet footer: length " + length + " in a file of "
-                    + fileLength + " bytes", null);
+            throw new CorruptFooterException(
+                    "Corrupt Parquet footer: length " + length + " in a file of " + fileLength + " bytes", null);
         }
         return length;
     }
@@ -196,25 +204,34 @@ record ParquetFooter(List<List<Chunk>> rowGroups, List<Chunk> byStart, List<Page
                 }
                 long start = chunk.getData_page_offset();
                 long dictionaryEnd = -1;
-                if (chunk.isSetDictionary_page_offset() && chunk.getDictionary_page_offset() > 0
+                if (chunk.isSetDictionary_page_offset()
+                        && chunk.getDictionary_page_offset() > 0
                         && chunk.getDictionary_page_offset() < start) {
                     dictionaryEnd = start;
                     start = chunk.getDictionary_page_offset();
                 }
                 long end = start + chunk.getTotal_compressed_size();
                 if (start < 0 || end > fileLength || end <= start) {
-                    throw new CorruptFooterException("Corrupt Parquet footer: column " + chunk.getPath_in_schema()
-                            + " lies at [" + start + ", " + end + ") in a file of " + fileLength + " bytes", null);
+                    throw new CorruptFooterException(
+                            "Corrupt Parquet footer: column " + chunk.getPath_in_schema() + " lies at [" + start + ", "
+                                    + end + ") in a file of " + fileLength + " bytes",
+                            null);
                 }
                 List<ByteRange> pageIndexes = new ArrayList<>(2);
                 if (column.isSetColumn_index_offset() && column.isSetColumn_index_length()) {
-                    addWithin(pageIndexes, column.getColumn_index_offset(), column.getColumn_index_length(), fileLength);
+                    addWithin(
+                            pageIndexes, column.getColumn_index_offset(), column.getColumn_index_length(), fileLength);
                 }
                 if (column.isSetOffset_index_offset() && column.isSetOffset_index_length()) {
-                    addWithin(pageIndexes, column.getOffset_index_offset(), column.getOffset_index_length(), fileLength);
+                    addWithin(
+                            pageIndexes, column.getOffset_index_offset(), column.getOffset_index_length(), fileLength);
                 }
-                chunks.add(new Chunk(rowGroups.size(), String.join(".", chunk.getPath_in_schema()),
-                        new ByteRange(start, end), dictionaryEnd, pageIndexes));
+                chunks.add(new Chunk(
+                        rowGroups.size(),
+                        String.join(".", chunk.getPath_in_schema()),
+                        new ByteRange(start, end),
+                        dictionaryEnd,
+                        pageIndexes));
             }
             rowGroups.add(chunks);
         }

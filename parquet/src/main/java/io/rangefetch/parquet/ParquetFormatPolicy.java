@@ -41,31 +41,43 @@ import org.slf4j.LoggerFactory;
  */
 public final class ParquetFormatPolicy implements FormatPolicy {
     public static final Setting<Long> FOOTER_PRECACHE_SIZE = Setting.requestSize(
-            "parquet.footer-precache-size", "32KiB", 0,
+            "parquet.footer-precache-size",
+            "32KiB",
+            0,
             "Bytes of a Parquet file's tail fetched when its stream opens, for files up to "
                     + "parquet.large-file-size.");
     public static final Setting<Long> LARGE_FOOTER_PRECACHE_SIZE = Setting.requestSize(
-            "parquet.large-footer-precache-size", "1MiB", 0,
+            "parquet.large-footer-precache-size",
+            "1MiB",
+            0,
             "Bytes of a Parquet file's tail fetched when its stream opens, for files larger than "
                     + "parquet.large-file-size.");
     // About one round trip's worth of bytes at S3's per-connection rate (30 ms x 85 MiB/s, about 2.5 MiB), rounded
     // up: a file this small costs little more whole than its footer alone, and saves the round trip that reading
     // the footer first costs.
-    public static final Setting<Long> WHOLE_FILE_SIZE = Setting.requestSize("parquet.whole-file-size", "3MiB", 0,
+    public static final Setting<Long> WHOLE_FILE_SIZE = Setting.requestSize(
+            "parquet.whole-file-size",
+            "3MiB",
+            0,
             "A Parquet file of at most this many bytes (and of at most read.small-object-size) is read whole on "
                     + "its first read; a larger one is read footer first, then only the column chunks its reader "
                     + "reads or is predicted to read.");
-    public static final Setting<Long> LARGE_FILE_SIZE = Setting.size("parquet.large-file-size", "1GiB", 0,
+    public static final Setting<Long> LARGE_FILE_SIZE = Setting.size(
+            "parquet.large-file-size",
+            "1GiB",
+            0,
             "Above this length a Parquet file's open fetches parquet.large-footer-precache-size of its tail "
                     + "instead of parquet.footer-precache-size.");
 
     /** Recent files whose footers stay parsed: parquet-java opens a file's stream more than once. */
     static final int PARSED_FOOTERS = 256;
+
     private static final Logger LOG = LoggerFactory.getLogger(ParquetFormatPolicy.class);
 
     private final ColumnHistory history = new ColumnHistory();
     /** Tables whose footer tails are remembered, the least used forgotten first. */
     static final int REMEMBERED_TABLES = 1_000;
+
     private final Cache<String, FooterTails> footerTails =
             Caffeine.newBuilder().maximumSize(REMEMBERED_TABLES).build();
     private final Cache<FileVersion, CompletableFuture<ParquetFooter>> footers =
@@ -97,8 +109,8 @@ public final class ParquetFormatPolicy implements FormatPolicy {
     long precacheSize(FormatStream stream) {
         long length = stream.knownLength().orElse(-1);
         long largeFooterPrecacheSize = stream.get(LARGE_FOOTER_PRECACHE_SIZE);
-        long configured = length > stream.get(LARGE_FILE_SIZE) ? largeFooterPrecacheSize
-                : stream.get(FOOTER_PRECACHE_SIZE);
+        long configured =
+                length > stream.get(LARGE_FILE_SIZE) ? largeFooterPrecacheSize : stream.get(FOOTER_PRECACHE_SIZE);
         FooterTails learned = footerTails.getIfPresent(TableKeys.table(stream.key()));
         OptionalLong expected = learned == null ? OptionalLong.empty() : learned.expected();
         if (configured == 0 || expected.isEmpty()) {
@@ -106,7 +118,6 @@ public final class ParquetFormatPolicy implements FormatPolicy {
         }
         return Math.min(expected.getAsLong(), Math.max(configured, largeFooterPrecacheSize));
     }
-
 
     /**
      * The tail a file's next reader needs, as its parsed footer shows: from where its page indexes start, when
@@ -116,7 +127,10 @@ public final class ParquetFormatPolicy implements FormatPolicy {
         long start = footerStart;
         if (!footer.pageIndexes().isEmpty()) {
             long indexesStart = footer.pageIndexes().get(0).bytes().start();
-            long indexesEnd = footer.pageIndexes().stream().mapToLong(index -> index.bytes().end()).max().orElseThrow();
+            long indexesEnd = footer.pageIndexes().stream()
+                    .mapToLong(index -> index.bytes().end())
+                    .max()
+                    .orElseThrow();
             if (indexesEnd <= footerStart && length - indexesStart <= limit) {
                 start = indexesStart;
             }
@@ -131,7 +145,8 @@ public final class ParquetFormatPolicy implements FormatPolicy {
      */
     CompletableFuture<ParquetFooter> footer(FormatStream stream) {
         long length = stream.knownLength().orElseThrow();
-        FileVersion version = new FileVersion(stream.bucket(), stream.key(), stream.etag().orElseThrow());
+        FileVersion version =
+                new FileVersion(stream.bucket(), stream.key(), stream.etag().orElseThrow());
         CompletableFuture<ParquetFooter> footer = footers.get(version, ignored -> readFooter(stream, length));
         // a read that failed (the network, a closed factory) is tried again by the file's next stream
         footer.whenComplete((parsed, failure) -> {
@@ -144,13 +159,14 @@ public final class ParquetFormatPolicy implements FormatPolicy {
 
     /** The footer of a file version if a stream of it started reading it; for tests. */
     java.util.Optional<CompletableFuture<ParquetFooter>> footerOf(S3Location location, String etag) {
-        return java.util.Optional.ofNullable(footers.getIfPresent(
-                new FileVersion(location.bucket(), location.key(), etag)));
+        return java.util.Optional.ofNullable(
+                footers.getIfPresent(new FileVersion(location.bucket(), location.key(), etag)));
     }
 
     private CompletableFuture<ParquetFooter> readFooter(FormatStream stream, long length) {
         if (length < ParquetFooter.TRAILER_BYTES) {
-            return CompletableFuture.completedFuture(corrupt(stream.uri(),
+            return CompletableFuture.completedFuture(corrupt(
+                    stream.uri(),
                     new ParquetFooter.CorruptFooterException("Not a Parquet file: " + length + " bytes", null)));
         }
         return stream.read(new ByteRange(length - ParquetFooter.TRAILER_BYTES, length))
@@ -168,9 +184,16 @@ public final class ParquetFormatPolicy implements FormatPolicy {
                     return stream.read(new ByteRange(footerStart, footerEnd))
                             .thenApplyAsync(footer -> parse(stream.uri(), footer, length), stream.executor())
                             .thenApply(parsed -> {
-                                footerTails.get(TableKeys.table(stream.key()), ignored -> new FooterTails()).record(
-                                        parsed == null ? length - footerStart : neededTail(parsed, length,
-                                                footerStart, stream.get(LARGE_FOOTER_PRECACHE_SIZE)));
+                                footerTails
+                                        .get(TableKeys.table(stream.key()), ignored -> new FooterTails())
+                                        .record(
+                                                parsed == null
+                                                        ? length - footerStart
+                                                        : neededTail(
+                                                                parsed,
+                                                                length,
+                                                                footerStart,
+                                                                stream.get(LARGE_FOOTER_PRECACHE_SIZE)));
                                 return parsed;
                             });
                 });

@@ -54,7 +54,8 @@ public final class S3ParquetInputFile implements InputFile {
         requireNonNull(options, "options is null");
         ReadPolicy hint = options.readPolicy();
         this.options = hint == ReadPolicy.AUTO || hint == ReadPolicy.COLUMNAR
-                ? options.toBuilder().readPolicy(ReadPolicy.PARQUET).build() : options;
+                ? options.toBuilder().readPolicy(ReadPolicy.PARQUET).build()
+                : options;
         if (options.length().isPresent() && options.etag().isPresent()) {
             learned = this.options;
         }
@@ -139,16 +140,16 @@ public final class S3ParquetInputFile implements InputFile {
      * stream without format policy, so nothing is prefetched for a reader that is not there yet).
      */
     private OpenOptions learnWithTailRead() throws IOException {
-        try (SeekableS3InputStream stream = factory.open(location,
-                options.toBuilder().readPolicy(ReadPolicy.RANDOM).build())) {
+        try (SeekableS3InputStream stream = factory.open(
+                location, options.toBuilder().readPolicy(ReadPolicy.RANDOM).build())) {
             stream.readTail(new byte[FOOTER_TRAILER_BYTES], 0, FOOTER_TRAILER_BYTES);
             long length = stream.length();
             if (length == 0) {
                 // empty: a 416 said so, with no ETag to pin; there are no bytes that could change under a reader
                 return remember(0, null);
             }
-            String etag = stream.etag().orElseThrow(() -> new IOException(
-                    "The first GET of " + location + " did not tell its ETag"));
+            String etag = stream.etag()
+                    .orElseThrow(() -> new IOException("The first GET of " + location + " did not tell its ETag"));
             return remember(length, etag);
         }
     }
@@ -157,7 +158,9 @@ public final class S3ParquetInputFile implements InputFile {
     private synchronized OpenOptions remember(long length, String etag) {
         if (learned == null) {
             OpenOptions.Builder builder = options.toBuilder().length(length);
-            learned = (etag == null ? builder : builder.etag(etag)).readPolicy(options.readPolicy()).build();
+            learned = (etag == null ? builder : builder.etag(etag))
+                    .readPolicy(options.readPolicy())
+                    .build();
         }
         return learned;
     }

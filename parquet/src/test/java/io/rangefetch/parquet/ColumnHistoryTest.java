@@ -14,7 +14,9 @@ class ColumnHistoryTest {
         assertThat(history.predicted(SCHEMA)).isEmpty();
         history.record(SCHEMA, Set.of("id", "score"));
         assertThat(history.predicted(SCHEMA)).containsExactlyInAnyOrder("id", "score");
-        assertThat(history.predicted(Set.of("id", "score"))).as("another schema").isEmpty();
+        assertThat(history.predicted(Set.of("id", "score")))
+                .as("another schema")
+                .isEmpty();
         // the query changes: score is no longer read; it fades after a couple of files, name comes in at once
         history.record(SCHEMA, Set.of("id", "name"));
         assertThat(history.predicted(SCHEMA)).containsExactlyInAnyOrder("id", "name", "score");

@@ -16,9 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.conf.PlainParquetConfiguration;
-import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 import org.junit.jupiter.api.RepeatedTest;
@@ -30,8 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * pay a whole prefetch budget for the history's guess. Real parquet-java, two files of one table, one factory.
  */
 class ColumnHistoryWasteTest {
-    private static final MessageType SCHEMA = MessageTypeParser.parseMessageType(
-            "message row { required int64 id; required binary payload (UTF8); }");
+    private static final MessageType SCHEMA =
+            MessageTypeParser.parseMessageType("message row { required int64 id; required binary payload (UTF8); }");
     private static final int ROWS = 80_000;
     private static final int ROW_GROUPS = 8;
 
@@ -47,16 +44,27 @@ class ColumnHistoryWasteTest {
         List<Path> files = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             Path path = directory.resolve("part-" + i + ".parquet");
-            ParquetTestFiles.write(path, SCHEMA, ROWS, ROWS / ROW_GROUPS, (groups, row) -> groups.newGroup()
-                    .append("id", (long) row).append("payload", "payload-" + row + "-" + "x".repeat(80)));
+            ParquetTestFiles.write(
+                    path,
+                    SCHEMA,
+                    ROWS,
+                    ROWS / ROW_GROUPS,
+                    (groups, row) -> groups.newGroup()
+                            .append("id", (long) row)
+                            .append("payload", "payload-" + row + "-" + "x".repeat(80)));
             fixture.client().put(StreamFixture.BUCKET, "table/part-" + i + ".parquet", Files.readAllBytes(path));
             files.add(path);
         }
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * StreamFixture.MIB)
-                .set(SMALL_OBJECT_SIZE, 0).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 256L * StreamFixture.MIB)
+                .set(SMALL_OBJECT_SIZE, 0)
+                .build());
         // the first reader reads both columns: the history learns them; the second reads only id
         read(factory, files.get(0), "table/part-0.parquet", SCHEMA);
-        read(factory, files.get(1), "table/part-1.parquet",
+        read(
+                factory,
+                files.get(1),
+                "table/part-1.parquet",
                 MessageTypeParser.parseMessageType("message row { required int64 id; }"));
         fixture.awaitQuiet();
 
@@ -71,14 +79,20 @@ class ColumnHistoryWasteTest {
         }
         // the first row group's payload chunk, and what the footer's tail reaches back into the last one
         long bound = payload.get(0).length() + 64 * 1024;
-        assertThat(payloadFetched).as("payload bytes the second reader fetched, of %,d in all",
-                payload.stream().mapToLong(ByteRange::length).sum()).isLessThanOrEqualTo(bound);
+        assertThat(payloadFetched)
+                .as(
+                        "payload bytes the second reader fetched, of %,d in all",
+                        payload.stream().mapToLong(ByteRange::length).sum())
+                .isLessThanOrEqualTo(bound);
     }
 
-    private static long read(StreamFactory factory, Path local, String key, MessageType projection)
-            throws IOException {
-        long rows = ParquetTestFiles.readRowGroups(factory, local, key,
-                ParquetReadOptions.builder(new PlainParquetConfiguration()).build(), projection);
+    private static long read(StreamFactory factory, Path local, String key, MessageType projection) throws IOException {
+        long rows = ParquetTestFiles.readRowGroups(
+                factory,
+                local,
+                key,
+                ParquetReadOptions.builder(new PlainParquetConfiguration()).build(),
+                projection);
         assertThat(rows).isEqualTo(ROWS);
         return rows;
     }

@@ -30,8 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * stream's waste bound holds predictions back.
  */
 class ColumnPrefetchWasteTest {
-    private static final MessageType SCHEMA = MessageTypeParser.parseMessageType(
-            "message row { required int64 id; required binary payload (UTF8); }");
+    private static final MessageType SCHEMA =
+            MessageTypeParser.parseMessageType("message row { required int64 id; required binary payload (UTF8); }");
     private static final int ROWS = 40_000;
     private static final int ROW_GROUPS = 8;
     /** Smaller than a row group's chunks: a window takes the next row group and no more. */
@@ -46,8 +46,14 @@ class ColumnPrefetchWasteTest {
     @BeforeEach
     void writeFile() throws IOException {
         Path path = directory.resolve("part-0.parquet");
-        ParquetTestFiles.write(path, SCHEMA, ROWS, ROWS / ROW_GROUPS, (groups, row) -> groups.newGroup()
-                .append("id", (long) row).append("payload", "payload-" + row + "-" + "x".repeat(40)));
+        ParquetTestFiles.write(
+                path,
+                SCHEMA,
+                ROWS,
+                ROWS / ROW_GROUPS,
+                (groups, row) -> groups.newGroup()
+                        .append("id", (long) row)
+                        .append("payload", "payload-" + row + "-" + "x".repeat(40)));
         file = Files.readAllBytes(path);
         List<ByteRange> ids = ParquetTestFiles.chunks(path, "id");
         List<ByteRange> payloads = ParquetTestFiles.chunks(path, "payload");
@@ -66,7 +72,8 @@ class ColumnPrefetchWasteTest {
             stream.prefetched.clear();
             session.afterVectoredRead(rowGroups.get(i));
             if (i + 1 < ROW_GROUPS) {
-                assertThat(stream.prefetched).as("prefetched after reading row group %d", i)
+                assertThat(stream.prefetched)
+                        .as("prefetched after reading row group %d", i)
                         .containsAll(rowGroups.get(i + 1));
             }
         }
@@ -80,7 +87,9 @@ class ColumnPrefetchWasteTest {
         ParquetColumnSession session = open(skipping);
         session.afterVectoredRead(rowGroups.get(0));
         session.afterVectoredRead(rowGroups.get(ROW_GROUPS - 1));
-        assertThat(skipping.wasted).as("left behind on reaching the last row group").isEqualTo(bytes(rowGroups.get(1)));
+        assertThat(skipping.wasted)
+                .as("left behind on reaching the last row group")
+                .isEqualTo(bytes(rowGroups.get(1)));
         session.close();
         assertThat(skipping.wasted).isEqualTo(bytes(rowGroups.get(1)));
 
@@ -97,7 +106,8 @@ class ColumnPrefetchWasteTest {
         LocalStream stream = new LocalStream(false);
         ParquetColumnSession session = open(stream);
         session.afterVectoredRead(rowGroups.get(0));
-        assertThat(stream.prefetched).as("nothing of the row groups after it")
+        assertThat(stream.prefetched)
+                .as("nothing of the row groups after it")
                 .containsExactlyInAnyOrderElementsOf(rowGroups.get(0));
         session.close();
         assertThat(stream.wasted).isZero();
@@ -141,7 +151,10 @@ class ColumnPrefetchWasteTest {
 
         @Override
         public <T> T get(Setting<T> setting) {
-            return StreamConfig.builder().set(PREFETCH_INITIAL_SIZE, INITIAL_WINDOW).build().get(setting);
+            return StreamConfig.builder()
+                    .set(PREFETCH_INITIAL_SIZE, INITIAL_WINDOW)
+                    .build()
+                    .get(setting);
         }
 
         @Override
@@ -156,8 +169,8 @@ class ColumnPrefetchWasteTest {
 
         @Override
         public CompletableFuture<ByteBuffer> read(ByteRange range) {
-            return CompletableFuture.completedFuture(
-                    ByteBuffer.wrap(file, (int) range.start(), (int) range.length()).slice());
+            return CompletableFuture.completedFuture(ByteBuffer.wrap(file, (int) range.start(), (int) range.length())
+                    .slice());
         }
 
         @Override

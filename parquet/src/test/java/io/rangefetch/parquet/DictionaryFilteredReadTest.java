@@ -46,8 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
 class DictionaryFilteredReadTest {
     private static final MessageType SCHEMA = MessageTypeParser.parseMessageType(
             "message row { required int64 id; required binary name (UTF8); required binary payload (UTF8); }");
-    private static final MessageType PROJECTION = MessageTypeParser.parseMessageType(
-            "message row { required int64 id; required binary name (UTF8); }");
+    private static final MessageType PROJECTION =
+            MessageTypeParser.parseMessageType("message row { required int64 id; required binary name (UTF8); }");
     private static final int ROWS = 80_000;
     private static final int ROW_GROUPS = 8;
     private static final long MIN_REQUEST = 64 * 1024;
@@ -62,16 +62,22 @@ class DictionaryFilteredReadTest {
     void dictionaryReadsOfEveryRowGroupFetchNoColumnTheReaderDoesNotRead() throws IOException {
         Path local = write("filtered.parquet");
         List<ByteRange> unread = payloadChunks(local);
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * StreamFixture.MIB)
-                .set(SMALL_OBJECT_SIZE, 0).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 256L * StreamFixture.MIB)
+                .set(SMALL_OBJECT_SIZE, 0)
+                .build());
         ParquetReadOptions options = nameFilter();
         long rows = 0;
         long idSum = 0;
         try (ParquetFileReader reader = ParquetFileReader.open(
-                new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, "filtered.parquet"),
-                        OpenOptions.builder().length(Files.size(local)).build()), options)) {
+                new S3ParquetInputFile(
+                        factory,
+                        new S3Location(StreamFixture.BUCKET, "filtered.parquet"),
+                        OpenOptions.builder().length(Files.size(local)).build()),
+                options)) {
             reader.setRequestedSchema(PROJECTION);
-            for (PageReadStore rowGroup = reader.readNextRowGroup(); rowGroup != null;
+            for (PageReadStore rowGroup = reader.readNextRowGroup();
+                    rowGroup != null;
                     rowGroup = reader.readNextRowGroup()) {
                 rows += rowGroup.getRowCount();
                 idSum += sumOfIds(rowGroup);
@@ -88,8 +94,9 @@ class DictionaryFilteredReadTest {
         }
         long unreadBytes = unread.stream().mapToLong(ByteRange::length).sum();
         assertThat(unreadFetched)
-                .as("bytes fetched of the %,d bytes of payload chunks no read asked for, by %s", unreadBytes,
-                        fixture.client().gets())
+                .as(
+                        "bytes fetched of the %,d bytes of payload chunks no read asked for, by %s",
+                        unreadBytes, fixture.client().gets())
                 .isLessThanOrEqualTo(ROW_GROUPS * MIN_REQUEST);
     }
 
@@ -103,24 +110,38 @@ class DictionaryFilteredReadTest {
         List<Path> files = new ArrayList<>();
         for (String key : List.of("table/part-0.parquet", "table/part-1.parquet")) {
             Path path = directory.resolve(key.replace('/', '-'));
-            ParquetTestFiles.write(path, schema, ROWS, ROWS / ROW_GROUPS, (groups, row) -> groups.newGroup()
-                    .append("id", (long) row).append("name", "name-" + row % 97)
-                    .append("category", "category-" + row % 13)
-                    .append("payload", "payload-" + row + "-" + "x".repeat(80)));
+            ParquetTestFiles.write(
+                    path,
+                    schema,
+                    ROWS,
+                    ROWS / ROW_GROUPS,
+                    (groups, row) -> groups.newGroup()
+                            .append("id", (long) row)
+                            .append("name", "name-" + row % 97)
+                            .append("category", "category-" + row % 13)
+                            .append("payload", "payload-" + row + "-" + "x".repeat(80)));
             fixture.client().put(StreamFixture.BUCKET, key, Files.readAllBytes(path));
             files.add(path);
         }
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * StreamFixture.MIB)
-                .set(SMALL_OBJECT_SIZE, 0).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 256L * StreamFixture.MIB)
+                .set(SMALL_OBJECT_SIZE, 0)
+                .build());
         ParquetReadOptions options = nameFilter();
         for (int i = 0; i < files.size(); i++) {
             String key = "table/part-" + i + ".parquet";
             long rows = 0;
             try (ParquetFileReader reader = ParquetFileReader.open(
-                    new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, key),
-                            OpenOptions.builder().length(Files.size(files.get(i))).build()), options)) {
+                    new S3ParquetInputFile(
+                            factory,
+                            new S3Location(StreamFixture.BUCKET, key),
+                            OpenOptions.builder()
+                                    .length(Files.size(files.get(i)))
+                                    .build()),
+                    options)) {
                 reader.setRequestedSchema(projection);
-                for (PageReadStore rowGroup = reader.readNextRowGroup(); rowGroup != null;
+                for (PageReadStore rowGroup = reader.readNextRowGroup();
+                        rowGroup != null;
                         rowGroup = reader.readNextRowGroup()) {
                     rows += rowGroup.getRowCount();
                 }
@@ -129,7 +150,8 @@ class DictionaryFilteredReadTest {
         }
         fixture.awaitQuiet();
         List<Request> second = fixture.client().gets().stream()
-                .filter(get -> get.key().equals("table/part-1.parquet")).toList();
+                .filter(get -> get.key().equals("table/part-1.parquet"))
+                .toList();
         List<ByteRange> filterDictionaries = dictionaryPages(files.get(1), "name");
         long movedTwice = 0;
         for (int a = 0; a < second.size(); a++) {
@@ -141,29 +163,34 @@ class DictionaryFilteredReadTest {
                 if (end > start) {
                     ByteRange both = new ByteRange(start, end);
                     movedTwice += both.length()
-                            - filterDictionaries.stream().mapToLong(page -> overlap(both, page)).sum();
+                            - filterDictionaries.stream()
+                                    .mapToLong(page -> overlap(both, page))
+                                    .sum();
                 }
             }
         }
         // the second file's category chunks are predicted from the first's: their dictionaries come with them;
         // a chunk read after its dictionary page may read that small page again rather than cost a GET more
-        assertThat(movedTwice).as("bytes of the second file but the filter's dictionary pages fetched twice, by %s",
-                second).isZero();
-        assertThat(second).as("the footer, the filter's dictionaries, each row group's chunks (a part each)")
+        assertThat(movedTwice)
+                .as("bytes of the second file but the filter's dictionary pages fetched twice, by %s", second)
+                .isZero();
+        assertThat(second)
+                .as("the footer, the filter's dictionaries, each row group's chunks (a part each)")
                 .hasSizeLessThanOrEqualTo(2 + 2 * ROW_GROUPS + ROW_GROUPS);
     }
 
     /** A dictionary filter on {@code name}: a value every row group holds, so none is dropped. */
     private static ParquetReadOptions nameFilter() {
         return ParquetReadOptions.builder(new PlainParquetConfiguration())
-                .withRecordFilter(FilterCompat.get(FilterApi.eq(FilterApi.binaryColumn("name"),
-                        Binary.fromString("name-5"))))
+                .withRecordFilter(
+                        FilterCompat.get(FilterApi.eq(FilterApi.binaryColumn("name"), Binary.fromString("name-5"))))
                 .useDictionaryFilter(true)
                 .build();
     }
 
     private static long sumOfIds(PageReadStore rowGroup) {
-        RecordReader<Group> records = new ColumnIOFactory().getColumnIO(PROJECTION)
+        RecordReader<Group> records = new ColumnIOFactory()
+                .getColumnIO(PROJECTION)
                 .getRecordReader(rowGroup, new GroupRecordConverter(PROJECTION));
         long sum = 0;
         for (long i = 0; i < rowGroup.getRowCount(); i++) {
@@ -179,7 +206,8 @@ class DictionaryFilteredReadTest {
     /** Where {@code column}'s dictionary pages lie. */
     private static List<ByteRange> dictionaryPages(Path file, String column) throws IOException {
         List<ByteRange> pages = new ArrayList<>();
-        try (ParquetFileReader peek = ParquetFileReader.open(new LocalInputFile(file),
+        try (ParquetFileReader peek = ParquetFileReader.open(
+                new LocalInputFile(file),
                 ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
             for (BlockMetaData rowGroup : peek.getRowGroups()) {
                 for (ColumnChunkMetaData chunk : rowGroup.getColumns()) {
@@ -203,9 +231,15 @@ class DictionaryFilteredReadTest {
     /** Writes the file (names from a dictionary of 97, payloads all different) and stores it in the bucket. */
     private Path write(String key) throws IOException {
         Path path = directory.resolve(key);
-        ParquetTestFiles.write(path, SCHEMA, ROWS, ROWS / ROW_GROUPS, (groups, row) -> groups.newGroup()
-                .append("id", (long) row).append("name", "name-" + row % 97)
-                .append("payload", "payload-" + row + "-" + "x".repeat(80)));
+        ParquetTestFiles.write(
+                path,
+                SCHEMA,
+                ROWS,
+                ROWS / ROW_GROUPS,
+                (groups, row) -> groups.newGroup()
+                        .append("id", (long) row)
+                        .append("name", "name-" + row % 97)
+                        .append("payload", "payload-" + row + "-" + "x".repeat(80)));
         fixture.client().put(StreamFixture.BUCKET, key, Files.readAllBytes(path));
         return path;
     }

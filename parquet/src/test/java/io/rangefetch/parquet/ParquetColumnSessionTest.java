@@ -22,9 +22,13 @@ import org.junit.jupiter.api.Test;
 class ParquetColumnSessionTest {
     private static final long UNLIMITED = Long.MAX_VALUE;
     private static final ParquetFooter FOOTER = new ParquetFooter(List.of(
-            List.of(chunk(0, "a", 1_000, 2_000, 1_100), chunk(0, "b", 2_000, 3_000, 2_100),
+            List.of(
+                    chunk(0, "a", 1_000, 2_000, 1_100),
+                    chunk(0, "b", 2_000, 3_000, 2_100),
                     chunk(0, "c", 3_000, 4_000, -1)),
-            List.of(chunk(1, "a", 4_000, 5_000, 4_100), chunk(1, "b", 5_000, 6_000, 5_100),
+            List.of(
+                    chunk(1, "a", 4_000, 5_000, 4_100),
+                    chunk(1, "b", 5_000, 6_000, 5_100),
                     chunk(1, "c", 6_000, 7_000, -1))));
 
     @Test
@@ -38,12 +42,14 @@ class ParquetColumnSessionTest {
 
     @Test
     void aColumnOnlyTheHistoryPredictsIsPrefetchedInTheCurrentRowGroupOnlyUntilTheReaderReadsIt() {
-        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_000, 2_000)), Set.of("a"), Set.of("a", "b"),
-                UNLIMITED)).as("b of the first row group, a of both")
+        assertThat(ParquetColumnSession.ahead(
+                        FOOTER, List.of(range(1_000, 2_000)), Set.of("a"), Set.of("a", "b"), UNLIMITED))
+                .as("b of the first row group, a of both")
                 .containsExactly(range(1_000, 2_000), range(2_000, 3_000), range(4_000, 5_000));
-        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(2_000, 2_200)), Set.of("a", "b"),
-                Set.of("a", "b"), UNLIMITED)).as("b read: confirmed").containsExactly(range(1_000, 2_000),
-                        range(2_000, 3_000), range(4_000, 5_000), range(5_000, 6_000));
+        assertThat(ParquetColumnSession.ahead(
+                        FOOTER, List.of(range(2_000, 2_200)), Set.of("a", "b"), Set.of("a", "b"), UNLIMITED))
+                .as("b read: confirmed")
+                .containsExactly(range(1_000, 2_000), range(2_000, 3_000), range(4_000, 5_000), range(5_000, 6_000));
     }
 
     @Test
@@ -57,35 +63,41 @@ class ParquetColumnSessionTest {
                 .containsExactly(new ParquetColumnSession.Planned(0, range(1_000, 2_000)));
         assertThat(ParquetColumnSession.ahead(three, read, Set.of("a"), Set.of("a"), UNLIMITED, 1))
                 .as("a window smaller than a row group still takes the next")
-                .extracting(ParquetColumnSession.Planned::rowGroup).containsExactly(0, 1);
+                .extracting(ParquetColumnSession.Planned::rowGroup)
+                .containsExactly(0, 1);
         assertThat(ParquetColumnSession.ahead(three, read, Set.of("a"), Set.of("a"), UNLIMITED, 2_000))
-                .extracting(ParquetColumnSession.Planned::rowGroup).containsExactly(0, 1, 2);
+                .extracting(ParquetColumnSession.Planned::rowGroup)
+                .containsExactly(0, 1, 2);
         assertThat(ParquetColumnSession.ahead(three, read, Set.of("a"), Set.of("a"), 2_000, UNLIMITED))
-                .as("the budget bounds the window").extracting(ParquetColumnSession.Planned::rowGroup)
+                .as("the budget bounds the window")
+                .extracting(ParquetColumnSession.Planned::rowGroup)
                 .containsExactly(0, 1);
     }
 
     @Test
     void theBudgetStopsAtWholeRowGroups() {
         assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_000, 2_000)), Set.of("a", "b"), 3_999))
-                .as("the second row group's two chunks would pass the budget").containsExactly(range(1_000, 2_000),
-                        range(2_000, 3_000));
+                .as("the second row group's two chunks would pass the budget")
+                .containsExactly(range(1_000, 2_000), range(2_000, 3_000));
         assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_000, 2_000)), Set.of("a", "b"), 1_000))
                 .isEmpty();
     }
 
     @Test
     void aDictionaryOnlyReadPrefetchesOnlyThatColumnsDictionariesOfItsRowGroupAndTheOnesAfter() {
-        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_000, 1_100)), Set.of("a", "b", "c"),
-                UNLIMITED)).as("b's dictionaries come with its chunks").containsExactly(range(1_000, 1_100),
-                        range(4_000, 4_100));
-        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_000, 1_100), range(2_000, 2_100)),
-                Set.of("a"), UNLIMITED)).as("a filter on two columns").containsExactly(range(1_000, 1_100),
-                        range(2_000, 2_100), range(4_000, 4_100), range(5_000, 5_100));
+        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_000, 1_100)), Set.of("a", "b", "c"), UNLIMITED))
+                .as("b's dictionaries come with its chunks")
+                .containsExactly(range(1_000, 1_100), range(4_000, 4_100));
+        assertThat(ParquetColumnSession.ahead(
+                        FOOTER, List.of(range(1_000, 1_100), range(2_000, 2_100)), Set.of("a"), UNLIMITED))
+                .as("a filter on two columns")
+                .containsExactly(range(1_000, 1_100), range(2_000, 2_100), range(4_000, 4_100), range(5_000, 5_100));
         assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(4_000, 4_100)), Set.of("a"), UNLIMITED))
-                .as("none of the row groups before it").containsExactly(range(4_000, 4_100));
-        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_000, 1_100), range(2_000, 2_100)),
-                Set.of("a", "b"), 399)).as("by whole row groups within the budget")
+                .as("none of the row groups before it")
+                .containsExactly(range(4_000, 4_100));
+        assertThat(ParquetColumnSession.ahead(
+                        FOOTER, List.of(range(1_000, 1_100), range(2_000, 2_100)), Set.of("a", "b"), 399))
+                .as("by whole row groups within the budget")
                 .containsExactly(range(1_000, 1_100), range(2_000, 2_100));
         // reading past the dictionary page is reading the chunk
         assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_000, 1_101)), Set.of("a"), UNLIMITED))
@@ -98,31 +110,41 @@ class ParquetColumnSessionTest {
     @Test
     void readsThatStartNoChunkPrefetchNothing() {
         assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_500, 1_900)), Set.of("a", "b"), UNLIMITED))
-                .as("the middle of a chunk").isEmpty();
+                .as("the middle of a chunk")
+                .isEmpty();
         assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(7_000, 7_500)), Set.of("a"), UNLIMITED))
-                .as("the footer").isEmpty();
+                .as("the footer")
+                .isEmpty();
         assertThat(ParquetColumnSession.startedChunks(FOOTER, List.of(range(900, 2_001))))
-                .extracting(ParquetFooter.Chunk::path).containsExactly("a", "b");
+                .extracting(ParquetFooter.Chunk::path)
+                .containsExactly("a", "b");
     }
 
     @Test
     void aReadOfAPageIndexPrefetchesThePredictedColumnsPageIndexesOfThatRowGroupAndTheOnesAfter() {
         ParquetFooter indexed = new ParquetFooter(List.of(
-                List.of(new ParquetFooter.Chunk(0, "a", range(1_000, 2_000), -1,
-                                List.of(range(9_000, 9_050), range(9_200, 9_230))),
-                        new ParquetFooter.Chunk(0, "b", range(2_000, 3_000), -1,
-                                List.of(range(9_050, 9_100), range(9_230, 9_260))),
-                        new ParquetFooter.Chunk(0, "c", range(3_000, 4_000), -1,
-                                List.of(range(9_100, 9_150), range(9_260, 9_290)))),
-                List.of(new ParquetFooter.Chunk(1, "a", range(4_000, 5_000), -1,
-                        List.of(range(9_400, 9_450), range(9_500, 9_530))))));
+                List.of(
+                        new ParquetFooter.Chunk(
+                                0, "a", range(1_000, 2_000), -1, List.of(range(9_000, 9_050), range(9_200, 9_230))),
+                        new ParquetFooter.Chunk(
+                                0, "b", range(2_000, 3_000), -1, List.of(range(9_050, 9_100), range(9_230, 9_260))),
+                        new ParquetFooter.Chunk(
+                                0, "c", range(3_000, 4_000), -1, List.of(range(9_100, 9_150), range(9_260, 9_290)))),
+                List.of(new ParquetFooter.Chunk(
+                        1, "a", range(4_000, 5_000), -1, List.of(range(9_400, 9_450), range(9_500, 9_530))))));
         assertThat(ParquetColumnSession.ahead(indexed, List.of(range(9_200, 9_230)), Set.of("a", "b"), UNLIMITED))
-                .containsExactly(range(9_000, 9_050), range(9_200, 9_230), range(9_050, 9_100), range(9_230, 9_260),
-                        range(9_400, 9_450), range(9_500, 9_530));
+                .containsExactly(
+                        range(9_000, 9_050),
+                        range(9_200, 9_230),
+                        range(9_050, 9_100),
+                        range(9_230, 9_260),
+                        range(9_400, 9_450),
+                        range(9_500, 9_530));
         assertThat(ParquetColumnSession.ahead(indexed, List.of(range(9_400, 9_450)), Set.of("a", "b"), UNLIMITED))
                 .containsExactly(range(9_400, 9_450), range(9_500, 9_530));
         assertThat(ParquetColumnSession.startedChunks(indexed, List.of(range(9_050, 9_060))))
-                .extracting(ParquetFooter.Chunk::path).as("reading b's column index starts reading b")
+                .extracting(ParquetFooter.Chunk::path)
+                .as("reading b's column index starts reading b")
                 .containsExactly("b");
     }
 
@@ -135,8 +157,8 @@ class ParquetColumnSessionTest {
         assertThat(FOOTER.structureEnd(6_999)).isEqualTo(7_000);
         assertThat(FOOTER.structureEnd(7_000)).as("the footer").isEqualTo(Long.MAX_VALUE);
         assertThat(FOOTER.structureEnd(999)).as("before the first chunk").isEqualTo(Long.MAX_VALUE);
-        ParquetFooter indexed = new ParquetFooter(List.of(List.of(new ParquetFooter.Chunk(0, "a",
-                range(1_000, 2_000), -1, List.of(range(9_000, 9_050), range(9_200, 9_230))))));
+        ParquetFooter indexed = new ParquetFooter(List.of(List.of(new ParquetFooter.Chunk(
+                0, "a", range(1_000, 2_000), -1, List.of(range(9_000, 9_050), range(9_200, 9_230))))));
         assertThat(indexed.structureEnd(9_010)).as("a column index").isEqualTo(9_050);
         assertThat(indexed.structureEnd(9_229)).as("an offset index").isEqualTo(9_230);
         assertThat(indexed.structureEnd(9_100)).as("between the indexes").isEqualTo(Long.MAX_VALUE);
@@ -147,9 +169,12 @@ class ParquetColumnSessionTest {
         CompletableFuture<ByteBuffer> never = new CompletableFuture<>();
         ParquetColumnSession session = new ParquetColumnSession(new Unparsed(never), new ParquetFormatPolicy());
         session.opened();
-        assertThat(session.structureEnd(5_000)).as("the reader may be at a dictionary page already").isEqualTo(5_001);
+        assertThat(session.structureEnd(5_000))
+                .as("the reader may be at a dictionary page already")
+                .isEqualTo(5_001);
         session.close();
-        assertThat(session.structureEnd(5_000)).as("no footer will come: read as any file")
+        assertThat(session.structureEnd(5_000))
+                .as("no footer will come: read as any file")
                 .isEqualTo(Long.MAX_VALUE);
     }
 

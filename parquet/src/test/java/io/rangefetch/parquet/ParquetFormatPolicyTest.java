@@ -30,9 +30,11 @@ class ParquetFormatPolicyTest {
     @Test
     void badMagicImpossibleLengthAndUndecodableThriftAreCorruptFooters() throws Exception {
         assertThatThrownBy(() -> ParquetFooter.footerLength(trailer(100, "PAR2"), LENGTH))
-                .isInstanceOf(ParquetFooter.CorruptFooterException.class).hasMessageContaining("PAR1");
+                .isInstanceOf(ParquetFooter.CorruptFooterException.class)
+                .hasMessageContaining("PAR1");
         assertThatThrownBy(() -> ParquetFooter.footerLength(trailer(LENGTH, "PAR1"), LENGTH))
-                .isInstanceOf(ParquetFooter.CorruptFooterException.class).hasMessageContaining("length");
+                .isInstanceOf(ParquetFooter.CorruptFooterException.class)
+                .hasMessageContaining("length");
         assertThatThrownBy(() -> ParquetFooter.footerLength(trailer(-5, "PAR1"), LENGTH))
                 .isInstanceOf(ParquetFooter.CorruptFooterException.class);
         assertThatThrownBy(() -> ParquetFooter.parse(new byte[] {(byte) 0xff, 1, 2, 3, 4, 5, 6}, LENGTH))
@@ -47,54 +49,66 @@ class ParquetFormatPolicyTest {
         System.arraycopy(trailer(1000, "PAR1"), 0, data, LENGTH - 8, 8);
         fixture.client().put(StreamFixture.BUCKET, "corrupt.parquet", data);
         ParquetFormatPolicy policy = new ParquetFormatPolicy();
-        StreamFactory factory = fixture.factory(StreamConfig.builder()
-                .set(SMALL_OBJECT_SIZE, 0).build(), List.of(policy));
+        StreamFactory factory =
+                fixture.factory(StreamConfig.builder().set(SMALL_OBJECT_SIZE, 0).build(), List.of(policy));
         String etag = fixture.client().etag(StreamFixture.BUCKET, "corrupt.parquet");
         OpenOptions known = OpenOptions.builder().length(LENGTH).etag(etag).build();
         S3Location location = new S3Location(StreamFixture.BUCKET, "corrupt.parquet");
         try (SeekableS3InputStream stream = factory.open(location, known)) {
             assertThat(policy.footerOf(location, etag).orElseThrow().get(10, TimeUnit.SECONDS))
-                    .as("not a footer: column awareness is off for the file").isNull();
+                    .as("not a footer: column awareness is off for the file")
+                    .isNull();
             fixture.awaitQuiet();
             int tailGets = fixture.client().gets().size();
             assertThat(tailGets).as("the tail, fetched on open").isEqualTo(1);
             List<FileRange> chunks = List.of(FileRange.of(0, 1000), FileRange.of(4096, 1000));
             stream.readVectored(chunks, ByteBuffer::allocate);
-            assertThat(chunks.get(1).data().get(10, TimeUnit.SECONDS))
-                    .isEqualTo(ByteBuffer.wrap(data, 4096, 1000));
+            assertThat(chunks.get(1).data().get(10, TimeUnit.SECONDS)).isEqualTo(ByteBuffer.wrap(data, 4096, 1000));
             byte[] buffer = new byte[4096];
             stream.readFully(LENGTH - 4096, buffer, 0, buffer.length);
             assertThat(buffer).isEqualTo(Arrays.copyOfRange(data, LENGTH - 4096, LENGTH));
             fixture.awaitQuiet();
-            assertThat(fixture.client().gets()).as("the vectored read's own GET, and no column prefetch")
+            assertThat(fixture.client().gets())
+                    .as("the vectored read's own GET, and no column prefetch")
                     .hasSize(tailGets + 1);
         }
     }
 
     @Test
     void openingFetchesTheTailAFileOfItsSizeNeeds() throws Exception {
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(SMALL_OBJECT_SIZE, 0)
-                .set(ParquetFormatPolicy.FOOTER_PRECACHE_SIZE, 64L << 10)
-                .set(ParquetFormatPolicy.LARGE_FOOTER_PRECACHE_SIZE, 256L << 10)
-                .set(ParquetFormatPolicy.LARGE_FILE_SIZE, 1L << 20).build(), List.of(new ParquetFormatPolicy()));
+        StreamFactory factory = fixture.factory(
+                StreamConfig.builder()
+                        .set(SMALL_OBJECT_SIZE, 0)
+                        .set(ParquetFormatPolicy.FOOTER_PRECACHE_SIZE, 64L << 10)
+                        .set(ParquetFormatPolicy.LARGE_FOOTER_PRECACHE_SIZE, 256L << 10)
+                        .set(ParquetFormatPolicy.LARGE_FILE_SIZE, 1L << 20)
+                        .build(),
+                List.of(new ParquetFormatPolicy()));
         fixture.put("small.parquet", 1 << 20);
         fixture.put("large.parquet", (1 << 20) + 1);
         for (String key : List.of("small.parquet", "large.parquet")) {
-            OpenOptions known = OpenOptions.builder().length(fixture.length(key))
-                    .etag(fixture.client().etag(StreamFixture.BUCKET, key)).build();
+            OpenOptions known = OpenOptions.builder()
+                    .length(fixture.length(key))
+                    .etag(fixture.client().etag(StreamFixture.BUCKET, key))
+                    .build();
             try (SeekableS3InputStream stream = factory.open(new S3Location(StreamFixture.BUCKET, key), known)) {
                 byte[] trailer = new byte[8];
                 stream.readTail(trailer, 0, trailer.length); // waits for the open fetch
             }
         }
         fixture.awaitQuiet();
-        assertThat(fixture.client().gets()).extracting(get -> get.key() + " " + get.range()).containsExactly(
-                "small.parquet bytes=" + ((1 << 20) - (64 << 10)) + "-" + ((1 << 20) - 1),
-                "large.parquet bytes=" + ((1 << 20) + 1 - (256 << 10)) + "-" + (1 << 20));
+        assertThat(fixture.client().gets())
+                .extracting(get -> get.key() + " " + get.range())
+                .containsExactly(
+                        "small.parquet bytes=" + ((1 << 20) - (64 << 10)) + "-" + ((1 << 20) - 1),
+                        "large.parquet bytes=" + ((1 << 20) + 1 - (256 << 10)) + "-" + (1 << 20));
     }
 
     private static byte[] trailer(int footerLength, String magic) {
-        return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(footerLength)
-                .put(magic.getBytes(StandardCharsets.US_ASCII)).array();
+        return ByteBuffer.allocate(8)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(footerLength)
+                .put(magic.getBytes(StandardCharsets.US_ASCII))
+                .array();
     }
 }

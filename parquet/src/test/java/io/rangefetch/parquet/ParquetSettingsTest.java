@@ -57,15 +57,20 @@ class ParquetSettingsTest extends SettingsContract {
 
     @Test
     void theLoadedPolicyAddsItsKeysAfterCoresAndThePageListsExactlyThoseKeys() throws IOException {
-        assertThat(StreamConfig.keys()).endsWith(FOOTER_PRECACHE_SIZE.key(), LARGE_FOOTER_PRECACHE_SIZE.key(),
-                WHOLE_FILE_SIZE.key(), LARGE_FILE_SIZE.key());
+        assertThat(StreamConfig.keys())
+                .endsWith(
+                        FOOTER_PRECACHE_SIZE.key(),
+                        LARGE_FOOTER_PRECACHE_SIZE.key(),
+                        WHOLE_FILE_SIZE.key(),
+                        LARGE_FILE_SIZE.key());
         assertThat(rows().stream().map(Row::key)).containsExactlyElementsOf(StreamConfig.keys());
     }
 
     @Test
     void toStringListsTheKeysOfThePolicyLast() {
-        assertThat(StreamConfig.defaults().toString()).endsWith(", orc.tail-size=262144, "
-                + "parquet.footer-precache-size=32768, parquet.large-footer-precache-size=1048576, "
-                + "parquet.whole-file-size=3145728, parquet.large-file-size=1073741824}");
+        assertThat(StreamConfig.defaults().toString())
+                .endsWith(", orc.tail-size=262144, "
+                        + "parquet.footer-precache-size=32768, parquet.large-footer-precache-size=1048576, "
+                        + "parquet.whole-file-size=3145728, parquet.large-file-size=1073741824}");
     }
 }

@@ -23,7 +23,6 @@ import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.schema.MessageType;
@@ -33,8 +32,13 @@ final class ParquetTestFiles {
     private ParquetTestFiles() {}
 
     /** Writes {@code rows} rows of {@code schema}, row {@code i} made by {@code row(groups, i)}, to {@code path}. */
-    static void write(Path path, MessageType schema, int rows, int rowsPerGroup,
-            BiFunction<SimpleGroupFactory, Integer, Group> row) throws IOException {
+    static void write(
+            Path path,
+            MessageType schema,
+            int rows,
+            int rowsPerGroup,
+            BiFunction<SimpleGroupFactory, Integer, Group> row)
+            throws IOException {
         try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new LocalOutputFile(path))
                 .withConf(new PlainParquetConfiguration())
                 .withType(schema)
@@ -52,7 +56,8 @@ final class ParquetTestFiles {
     /** Where {@code column}'s chunks lie in {@code file}, one per row group, in order. */
     static List<ByteRange> chunks(Path file, String column) throws IOException {
         List<ByteRange> chunks = new ArrayList<>();
-        try (ParquetFileReader peek = ParquetFileReader.open(new LocalInputFile(file),
+        try (ParquetFileReader peek = ParquetFileReader.open(
+                new LocalInputFile(file),
                 ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
             for (BlockMetaData rowGroup : peek.getRowGroups()) {
                 for (ColumnChunkMetaData chunk : rowGroup.getColumns()) {
@@ -70,16 +75,21 @@ final class ParquetTestFiles {
      * through Rangefetch, as parquet-java reads them, projecting {@code projection} if not {@code null}; returns the
      * rows read.
      */
-    static long readRowGroups(StreamFactory factory, Path local, String key, ParquetReadOptions options,
-            MessageType projection) throws IOException {
+    static long readRowGroups(
+            StreamFactory factory, Path local, String key, ParquetReadOptions options, MessageType projection)
+            throws IOException {
         long rows = 0;
         try (ParquetFileReader reader = ParquetFileReader.open(
-                new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, key),
-                        OpenOptions.builder().length(Files.size(local)).build()), options)) {
+                new S3ParquetInputFile(
+                        factory,
+                        new S3Location(StreamFixture.BUCKET, key),
+                        OpenOptions.builder().length(Files.size(local)).build()),
+                options)) {
             if (projection != null) {
                 reader.setRequestedSchema(projection);
             }
-            for (PageReadStore rowGroup = reader.readNextRowGroup(); rowGroup != null;
+            for (PageReadStore rowGroup = reader.readNextRowGroup();
+                    rowGroup != null;
                     rowGroup = reader.readNextRowGroup()) {
                 rows += rowGroup.getRowCount();
             }

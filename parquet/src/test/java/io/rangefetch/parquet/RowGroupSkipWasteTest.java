@@ -37,8 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  * always takes.
  */
 class RowGroupSkipWasteTest {
-    private static final MessageType SCHEMA = MessageTypeParser.parseMessageType(
-            "message row { required int64 id; required binary payload (UTF8); }");
+    private static final MessageType SCHEMA =
+            MessageTypeParser.parseMessageType("message row { required int64 id; required binary payload (UTF8); }");
     private static final int ROWS = 80_000;
     private static final int ROW_GROUPS = 8;
     private static final int ROWS_PER_GROUP = ROWS / ROW_GROUPS;
@@ -55,8 +55,8 @@ class RowGroupSkipWasteTest {
     @Test
     void aReaderThatSkipsTheMiddleRowGroupsLeavesAtMostOneBehindPerFile() throws IOException {
         // the statistics keep the first and the last row group of each file
-        FilterPredicate firstAndLast = or(lt(longColumn("id"), (long) ROWS_PER_GROUP),
-                gtEq(longColumn("id"), (long) (ROWS - ROWS_PER_GROUP)));
+        FilterPredicate firstAndLast =
+                or(lt(longColumn("id"), (long) ROWS_PER_GROUP), gtEq(longColumn("id"), (long) (ROWS - ROWS_PER_GROUP)));
         List<Path> files = writeTable(3);
         StreamFactory factory = factory();
         for (int i = 0; i < files.size(); i++) {
@@ -65,11 +65,13 @@ class RowGroupSkipWasteTest {
         fixture.awaitQuiet();
 
         for (int i = 0; i < files.size(); i++) {
-            long needed = rowGroupBytes(files.get(i), 0) + rowGroupBytes(files.get(i), ROW_GROUPS - 1)
+            long needed = rowGroupBytes(files.get(i), 0)
+                    + rowGroupBytes(files.get(i), ROW_GROUPS - 1)
                     + tailBytes(files.get(i));
             long bound = (long) (1.5 * needed) + INITIAL_WINDOW + TAIL_SLACK;
-            assertThat(fetched(key(i))).as("bytes fetched of %s, which needs %,d of %,d", key(i), needed,
-                    Files.size(files.get(i))).isLessThanOrEqualTo(bound);
+            assertThat(fetched(key(i)))
+                    .as("bytes fetched of %s, which needs %,d of %,d", key(i), needed, Files.size(files.get(i)))
+                    .isLessThanOrEqualTo(bound);
         }
     }
 
@@ -91,15 +93,19 @@ class RowGroupSkipWasteTest {
         }
         // what the table's streams wasted carries from one to the next: the table as a whole keeps the bound, with
         // the one row group a stream's window took before the carried waste held it back
-        long bound = (long) (1.5 * needed) + INITIAL_WINDOW + rowGroupBytes(files.get(0), 1)
-                + files.size() * TAIL_SLACK;
-        assertThat(fetched).as("bytes fetched of the table, which needs %,d", needed).isLessThanOrEqualTo(bound);
+        long bound =
+                (long) (1.5 * needed) + INITIAL_WINDOW + rowGroupBytes(files.get(0), 1) + files.size() * TAIL_SLACK;
+        assertThat(fetched)
+                .as("bytes fetched of the table, which needs %,d", needed)
+                .isLessThanOrEqualTo(bound);
     }
 
     private StreamFactory factory() {
-        return fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * StreamFixture.MIB)
+        return fixture.factory(StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 256L * StreamFixture.MIB)
                 .set(SMALL_OBJECT_SIZE, 0)
-                .set(PREFETCH_INITIAL_SIZE, INITIAL_WINDOW).build());
+                .set(PREFETCH_INITIAL_SIZE, INITIAL_WINDOW)
+                .build());
     }
 
     private List<Path> writeTable(int count) throws IOException {
@@ -107,9 +113,14 @@ class RowGroupSkipWasteTest {
         for (int i = 0; i < count; i++) {
             Path path = directory.resolve("part-" + i + ".parquet");
             int file = i;
-            ParquetTestFiles.write(path, SCHEMA, ROWS, ROWS_PER_GROUP, (groups, row) -> groups.newGroup()
-                    .append("id", (long) row)
-                    .append("payload", "payload-" + file + "-" + row + "-" + "x".repeat(80)));
+            ParquetTestFiles.write(
+                    path,
+                    SCHEMA,
+                    ROWS,
+                    ROWS_PER_GROUP,
+                    (groups, row) -> groups.newGroup()
+                            .append("id", (long) row)
+                            .append("payload", "payload-" + file + "-" + row + "-" + "x".repeat(80)));
             fixture.client().put(StreamFixture.BUCKET, key(i), Files.readAllBytes(path));
             files.add(path);
         }
@@ -120,10 +131,15 @@ class RowGroupSkipWasteTest {
         return "table/part-" + file + ".parquet";
     }
 
-    private static long read(StreamFactory factory, Path local, String key, FilterPredicate filter)
-            throws IOException {
-        return ParquetTestFiles.readRowGroups(factory, local, key, ParquetReadOptions.builder(
-                new PlainParquetConfiguration()).withRecordFilter(FilterCompat.get(filter)).build(), null);
+    private static long read(StreamFactory factory, Path local, String key, FilterPredicate filter) throws IOException {
+        return ParquetTestFiles.readRowGroups(
+                factory,
+                local,
+                key,
+                ParquetReadOptions.builder(new PlainParquetConfiguration())
+                        .withRecordFilter(FilterCompat.get(filter))
+                        .build(),
+                null);
     }
 
     /** The bytes every GET of {@code key} asked for. */

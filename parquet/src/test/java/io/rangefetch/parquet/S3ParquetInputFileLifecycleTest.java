@@ -22,8 +22,8 @@ class S3ParquetInputFileLifecycleTest {
     void theLengthAndNewStreamsStillWorkOnceTheStreamThatLearnedTheVersionIsClosed() throws Exception {
         byte[] data = fixture.put("closed-first.parquet", 3 * MIB);
         StreamFactory factory = fixture.factory();
-        S3ParquetInputFile input = new S3ParquetInputFile(factory,
-                new S3Location(StreamFixture.BUCKET, "closed-first.parquet"));
+        S3ParquetInputFile input =
+                new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, "closed-first.parquet"));
         SeekableInputStream first = input.newStream();
         byte[] head = new byte[100];
         first.readFully(head);
@@ -42,8 +42,8 @@ class S3ParquetInputFileLifecycleTest {
     @Test
     void aStreamClosedBeforeItLearnedAnythingLeavesTheFileToLearnTheLengthItself() throws Exception {
         byte[] data = fixture.put("closed-at-once.parquet", 3 * MIB);
-        S3ParquetInputFile input = new S3ParquetInputFile(fixture.factory(),
-                new S3Location(StreamFixture.BUCKET, "closed-at-once.parquet"));
+        S3ParquetInputFile input = new S3ParquetInputFile(
+                fixture.factory(), new S3Location(StreamFixture.BUCKET, "closed-at-once.parquet"));
         input.newStream().close(); // its open fetch may be stopped before it learned anything
         assertThat(input.getLength()).isEqualTo(data.length);
         try (SeekableInputStream stream = input.newStream()) {

@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rangefetch.OpenOptions;
 import io.rangefetch.S3Location;
-import io.rangefetch.StreamConfig;
 import io.rangefetch.SeekableS3InputStream;
+import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.testing.BodyHold;
@@ -63,7 +63,9 @@ class S3ParquetInputFileTest {
      */
     @Test
     void hadoopsRuntimeIsAbsent() {
-        assertThatThrownBy(() -> Class.forName("org.apache.hadoop.conf.Configuration").getConstructor().newInstance())
+        assertThatThrownBy(() -> Class.forName("org.apache.hadoop.conf.Configuration")
+                        .getConstructor()
+                        .newInstance())
                 .isInstanceOf(NoClassDefFoundError.class);
     }
 
@@ -72,13 +74,16 @@ class S3ParquetInputFileTest {
         byte[] file = write("people.parquet");
         StreamFactory factory = fixture.factory();
         InMemoryObjectClient client = fixture.client();
-        S3ParquetInputFile input = new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, "people.parquet"));
+        S3ParquetInputFile input =
+                new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, "people.parquet"));
 
         try (ParquetFileReader reader = ParquetFileReader.open(input, readOptions())) {
             // parquet-java opened its stream, asked for the length, read the trailer and the footer
             fixture.awaitQuiet();
             assertThat(client.requests()).extracting(Request::method).containsExactly("GET");
-            assertThat(client.gets().get(0).range()).as("the open fetch: a suffix GET of the tail").startsWith("bytes=-");
+            assertThat(client.gets().get(0).range())
+                    .as("the open fetch: a suffix GET of the tail")
+                    .startsWith("bytes=-");
             assertThat(input.getLength()).isEqualTo(file.length);
             assertThat(reader.getRecordCount()).isEqualTo(ROWS);
             assertThat(reader.getRowGroups()).hasSize(ROW_GROUPS);
@@ -91,10 +96,13 @@ class S3ParquetInputFileTest {
     @Test
     void theLengthAskedForBeforeAnyStreamCostsOneSuffixGetThatAlsoServesTheFooter() throws IOException {
         byte[] file = write("asked.parquet");
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * StreamFixture.MIB)
-                .set(SMALL_OBJECT_SIZE, 0).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 256L * StreamFixture.MIB)
+                .set(SMALL_OBJECT_SIZE, 0)
+                .build());
         InMemoryObjectClient client = fixture.client();
-        S3ParquetInputFile input = new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, "asked.parquet"));
+        S3ParquetInputFile input =
+                new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, "asked.parquet"));
 
         assertThat(input.getLength()).isEqualTo(file.length);
         fixture.awaitQuiet();
@@ -102,7 +110,9 @@ class S3ParquetInputFileTest {
         try (ParquetFileReader reader = ParquetFileReader.open(input, readOptions())) {
             assertThat(reader.getRowGroups()).hasSize(ROW_GROUPS);
             fixture.awaitQuiet();
-            assertThat(client.requests()).as("the footer came from the cached tail").hasSize(1);
+            assertThat(client.requests())
+                    .as("the footer came from the cached tail")
+                    .hasSize(1);
         }
         fixture.awaitQuiet();
         assertThat(client.count("HEAD")).isZero();
@@ -112,15 +122,19 @@ class S3ParquetInputFileTest {
     void aProjectionReadsTheFirstRowGroupAndPrefetchesTheSameColumnsOfTheOthers() throws IOException {
         byte[] file = write("projected.parquet");
         // no small-object shortcut, so the requests show how the chunks are fetched
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 64L * StreamFixture.MIB)
-                .set(SMALL_OBJECT_SIZE, 0).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 64L * StreamFixture.MIB)
+                .set(SMALL_OBJECT_SIZE, 0)
+                .build());
         InMemoryObjectClient client = fixture.client();
-        OpenOptions known = OpenOptions.builder().length(file.length)
-                .etag(client.etag(StreamFixture.BUCKET, "projected.parquet")).build();
-        S3ParquetInputFile input = new S3ParquetInputFile(factory,
-                new S3Location(StreamFixture.BUCKET, "projected.parquet"), known);
-        MessageType projection = MessageTypeParser.parseMessageType(
-                "message row { required int64 id; required double score; }");
+        OpenOptions known = OpenOptions.builder()
+                .length(file.length)
+                .etag(client.etag(StreamFixture.BUCKET, "projected.parquet"))
+                .build();
+        S3ParquetInputFile input =
+                new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, "projected.parquet"), known);
+        MessageType projection =
+                MessageTypeParser.parseMessageType("message row { required int64 id; required double score; }");
         try (ParquetFileReader reader = ParquetFileReader.open(input, readOptions())) {
             fixture.awaitQuiet();
             int footerGets = client.gets().size();
@@ -142,16 +156,20 @@ class S3ParquetInputFileTest {
     void theSecondFileOfASchemaHasThePredictedColumnsInFlightBeforeItsReaderAsks() throws Exception {
         write("first.parquet");
         write("second.parquet");
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 64L * StreamFixture.MIB)
-                .set(SMALL_OBJECT_SIZE, 0).build());
+        StreamFactory factory = fixture.factory(StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 64L * StreamFixture.MIB)
+                .set(SMALL_OBJECT_SIZE, 0)
+                .build());
         InMemoryObjectClient client = fixture.client();
-        MessageType projection = MessageTypeParser.parseMessageType(
-                "message row { required int64 id; required double score; }");
+        MessageType projection =
+                MessageTypeParser.parseMessageType("message row { required int64 id; required double score; }");
         assertThat(readProjected(factory, "first.parquet", projection)).hasSize(ROWS);
         // the second file's first row group: where its id and score chunks lie
-        S3ParquetInputFile second = new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, "second.parquet"));
+        S3ParquetInputFile second =
+                new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, "second.parquet"));
         long firstChunk = firstChunkOf("second.parquet");
-        BodyHold held = client.holdBodies(request -> request.isGet() && request.key().equals("second.parquet")
+        BodyHold held = client.holdBodies(request -> request.isGet()
+                && request.key().equals("second.parquet")
                 && request.range().startsWith("bytes=" + firstChunk + "-"));
         try (ParquetFileReader reader = ParquetFileReader.open(second, readOptions())) {
             // nothing of the first row group has been asked for yet, and its predicted chunks are on their way
@@ -163,37 +181,56 @@ class S3ParquetInputFileTest {
             held.release();
         }
         fixture.awaitQuiet();
-        assertThat(client.gets().stream().filter(get -> get.key().equals("second.parquet")
-                && !get.range().startsWith("bytes=-") && get.byteRange().contains(firstChunk))).as("the predicted chunk was fetched once").hasSize(1);
+        assertThat(client.gets().stream()
+                        .filter(get -> get.key().equals("second.parquet")
+                                && !get.range().startsWith("bytes=-")
+                                && get.byteRange().contains(firstChunk)))
+                .as("the predicted chunk was fetched once")
+                .hasSize(1);
     }
 
     @Test
     void aFileOverTheWholeFileSizeIsReadByColumnChunkAndOneWithinItWhole() throws Exception {
         byte[] file = write("columns.parquet");
-        MessageType projection = MessageTypeParser.parseMessageType(
-                "message row { required int64 id; required double score; }");
+        MessageType projection =
+                MessageTypeParser.parseMessageType("message row { required int64 id; required double score; }");
         InMemoryObjectClient client = fixture.client();
         OpenOptions known = OpenOptions.builder().length(file.length).build();
         // read.small-object-size (8 MiB by default) would read the file whole; parquet.whole-file-size lowers it
         StreamFactory byColumn = fixture.factory(StreamConfig.builder()
                 .set(ParquetFormatPolicy.WHOLE_FILE_SIZE, file.length - 1)
                 .build());
-        assertThat(readProjected(new S3ParquetInputFile(byColumn,
-                new S3Location(StreamFixture.BUCKET, "columns.parquet"), known), projection)).hasSize(ROWS);
+        assertThat(readProjected(
+                        new S3ParquetInputFile(
+                                byColumn, new S3Location(StreamFixture.BUCKET, "columns.parquet"), known),
+                        projection))
+                .hasSize(ROWS);
         fixture.awaitQuiet();
-        long fetched = client.gets().stream().mapToLong(get -> get.byteRange().length()).sum();
-        assertThat(client.gets().get(0).byteRange().end()).as("the footer first").isEqualTo(file.length);
+        long fetched = client.gets().stream()
+                .mapToLong(get -> get.byteRange().length())
+                .sum();
+        assertThat(client.gets().get(0).byteRange().end())
+                .as("the footer first")
+                .isEqualTo(file.length);
         assertThat(client.gets().get(0).byteRange().length()).isLessThan(file.length);
-        assertThat(fetched).as("the tail and the id and score chunks, not the whole file").isLessThan(file.length);
+        assertThat(fetched)
+                .as("the tail and the id and score chunks, not the whole file")
+                .isLessThan(file.length);
         client.clearLog();
 
         StreamFactory whole = fixture.factory(StreamConfig.builder()
-                .set(ParquetFormatPolicy.WHOLE_FILE_SIZE, file.length).build());
-        assertThat(readProjected(new S3ParquetInputFile(whole,
-                new S3Location(StreamFixture.BUCKET, "columns.parquet"), known), projection)).hasSize(ROWS);
+                .set(ParquetFormatPolicy.WHOLE_FILE_SIZE, file.length)
+                .build());
+        assertThat(readProjected(
+                        new S3ParquetInputFile(whole, new S3Location(StreamFixture.BUCKET, "columns.parquet"), known),
+                        projection))
+                .hasSize(ROWS);
         fixture.awaitQuiet();
-        assertThat(client.gets().stream().mapToLong(get -> get.byteRange().length()).sum())
-                .as("a file within the whole-file size is fetched whole, once").isEqualTo(file.length);
+        assertThat(client.gets().stream()
+                        .mapToLong(get -> get.byteRange().length())
+                        .sum())
+                .as("a file within the whole-file size is fetched whole, once")
+                .isEqualTo(file.length);
     }
 
     @Test
@@ -202,27 +239,41 @@ class S3ParquetInputFileTest {
         byte[] second = write("footer-2.parquet");
         // files larger than the whole-file size, so each opens with its tail
         StreamFactory factory = fixture.factory(StreamConfig.builder()
-                .set(ParquetFormatPolicy.WHOLE_FILE_SIZE, 0).build());
+                .set(ParquetFormatPolicy.WHOLE_FILE_SIZE, 0)
+                .build());
         InMemoryObjectClient client = fixture.client();
         MessageType projection = MessageTypeParser.parseMessageType("message row { required int64 id; }");
-        assertThat(readProjected(new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET,
-                "footer-1.parquet"), OpenOptions.builder().length(first.length).build()), projection)).hasSize(ROWS);
+        assertThat(readProjected(
+                        new S3ParquetInputFile(
+                                factory,
+                                new S3Location(StreamFixture.BUCKET, "footer-1.parquet"),
+                                OpenOptions.builder().length(first.length).build()),
+                        projection))
+                .hasSize(ROWS);
         fixture.awaitQuiet();
-        assertThat(client.gets().get(0).byteRange().length()).as("no footer seen yet: the configured precache")
+        assertThat(client.gets().get(0).byteRange().length())
+                .as("no footer seen yet: the configured precache")
                 .isEqualTo(StreamConfig.defaults().get(ParquetFormatPolicy.FOOTER_PRECACHE_SIZE));
         client.clearLog();
         // the footer and the page indexes parquet-java writes right before it
         long tail = first.length - pageIndexesStart("footer-1.parquet");
         assertThat(tail).isGreaterThan(footerLength(first) + 8L);
-        assertThat(readProjected(new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET,
-                "footer-2.parquet"), OpenOptions.builder().length(second.length).build()), projection)).hasSize(ROWS);
+        assertThat(readProjected(
+                        new S3ParquetInputFile(
+                                factory,
+                                new S3Location(StreamFixture.BUCKET, "footer-2.parquet"),
+                                OpenOptions.builder().length(second.length).build()),
+                        projection))
+                .hasSize(ROWS);
         fixture.awaitQuiet();
         assertThat(client.gets().get(0).byteRange())
                 .as("the first file's footer and page indexes, a quarter and 1 KiB more")
                 .isEqualTo(new ByteRange(second.length - (tail + tail / 4 + 1024), second.length));
         assertThat(second.length - pageIndexesStart("footer-2.parquet")).isLessThanOrEqualTo(tail + tail / 4 + 1024);
-        assertThat(client.gets()).as("the footer came in the open fetch")
-                .noneMatch(get -> get.byteRange().end() == second.length && get != client.gets().get(0));
+        assertThat(client.gets())
+                .as("the footer came in the open fetch")
+                .noneMatch(get -> get.byteRange().end() == second.length
+                        && get != client.gets().get(0));
     }
 
     @Test
@@ -232,57 +283,77 @@ class S3ParquetInputFileTest {
         byte[] file = write("big.parquet");
         fixture.client().put(StreamFixture.BUCKET, "big/p=2/q=3/big.parquet", file);
         StreamFactory factory = fixture.factory(StreamConfig.builder()
-                .set(ParquetFormatPolicy.WHOLE_FILE_SIZE, 0).build());
+                .set(ParquetFormatPolicy.WHOLE_FILE_SIZE, 0)
+                .build());
         InMemoryObjectClient client = fixture.client();
         MessageType projection = MessageTypeParser.parseMessageType("message row { required int64 id; }");
-        assertThat(readProjected(new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET,
-                "other/p=1/small.parquet"), OpenOptions.builder().length(small.length).build()), projection))
+        assertThat(readProjected(
+                        new S3ParquetInputFile(
+                                factory,
+                                new S3Location(StreamFixture.BUCKET, "other/p=1/small.parquet"),
+                                OpenOptions.builder().length(small.length).build()),
+                        projection))
                 .hasSize(ROWS);
         fixture.awaitQuiet();
         client.clearLog();
-        assertThat(readProjected(new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET,
-                "big/p=2/q=3/big.parquet"), OpenOptions.builder().length(file.length).build()), projection))
+        assertThat(readProjected(
+                        new S3ParquetInputFile(
+                                factory,
+                                new S3Location(StreamFixture.BUCKET, "big/p=2/q=3/big.parquet"),
+                                OpenOptions.builder().length(file.length).build()),
+                        projection))
                 .hasSize(ROWS);
         fixture.awaitQuiet();
-        assertThat(client.gets().get(0).byteRange().length()).as("a table not seen yet: the configured precache")
+        assertThat(client.gets().get(0).byteRange().length())
+                .as("a table not seen yet: the configured precache")
                 .isEqualTo(StreamConfig.defaults().get(ParquetFormatPolicy.FOOTER_PRECACHE_SIZE));
     }
 
     /** Where the file's first page index starts, from the local copy. */
     private long pageIndexesStart(String key) throws IOException {
-        try (ParquetFileReader peek = ParquetFileReader.open(new org.apache.parquet.io.LocalInputFile(
-                directory.resolve(key)), readOptions())) {
-            return peek.getRowGroups().stream().flatMap(rowGroup -> rowGroup.getColumns().stream())
-                    .flatMap(chunk -> java.util.stream.Stream.of(chunk.getColumnIndexReference(),
-                            chunk.getOffsetIndexReference()))
+        try (ParquetFileReader peek = ParquetFileReader.open(
+                new org.apache.parquet.io.LocalInputFile(directory.resolve(key)), readOptions())) {
+            return peek.getRowGroups().stream()
+                    .flatMap(rowGroup -> rowGroup.getColumns().stream())
+                    .flatMap(chunk -> java.util.stream.Stream.of(
+                            chunk.getColumnIndexReference(), chunk.getOffsetIndexReference()))
                     .filter(java.util.Objects::nonNull)
-                    .mapToLong(org.apache.parquet.internal.hadoop.metadata.IndexReference::getOffset).min()
+                    .mapToLong(org.apache.parquet.internal.hadoop.metadata.IndexReference::getOffset)
+                    .min()
                     .orElseThrow();
         }
     }
 
     private static int footerLength(byte[] file) {
-        return ByteBuffer.wrap(file, file.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        return ByteBuffer.wrap(file, file.length - 8, 4)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .getInt();
     }
 
     @Test
     void aReaderThatReadsChunkByChunkGetsTheNextRowGroupsOfItsColumnPrefetched() throws Exception {
         byte[] file = write("chunks.parquet");
         ParquetFormatPolicy policy = new ParquetFormatPolicy();
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 64L * StreamFixture.MIB)
-                .set(SMALL_OBJECT_SIZE, 0).build(), List.of(policy));
+        StreamFactory factory = fixture.factory(
+                StreamConfig.builder()
+                        .set(CACHE_MAX_MEMORY, 64L * StreamFixture.MIB)
+                        .set(SMALL_OBJECT_SIZE, 0)
+                        .build(),
+                List.of(policy));
         InMemoryObjectClient client = fixture.client();
         String etag = client.etag(StreamFixture.BUCKET, "chunks.parquet");
         List<ByteRange> idChunks = new ArrayList<>();
-        try (ParquetFileReader local = ParquetFileReader.open(new org.apache.parquet.io.LocalInputFile(
-                directory.resolve("chunks.parquet")), readOptions())) {
-            local.getRowGroups().forEach(rowGroup -> idChunks.add(ByteRange.ofLength(
-                    rowGroup.getColumns().get(0).getStartingPos(), rowGroup.getColumns().get(0).getTotalSize())));
+        try (ParquetFileReader local = ParquetFileReader.open(
+                new org.apache.parquet.io.LocalInputFile(directory.resolve("chunks.parquet")), readOptions())) {
+            local.getRowGroups()
+                    .forEach(rowGroup -> idChunks.add(ByteRange.ofLength(
+                            rowGroup.getColumns().get(0).getStartingPos(),
+                            rowGroup.getColumns().get(0).getTotalSize())));
         }
         // no S3ParquetInputFile: the key's extension picks the Parquet policy for any reader of a stream
         S3Location location = new S3Location(StreamFixture.BUCKET, "chunks.parquet");
-        try (SeekableS3InputStream stream = factory.open(location,
-                OpenOptions.builder().length(file.length).etag(etag).build())) {
+        try (SeekableS3InputStream stream = factory.open(
+                location, OpenOptions.builder().length(file.length).etag(etag).build())) {
             byte[] trailer = new byte[8];
             stream.readTail(trailer, 0, trailer.length); // as a reader starts: the footer, from the open fetch
             fixture.awaitQuiet();
@@ -307,7 +378,9 @@ class S3ParquetInputFileTest {
     private static void awaitFooter(ParquetFormatPolicy policy, SeekableS3InputStream stream) throws Exception {
         // parsed on the factory's threads, not the reader's
         assertThat(stream.etag()).isPresent();
-        ParquetFooter footer = policy.footerOf(stream.location(), stream.etag().get()).orElseThrow().get(20, TimeUnit.SECONDS);
+        ParquetFooter footer = policy.footerOf(stream.location(), stream.etag().get())
+                .orElseThrow()
+                .get(20, TimeUnit.SECONDS);
         assertThat(footer).isNotNull();
     }
 
@@ -326,10 +399,12 @@ class S3ParquetInputFileTest {
         write("learned.parquet");
         write("other-reader.parquet");
         InMemoryObjectClient client = fixture.client();
-        StreamFactory factory = fixture.factory(StreamConfig.builder().set(CACHE_MAX_MEMORY, 64L * StreamFixture.MIB)
-                .set(SMALL_OBJECT_SIZE, 0).build());
-        MessageType idAndScore = MessageTypeParser.parseMessageType(
-                "message row { required int64 id; required double score; }");
+        StreamFactory factory = fixture.factory(StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 64L * StreamFixture.MIB)
+                .set(SMALL_OBJECT_SIZE, 0)
+                .build());
+        MessageType idAndScore =
+                MessageTypeParser.parseMessageType("message row { required int64 id; required double score; }");
         assertThat(readProjected(factory, "learned.parquet", idAndScore)).hasSize(ROWS);
         long firstChunk = firstChunkOf("other-reader.parquet");
         fixture.awaitQuiet();
@@ -341,9 +416,12 @@ class S3ParquetInputFileTest {
         BodyHold held = client.holdBodies(request -> request.isGet()
                 && request.key().equals("other-reader.parquet")
                 && request.range().startsWith("bytes=" + firstChunk + "-"));
-        try (ParquetFileReader reader = ParquetFileReader.open(new S3ParquetInputFile(factory,
-                new S3Location(StreamFixture.BUCKET, "other-reader.parquet")), readOptions())) {
-            assertThat(held.awaitHeld(1)).as("the predicted id and score chunks are on their way").isTrue();
+        try (ParquetFileReader reader = ParquetFileReader.open(
+                new S3ParquetInputFile(factory, new S3Location(StreamFixture.BUCKET, "other-reader.parquet")),
+                readOptions())) {
+            assertThat(held.awaitHeld(1))
+                    .as("the predicted id and score chunks are on their way")
+                    .isTrue();
             held.release();
             // in the cache before the reader starts, so closing its stream cannot stop them
             fixture.awaitQuiet();
@@ -358,7 +436,9 @@ class S3ParquetInputFileTest {
         }
         assertThat(factory.statistics().bytesServed()).isGreaterThan(servedBefore);
         factory.close(); // drops the cache: what was prefetched and never read is counted now
-        assertThat(factory.statistics().prefetchedBytesUnread()).as("the mispredicted chunks").isPositive();
+        assertThat(factory.statistics().prefetchedBytesUnread())
+                .as("the mispredicted chunks")
+                .isPositive();
     }
 
     /** Reads {@code key} through an {@link S3ParquetInputFile}, only the columns of {@code projection}. */
@@ -376,19 +456,20 @@ class S3ParquetInputFileTest {
 
     /** The bytes of the id and score chunks of the file's first row group, from the local copy. */
     private long predictedChunkBytes(String key) throws IOException {
-        try (ParquetFileReader peek = ParquetFileReader.open(new org.apache.parquet.io.LocalInputFile(
-                directory.resolve(key)), readOptions())) {
+        try (ParquetFileReader peek = ParquetFileReader.open(
+                new org.apache.parquet.io.LocalInputFile(directory.resolve(key)), readOptions())) {
             return peek.getRowGroups().get(0).getColumns().stream()
-                    .filter(chunk -> List.of("id", "score").contains(chunk.getPath().toDotString()))
-                    .mapToLong(chunk -> chunk.getTotalSize()).sum();
+                    .filter(chunk ->
+                            List.of("id", "score").contains(chunk.getPath().toDotString()))
+                    .mapToLong(chunk -> chunk.getTotalSize())
+                    .sum();
         }
     }
 
-
     /** Where the first column chunk of the file's first row group starts, from the local copy. */
     private long firstChunkOf(String key) throws IOException {
-        try (ParquetFileReader peek = ParquetFileReader.open(new org.apache.parquet.io.LocalInputFile(
-                directory.resolve(key)), readOptions())) {
+        try (ParquetFileReader peek = ParquetFileReader.open(
+                new org.apache.parquet.io.LocalInputFile(directory.resolve(key)), readOptions())) {
             return peek.getRowGroups().get(0).getColumns().get(0).getStartingPos();
         }
     }
@@ -400,7 +481,9 @@ class S3ParquetInputFileTest {
     private static List<String> readRecords(ParquetFileReader reader, MessageType schema) throws IOException {
         List<String> records = new ArrayList<>();
         MessageColumnIO columns = new ColumnIOFactory().getColumnIO(schema);
-        for (PageReadStore rowGroup = reader.readNextRowGroup(); rowGroup != null; rowGroup = reader.readNextRowGroup()) {
+        for (PageReadStore rowGroup = reader.readNextRowGroup();
+                rowGroup != null;
+                rowGroup = reader.readNextRowGroup()) {
             RecordReader<Group> records1 = columns.getRecordReader(rowGroup, new GroupRecordConverter(schema));
             for (long i = 0; i < rowGroup.getRowCount(); i++) {
                 records.add(records1.read().toString());
@@ -428,7 +511,9 @@ class S3ParquetInputFileTest {
     }
 
     private static Group record(SimpleGroupFactory groups, int row) {
-        Group group = groups.newGroup().append("id", (long) row).append("name", "name-" + row % 97)
+        Group group = groups.newGroup()
+                .append("id", (long) row)
+                .append("name", "name-" + row % 97)
                 .append("score", score(row));
         if (row % 3 != 0) {
             Group address = group.addGroup("address").append("city", "city-" + row % 13);

@@ -83,12 +83,17 @@ public final class SparkCheckServer implements Closeable {
         Map<String, String> queries = new LinkedHashMap<>();
         queries.put("filter", "SELECT id, customer, amount FROM events WHERE day = 'd3' AND amount > 990");
         queries.put("projection", "SELECT day, count(*), sum(amount), min(name) FROM events GROUP BY day");
-        queries.put("aggregate", "SELECT customer % 10, count(*), avg(amount), max(id) FROM events WHERE flag"
-                + " GROUP BY customer % 10");
-        queries.put("join", "SELECT c.segment, count(*), sum(e.amount) FROM events e JOIN customers c"
-                + " ON e.customer = c.id WHERE e.amount > 500 GROUP BY c.segment");
-        queries.put("checksum", "SELECT count(*), sum(hash(id, day, customer, amount, name, flag, payload))"
-                + " FROM events");
+        queries.put(
+                "aggregate",
+                "SELECT customer % 10, count(*), avg(amount), max(id) FROM events WHERE flag"
+                        + " GROUP BY customer % 10");
+        queries.put(
+                "join",
+                "SELECT c.segment, count(*), sum(e.amount) FROM events e JOIN customers c"
+                        + " ON e.customer = c.id WHERE e.amount > 500 GROUP BY c.segment");
+        queries.put(
+                "checksum",
+                "SELECT count(*), sum(hash(id, day, customer, amount, name, flag, payload))" + " FROM events");
         queries.put("point", "SELECT * FROM events WHERE day = 'd1' AND id = 6001");
         // 97 * 61: a row the Iceberg table's position deletes remove (id % 97 = 0), still in the Parquet files
         queries.put("deleted", "SELECT * FROM events WHERE day = 'd1' AND id = 5917");
@@ -105,7 +110,8 @@ public final class SparkCheckServer implements Closeable {
         this.options = options;
         this.answers = answers;
         SparkSession.Builder builder = SparkSession.builder().appName("rangefetch-check-" + option("path"));
-        for (Map.Entry<String, String> setting : CommandLine.sparkDefaults(Path.of(option("conf-file"))).entrySet()) {
+        for (Map.Entry<String, String> setting :
+                CommandLine.sparkDefaults(Path.of(option("conf-file"))).entrySet()) {
             builder.config(setting.getKey(), setting.getValue());
         }
         this.spark = builder.getOrCreate();
@@ -156,20 +162,25 @@ public final class SparkCheckServer implements Closeable {
     }
 
     private String write() {
-        Dataset<Row> events = spark.range(0, EVENTS, 1, 8).selectExpr(
-                "id",
-                "concat('d', cast(id % 6 AS STRING)) AS day",
-                "cast((id * 7919) % " + CUSTOMERS + " AS INT) AS customer",
-                "cast(((id * 104729) % 100000) / 100.0 AS DECIMAL(10, 2)) AS amount",
-                "concat('name-', cast((id * 31) % 10007 AS STRING)) AS name",
-                "id % 3 = 0 AS flag",
-                "sha2(cast(id AS STRING), 256) AS payload");
-        Dataset<Row> customers = spark.range(0, CUSTOMERS, 1, 1).selectExpr(
-                "cast(id AS INT) AS id",
-                "concat('segment-', cast(id % 7 AS STRING)) AS segment",
-                "concat('customer-', cast(id AS STRING)) AS label");
+        Dataset<Row> events = spark.range(0, EVENTS, 1, 8)
+                .selectExpr(
+                        "id",
+                        "concat('d', cast(id % 6 AS STRING)) AS day",
+                        "cast((id * 7919) % " + CUSTOMERS + " AS INT) AS customer",
+                        "cast(((id * 104729) % 100000) / 100.0 AS DECIMAL(10, 2)) AS amount",
+                        "concat('name-', cast((id * 31) % 10007 AS STRING)) AS name",
+                        "id % 3 = 0 AS flag",
+                        "sha2(cast(id AS STRING), 256) AS payload");
+        Dataset<Row> customers = spark.range(0, CUSTOMERS, 1, 1)
+                .selectExpr(
+                        "cast(id AS INT) AS id",
+                        "concat('segment-', cast(id % 7 AS STRING)) AS segment",
+                        "concat('customer-', cast(id AS STRING)) AS label");
         // row groups of 2 MiB: a projection skips columns inside each file, as on real tables
-        events.write().mode("overwrite").option("parquet.block.size", 2 * 1024 * 1024).partitionBy("day")
+        events.write()
+                .mode("overwrite")
+                .option("parquet.block.size", 2 * 1024 * 1024)
+                .partitionBy("day")
                 .parquet(parquet("events"));
         customers.write().mode("overwrite").parquet(parquet("customers"));
 
@@ -183,7 +194,10 @@ public final class SparkCheckServer implements Closeable {
         spark.sql("CREATE OR REPLACE TABLE " + icebergTable("customers") + " USING iceberg" + properties
                 + " AS SELECT * FROM written_customers");
         spark.sql("DELETE FROM " + icebergTable("events") + " WHERE id % 97 = 0");
-        long deleted = EVENTS - spark.sql("SELECT count(*) FROM " + icebergTable("events")).first().getLong(0);
+        long deleted = EVENTS
+                - spark.sql("SELECT count(*) FROM " + icebergTable("events"))
+                        .first()
+                        .getLong(0);
         closeReadPath();
         return "OK " + EVENTS + " " + deleted;
     }
@@ -242,7 +256,8 @@ public final class SparkCheckServer implements Closeable {
     /** Bytes Rangefetch has handed to readers on the open read path so far; -1 when it does not serve it. */
     private long servedBytes() throws Exception {
         if (opened.equals("s3a")) {
-            FileSystem fs = FileSystem.get(URI.create("s3a://" + option("bucket") + "/"),
+            FileSystem fs = FileSystem.get(
+                    URI.create("s3a://" + option("bucket") + "/"),
                     spark.sparkContext().hadoopConfiguration());
             if (!(fs instanceof S3AFileSystem s3a)
                     || !(s3a.getS3AInternals().getStore() instanceof CompositeService store)) {
@@ -337,16 +352,18 @@ public final class SparkCheckServer implements Closeable {
                 line.append('\t');
             }
             Object value = row.get(i);
-            line.append(value == null ? "\\N"
-                    : value instanceof BigDecimal decimal ? decimal.toPlainString() : value.toString());
+            line.append(
+                    value == null
+                            ? "\\N"
+                            : value instanceof BigDecimal decimal ? decimal.toPlainString() : value.toString());
         }
         return line.toString();
     }
 
     private static String sha256(String text) {
         try {
-            return HexFormat.of().formatHex(
-                    MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -135,12 +135,13 @@ public final class SparkQueryServer implements Closeable {
                 .config("spark.hadoop.fs.s3a.bucket.probe", "0")
                 .config("spark.hadoop.fs.s3a.access.key", option("access-key"))
                 .config("spark.hadoop.fs.s3a.secret.key", option("secret-key"))
-                .config("spark.hadoop.fs.s3a.aws.credentials.provider",
+                .config(
+                        "spark.hadoop.fs.s3a.aws.credentials.provider",
                         "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider")
                 .config("spark.hadoop.fs.s3a.input.stream.type", s3aStreamType());
         if (path.equals("s3a-rangefetch")) {
-            builder.config("spark.hadoop.fs.s3a.input.stream.custom.factory",
-                    "io.rangefetch.hadoop.RangefetchStreamFactory");
+            builder.config(
+                    "spark.hadoop.fs.s3a.input.stream.custom.factory", "io.rangefetch.hadoop.RangefetchStreamFactory");
         }
         for (Map.Entry<String, String> setting : options.entrySet()) {
             // --conf.spark.x=y passes any other Spark (or spark.hadoop.) setting through
@@ -169,7 +170,8 @@ public final class SparkQueryServer implements Closeable {
     }
 
     private String icebergWarehouse() {
-        return path.equals("iceberg-local-disk") ? Path.of(option("local-iceberg")).toUri().toString()
+        return path.equals("iceberg-local-disk")
+                ? Path.of(option("local-iceberg")).toUri().toString()
                 : "s3a://" + option("bucket") + "/" + option("iceberg-prefix");
     }
 
@@ -192,8 +194,8 @@ public final class SparkQueryServer implements Closeable {
                 spark.sql("CREATE OR REPLACE TABLE " + CATALOG + "." + ICEBERG_NAMESPACE + "." + table
                         + " USING iceberg TBLPROPERTIES ('format-version'='2',"
                         + " 'write.distribution-mode'='none',"
-                        + " 'write.parquet.row-group-size-bytes'='" + options.getOrDefault("row-group-bytes",
-                                "7340032") + "',"
+                        + " 'write.parquet.row-group-size-bytes'='" + options.getOrDefault("row-group-bytes", "7340032")
+                        + "',"
                         + " 'write.target-file-size-bytes'='536870912')"
                         + " AS SELECT * FROM source_" + table);
                 spark.catalog().dropTempView("source_" + table);
@@ -208,9 +210,13 @@ public final class SparkQueryServer implements Closeable {
         if (iceberg()) {
             closeCatalog();
             Map<String, String> io = new LinkedHashMap<>();
-            io.put("io-impl", path.equals("iceberg-rangefetch") ? "io.rangefetch.iceberg.RangefetchS3FileIO"
-                    : path.equals("iceberg-local-disk") ? "org.apache.iceberg.hadoop.HadoopFileIO"
-                    : "org.apache.iceberg.aws.s3.S3FileIO");
+            io.put(
+                    "io-impl",
+                    path.equals("iceberg-rangefetch")
+                            ? "io.rangefetch.iceberg.RangefetchS3FileIO"
+                            : path.equals("iceberg-local-disk")
+                                    ? "org.apache.iceberg.hadoop.HadoopFileIO"
+                                    : "org.apache.iceberg.aws.s3.S3FileIO");
             io.put("s3.endpoint", option("endpoint"));
             io.put("s3.path-style-access", "true");
             io.put("s3.access-key-id", option("access-key"));
@@ -226,7 +232,8 @@ public final class SparkQueryServer implements Closeable {
             // with a new stream factory (and, for Rangefetch, a new block cache)
             FileSystem.closeAll();
             for (String table : TABLES) {
-                StructType schema = schemas.computeIfAbsent(table,
+                StructType schema = schemas.computeIfAbsent(
+                        table,
                         name -> spark.read().parquet(parquetLocation(name)).schema());
                 spark.read().schema(schema).parquet(parquetLocation(table)).createOrReplaceTempView(table);
             }
@@ -253,8 +260,14 @@ public final class SparkQueryServer implements Closeable {
         spark.conf().set(prefix + ".warehouse", icebergWarehouse());
         // no table cache: a cold query loads its tables (and opens its files) through its own FileIO
         spark.conf().set(prefix + ".cache-enabled", "false");
-        for (String key : List.of("io-impl", "s3.endpoint", "s3.path-style-access", "s3.access-key-id",
-                "s3.secret-access-key", "client.region", "s3.analytics-accelerator.enabled")) {
+        for (String key : List.of(
+                "io-impl",
+                "s3.endpoint",
+                "s3.path-style-access",
+                "s3.access-key-id",
+                "s3.secret-access-key",
+                "client.region",
+                "s3.analytics-accelerator.enabled")) {
             spark.conf().unset(prefix + "." + key);
         }
         io.forEach((key, value) -> spark.conf().set(prefix + "." + key, value));

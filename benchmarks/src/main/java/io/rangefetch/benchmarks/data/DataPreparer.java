@@ -63,7 +63,10 @@ public final class DataPreparer {
             }
         }
         if (!missing.isEmpty()) {
-            long work = 2 * missing.stream().mapToLong(GeneratedObject::approximateSize).sum();
+            long work = 2
+                    * missing.stream()
+                            .mapToLong(GeneratedObject::approximateSize)
+                            .sum();
             try (ProgressBar bar = new ProgressBarBuilder()
                     .setTaskName("Generating " + missing.size() + " object(s)")
                     .setInitialMax(work)
@@ -90,7 +93,8 @@ public final class DataPreparer {
 
     private Optional<StoredObject> existing(GeneratedObject object) {
         try {
-            HeadObjectResponse head = s3.headObject(request -> request.bucket(bucket).key(object.key()));
+            HeadObjectResponse head =
+                    s3.headObject(request -> request.bucket(bucket).key(object.key()));
             if (object.marker().equals(head.metadata().get(MARKER_METADATA))) {
                 return Optional.of(new StoredObject(object.key(), head.contentLength(), head.eTag()));
             }

@@ -22,10 +22,11 @@ import org.apache.parquet.schema.Types;
 public record FilteredParquetSpec(String key, long rows, int rowGroups, long seed) implements GeneratedObject {
 
     /** The columns, in file order. */
-    public static final List<String> COLUMNS = List.of("orderkey", "quantity", "price", "discount", "flag",
-            "status", "day", "mode", "comment", "partkey");
+    public static final List<String> COLUMNS =
+            List.of("orderkey", "quantity", "price", "discount", "flag", "status", "day", "mode", "comment", "partkey");
     /** The first day of {@code day}; its values run over {@value #DAYS} days from there. */
     public static final int FIRST_DAY = 8_036;
+
     public static final int DAYS = 2_526;
     public static final MessageType SCHEMA = schema();
 
@@ -71,8 +72,8 @@ public record FilteredParquetSpec(String key, long rows, int rowGroups, long see
 
     @Override
     public String marker() {
-        return "filtered-parquet-v1 rows=" + rows + " rowGroups=" + rowGroups + " seed=" + seed
-                + " columns=" + COLUMNS.size() + " dictionary uncompressed";
+        return "filtered-parquet-v1 rows=" + rows + " rowGroups=" + rowGroups + " seed=" + seed + " columns="
+                + COLUMNS.size() + " dictionary uncompressed";
     }
 
     @Override
@@ -104,16 +105,31 @@ public record FilteredParquetSpec(String key, long rows, int rowGroups, long see
 
     private static MessageType schema() {
         return Types.buildMessage()
-                .required(PrimitiveTypeName.INT64).named("orderkey")
-                .required(PrimitiveTypeName.INT64).named("quantity")
-                .required(PrimitiveTypeName.DOUBLE).named("price")
-                .required(PrimitiveTypeName.DOUBLE).named("discount")
-                .required(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("flag")
-                .required(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("status")
-                .required(PrimitiveTypeName.INT32).as(LogicalTypeAnnotation.dateType()).named("day")
-                .required(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("mode")
-                .required(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("comment")
-                .required(PrimitiveTypeName.INT64).named("partkey")
+                .required(PrimitiveTypeName.INT64)
+                .named("orderkey")
+                .required(PrimitiveTypeName.INT64)
+                .named("quantity")
+                .required(PrimitiveTypeName.DOUBLE)
+                .named("price")
+                .required(PrimitiveTypeName.DOUBLE)
+                .named("discount")
+                .required(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.stringType())
+                .named("flag")
+                .required(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.stringType())
+                .named("status")
+                .required(PrimitiveTypeName.INT32)
+                .as(LogicalTypeAnnotation.dateType())
+                .named("day")
+                .required(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.stringType())
+                .named("mode")
+                .required(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.stringType())
+                .named("comment")
+                .required(PrimitiveTypeName.INT64)
+                .named("partkey")
                 .named("lineitem");
     }
 }

@@ -29,8 +29,16 @@ final class GeneratedParquet {
      * Writes {@code rows} rows of {@code schema} to {@code file} in {@code rowGroups} row groups, row {@code i}
      * made by {@code row}; reports about {@code bytesPerRow} bytes written per row.
      */
-    static void write(Path file, MessageType schema, long rows, int rowGroups, boolean dictionary, long bytesPerRow,
-            LongFunction<Group> row, LongConsumer progress) throws IOException {
+    static void write(
+            Path file,
+            MessageType schema,
+            long rows,
+            int rowGroups,
+            boolean dictionary,
+            long bytesPerRow,
+            LongFunction<Group> row,
+            LongConsumer progress)
+            throws IOException {
         long rowsPerGroup = (rows + rowGroups - 1) / rowGroups;
         try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new LocalOutputFile(file))
                 .withConf(new PlainParquetConfiguration())

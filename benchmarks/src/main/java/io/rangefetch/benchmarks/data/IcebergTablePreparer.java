@@ -79,8 +79,11 @@ public final class IcebergTablePreparer {
         if (metadataLocation == null) {
             metadataLocation = build(spec, "s3://" + bucket + "/" + spec.prefix(), io);
             String pointer = metadataLocation;
-            s3.putObject(request -> request.bucket(bucket).key(pointerKey(spec))
-                    .metadata(Map.of(DataPreparer.MARKER_METADATA, spec.marker())), RequestBody.fromString(pointer));
+            s3.putObject(
+                    request -> request.bucket(bucket)
+                            .key(pointerKey(spec))
+                            .metadata(Map.of(DataPreparer.MARKER_METADATA, spec.marker())),
+                    RequestBody.fromString(pointer));
         }
         return plan(spec, metadataLocation, io);
     }
@@ -105,11 +108,15 @@ public final class IcebergTablePreparer {
     static String build(IcebergTableSpec spec, String location, FileIO io) throws IOException {
         Schema schema = IcebergTableSpec.schema();
         Map<String, String> properties = Map.of(
-                TableProperties.FORMAT_VERSION, "2",
-                TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES, Long.toString(spec.rowGroupBytes()));
+                TableProperties.FORMAT_VERSION,
+                "2",
+                TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES,
+                Long.toString(spec.rowGroupBytes()));
         MetadataFileOperations operations = new MetadataFileOperations(io, location);
-        operations.commit(null, TableMetadata.newTableMetadata(schema, IcebergTableSpec.partitionSpec(),
-                SortOrder.unsorted(), location, properties));
+        operations.commit(
+                null,
+                TableMetadata.newTableMetadata(
+                        schema, IcebergTableSpec.partitionSpec(), SortOrder.unsorted(), location, properties));
         Table table = new BaseTable(operations, "iceberg-scan");
         try (ProgressBar bar = new ProgressBarBuilder()
                 .setTaskName("Generating the Iceberg table")
@@ -141,8 +148,8 @@ public final class IcebergTablePreparer {
     private static DataFile writeDataFile(IcebergTableSpec spec, Table table, int file) throws IOException {
         Record record = GenericRecord.create(table.schema());
         PartitionKey partition = partitionOf(spec, table, file);
-        String path = table.locationProvider().newDataLocation(table.spec(), partition,
-                String.format("data-%03d.parquet", file));
+        String path = table.locationProvider()
+                .newDataLocation(table.spec(), partition, String.format("data-%03d.parquet", file));
         DataWriter<Record> writer = Parquet.writeData(table.io().newOutputFile(path))
                 .forTable(table)
                 .withSpec(table.spec())
@@ -166,8 +173,8 @@ public final class IcebergTablePreparer {
     private static DeleteFile writeDeletes(IcebergTableSpec spec, Table table, int file, String dataPath)
             throws IOException {
         PartitionKey partition = partitionOf(spec, table, file);
-        String path = table.locationProvider().newDataLocation(table.spec(), partition,
-                String.format("deletes-%03d.parquet", file));
+        String path = table.locationProvider()
+                .newDataLocation(table.spec(), partition, String.format("deletes-%03d.parquet", file));
         // not forTable: it sets the table's schema as the deleted rows' schema, and position deletes carry no rows
         PositionDeleteWriter<Record> writer = Parquet.writeDeletes(table.io().newOutputFile(path))
                 .setAll(table.properties())

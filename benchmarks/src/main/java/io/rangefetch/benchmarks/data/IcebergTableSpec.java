@@ -31,6 +31,7 @@ public record IcebergTableSpec(String prefix, int files, long fileBytes, int par
     public static final List<String> SELECTED = List.of("c03", "c07", "c10");
     /** A file with deletes loses the rows whose index is {@value #DELETE_OFFSET} modulo this. */
     public static final int DELETE_EVERY = 50;
+
     static final int DELETE_OFFSET = 7;
     /** Bumped whenever the generated table changes, so a stored table of an older generator is rebuilt. */
     static final int VERSION = 1;
@@ -73,8 +74,9 @@ public record IcebergTableSpec(String prefix, int files, long fileBytes, int par
 
     /** What the preparer records with the table; a stored table with another marker is rebuilt. */
     public String marker() {
-        return String.format("iceberg-v%d:files=%d:bytes=%d:partitions=%d:rowGroups=%d", VERSION, files, fileBytes,
-                partitions, rowGroups);
+        return String.format(
+                "iceberg-v%d:files=%d:bytes=%d:partitions=%d:rowGroups=%d",
+                VERSION, files, fileBytes, partitions, rowGroups);
     }
 
     public int rowsPerFile() {
@@ -111,7 +113,9 @@ public record IcebergTableSpec(String prefix, int files, long fileBytes, int par
 
     /** What the query must return: its row count and the checksum of its selected values. */
     public Answer expected() {
-        int[] columns = SELECTED.stream().mapToInt(name -> Integer.parseInt(name.substring(1))).toArray();
+        int[] columns = SELECTED.stream()
+                .mapToInt(name -> Integer.parseInt(name.substring(1)))
+                .toArray();
         long rows = 0;
         long checksum = 0;
         for (int file = 0; file < files; file++) {
@@ -121,8 +125,8 @@ public record IcebergTableSpec(String prefix, int files, long fileBytes, int par
             for (long row = 0; row < rowsPerFile(); row++) {
                 if (!deleted(file, row)) {
                     rows++;
-                    checksum += Answer.rowHash(value(file, row, columns[0]), value(file, row, columns[1]),
-                            value(file, row, columns[2]));
+                    checksum += Answer.rowHash(
+                            value(file, row, columns[0]), value(file, row, columns[1]), value(file, row, columns[2]));
                 }
             }
         }

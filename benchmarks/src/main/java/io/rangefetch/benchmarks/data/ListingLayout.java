@@ -27,8 +27,8 @@ public record ListingLayout(String root, ListingShape full, int partitions) {
         requireNonNull(root, "root is null");
         requireNonNull(full, "full is null");
         if (!root.endsWith("/") || partitions < 1 || partitions > full.partitions()) {
-            throw new IllegalArgumentException("bad layout: " + root + ", " + partitions + " partitions of "
-                    + full.id());
+            throw new IllegalArgumentException(
+                    "bad layout: " + root + ", " + partitions + " partitions of " + full.id());
         }
     }
 
@@ -42,8 +42,9 @@ public record ListingLayout(String root, ListingShape full, int partitions) {
         if (!(scale > 0 && scale <= 1)) {
             throw new IllegalArgumentException("scale must be in (0, 1]: " + scale);
         }
-        String root = "bench/scale-" + BigDecimal.valueOf(scale).stripTrailingZeros().toPlainString() + "/listing"
-                + (full.equals(ListingShape.BENCHMARK) ? "" : "-" + full.id()) + "/";
+        String root =
+                "bench/scale-" + BigDecimal.valueOf(scale).stripTrailingZeros().toPlainString() + "/listing"
+                        + (full.equals(ListingShape.BENCHMARK) ? "" : "-" + full.id()) + "/";
         return new ListingLayout(root, full, Math.max(FEWEST_PARTITIONS, (int) Math.round(full.partitions() * scale)));
     }
 
@@ -56,7 +57,9 @@ public record ListingLayout(String root, ListingShape full, int partitions) {
         if (index < 0 || index >= partitions) {
             throw new IllegalArgumentException("no partition " + index + " of " + partitions);
         }
-        return root + String.format("p=%0" + Math.max(4, Integer.toString(partitions - 1).length()) + "d/", index);
+        return root
+                + String.format(
+                        "p=%0" + Math.max(4, Integer.toString(partitions - 1).length()) + "d/", index);
     }
 
     /** The keys of partition {@code index}, in key order. */

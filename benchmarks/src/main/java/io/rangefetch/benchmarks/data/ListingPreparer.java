@@ -44,7 +44,8 @@ public final class ListingPreparer {
     public List<StoredObject> ensure(ListingLayout layout) throws IOException {
         requireNonNull(layout, "layout is null");
         Map<String, S3Object> present = new HashMap<>();
-        s3.listObjectsV2Paginator(request -> request.bucket(bucket).prefix(layout.root())).contents()
+        s3.listObjectsV2Paginator(request -> request.bucket(bucket).prefix(layout.root()))
+                .contents()
                 .forEach(object -> present.put(object.key(), object));
         List<String> keys = layout.keys();
         List<String> missing = new ArrayList<>();
@@ -65,9 +66,10 @@ public final class ListingPreparer {
     private void deleteStrays(List<String> strays) {
         for (int from = 0; from < strays.size(); from += DELETE_BATCH) {
             List<String> batch = strays.subList(from, Math.min(strays.size(), from + DELETE_BATCH));
-            s3.deleteObjects(request -> request.bucket(bucket).delete(delete -> delete.objects(
-                    batch.stream().map(key -> ObjectIdentifier.builder()
-                            .key(key).build()).toList())));
+            s3.deleteObjects(request -> request.bucket(bucket)
+                    .delete(delete -> delete.objects(batch.stream()
+                            .map(key -> ObjectIdentifier.builder().key(key).build())
+                            .toList())));
         }
     }
 
@@ -85,7 +87,8 @@ public final class ListingPreparer {
             for (String key : keys) {
                 puts.add(pool.submit(() -> {
                     byte[] content = ListingLayout.content(key);
-                    String etag = s3.putObject(request -> request.bucket(bucket).key(key), RequestBody.fromBytes(content))
+                    String etag = s3.putObject(
+                                    request -> request.bucket(bucket).key(key), RequestBody.fromBytes(content))
                             .eTag();
                     bar.step();
                     return new StoredObject(key, content.length, etag);

@@ -23,11 +23,17 @@ public record ListingShape(int partitions, int filesPerPartition) {
     private static final Pattern WRITTEN = Pattern.compile("(\\d{1,9})\\s*[x×]\\s*(\\d{1,9})");
 
     public ListingShape {
-        if (partitions < FEWEST_PARTITIONS || filesPerPartition < 1
+        if (partitions < FEWEST_PARTITIONS
+                || filesPerPartition < 1
                 || (long) partitions * filesPerPartition > MOST_OBJECTS) {
-            throw new IllegalArgumentException(String.format(Locale.ROOT, "A listing layout needs at least %d "
-                    + "partitions of at least one object and at most %,d objects in all: got %d x %d",
-                    FEWEST_PARTITIONS, MOST_OBJECTS, partitions, filesPerPartition));
+            throw new IllegalArgumentException(String.format(
+                    Locale.ROOT,
+                    "A listing layout needs at least %d "
+                            + "partitions of at least one object and at most %,d objects in all: got %d x %d",
+                    FEWEST_PARTITIONS,
+                    MOST_OBJECTS,
+                    partitions,
+                    filesPerPartition));
         }
     }
 

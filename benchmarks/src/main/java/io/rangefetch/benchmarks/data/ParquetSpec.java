@@ -29,7 +29,6 @@ public record ParquetSpec(String key, long rows, int rowGroups, long seed) imple
     public static final int BYTES_PER_ROW = COLUMNS * Long.BYTES;
     public static final MessageType SCHEMA = schema();
 
-
     public ParquetSpec {
         requireNonNull(key, "key is null");
         if (rowGroups <= 0 || rows < rowGroups) {

@@ -17,8 +17,8 @@ public record StoredTable(String metadataLocation, int scannedDataFiles, int sca
         requireNonNull(metadataLocation, "metadataLocation is null");
         if (scannedDataFiles < 0 || scannedDeleteFiles < 0 || neededBytes < 0) {
             throw new IllegalArgumentException(String.format(
-                    "negative figure: %d data files, %d delete files, %d bytes", scannedDataFiles, scannedDeleteFiles,
-                    neededBytes));
+                    "negative figure: %d data files, %d delete files, %d bytes",
+                    scannedDataFiles, scannedDeleteFiles, neededBytes));
         }
     }
 }

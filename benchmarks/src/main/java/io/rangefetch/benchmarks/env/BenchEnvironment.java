@@ -68,8 +68,8 @@ public final class BenchEnvironment implements AutoCloseable {
         try {
             server.createBucket(bucket);
             proxy = ShapingProxy.start(server.endpoint(), model);
-            S3Target target = new S3Target(proxy.endpoint(), server.region(), bucket, server.accessKey(),
-                    server.secretKey(), true);
+            S3Target target = new S3Target(
+                    proxy.endpoint(), server.region(), bucket, server.accessKey(), server.secretKey(), true);
             return new BenchEnvironment(server, bucket, Optional.of(proxy), target);
         } catch (Exception | Error e) {
             closeQuietly(proxy, e);
@@ -86,8 +86,8 @@ public final class BenchEnvironment implements AutoCloseable {
         URI uri = endpoint.endpoint();
         // AWS wants bucket names in the host; other stores, like the local servers, in the path
         boolean pathStyle = uri.getHost() == null || !uri.getHost().endsWith(".amazonaws.com");
-        S3Target target = new S3Target(uri, endpoint.region(), bucket, endpoint.accessKey(), endpoint.secretKey(),
-                pathStyle);
+        S3Target target =
+                new S3Target(uri, endpoint.region(), bucket, endpoint.accessKey(), endpoint.secretKey(), pathStyle);
         return new BenchEnvironment(endpoint, bucket, Optional.empty(), target);
     }
 
@@ -177,8 +177,13 @@ public final class BenchEnvironment implements AutoCloseable {
         @Override
         public Traffic read() {
             ProxyLedger ledger = proxy.ledger();
-            return new Traffic(ledger.gets(), ledger.heads(), ledger.responseBodyBytes(),
-                    ledger.responses(SLOW_DOWN_STATUS), delayedFirstBytes() - delayedBefore, ledger.lists());
+            return new Traffic(
+                    ledger.gets(),
+                    ledger.heads(),
+                    ledger.responseBodyBytes(),
+                    ledger.responses(SLOW_DOWN_STATUS),
+                    delayedFirstBytes() - delayedBefore,
+                    ledger.lists());
         }
 
         private long delayedFirstBytes() {

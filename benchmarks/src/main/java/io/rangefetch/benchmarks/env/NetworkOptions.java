@@ -22,24 +22,35 @@ public final class NetworkOptions {
 
     /** The base models. */
     public enum Shaping {
-        S3, OFF
+        S3,
+        OFF
     }
 
     private static final Pattern RATE = Pattern.compile("\\s*(\\d+(?:\\.\\d+)?)\\s*([a-zA-Z]*)(?:/s)?\\s*");
 
-    @Option(names = "--shaping", paramLabel = "s3|off", defaultValue = "s3",
-            description = "Network model in the proxy: s3 (S3 from inside its region) or off (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--shaping",
+            paramLabel = "s3|off",
+            defaultValue = "s3",
+            description =
+                    "Network model in the proxy: s3 (S3 from inside its region) or off (default: ${DEFAULT-VALUE}).")
     Shaping shaping = Shaping.S3;
 
-    @Option(names = "--first-byte-delay", paramLabel = "DURATION",
+    @Option(
+            names = "--first-byte-delay",
+            paramLabel = "DURATION",
             description = "Override the delay before each response's first byte, e.g. 20ms.")
     String firstByteDelay;
 
-    @Option(names = "--connection-rate", paramLabel = "RATE",
+    @Option(
+            names = "--connection-rate",
+            paramLabel = "RATE",
             description = "Override the rate of one connection, e.g. 80MB/s (decimal units; 0: no cap).")
     String connectionRate;
 
-    @Option(names = "--total-rate", paramLabel = "RATE",
+    @Option(
+            names = "--total-rate",
+            paramLabel = "RATE",
             description = "Override the rate of all connections together, e.g. 1GB/s (decimal units; 0: no cap).")
     String totalRate;
 
@@ -86,8 +97,9 @@ public final class NetworkOptions {
             case "kib" -> 1L << 10;
             case "mib" -> 1L << 20;
             case "gib" -> 1L << 30;
-            default -> throw new IllegalArgumentException(
-                    option + ": unknown unit '" + matcher.group(2) + "' in '" + value + "'");
+            default ->
+                throw new IllegalArgumentException(
+                        option + ": unknown unit '" + matcher.group(2) + "' in '" + value + "'");
         };
         return Math.round(Double.parseDouble(matcher.group(1)) * multiplier);
     }

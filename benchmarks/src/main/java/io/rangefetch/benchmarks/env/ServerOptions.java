@@ -9,7 +9,9 @@ import picocli.CommandLine.Option;
 /** The options both commands share for where to run: which server, which network, or which real endpoint. */
 public final class ServerOptions {
 
-    @Option(names = "--server", paramLabel = "minio|s3proxy",
+    @Option(
+            names = "--server",
+            paramLabel = "minio|s3proxy",
             description = "Embedded server (default: minio when its binary is found, else s3proxy).")
     ServerKind server;
 
@@ -29,7 +31,7 @@ public final class ServerOptions {
         if (external.isPresent()) {
             return BenchEnvironment.external(external.get());
         }
-        return BenchEnvironment.local(server != null ? server : ServerKind.preferred(), minioData, network.model(),
-                bucket);
+        return BenchEnvironment.local(
+                server != null ? server : ServerKind.preferred(), minioData, network.model(), bucket);
     }
 }

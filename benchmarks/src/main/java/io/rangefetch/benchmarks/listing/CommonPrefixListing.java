@@ -33,7 +33,8 @@ final class CommonPrefixListing implements ListingStrategy {
             public List<StoredObject> list(List<String> directories) {
                 TreeSet<String> wanted = new TreeSet<>(directories);
                 String prefix = WantedSet.commonPrefix(directories);
-                return page(s3, target.bucket(), prefix).filter(object -> WantedSet.isUnder(wanted, object.key()))
+                return page(s3, target.bucket(), prefix)
+                        .filter(object -> WantedSet.isUnder(wanted, object.key()))
                         .toList();
             }
 

@@ -14,8 +14,8 @@ import java.util.List;
  * @param sets the wanted sets, by id, with what each wants
  * @param strategies the strategies, by name, with how each lists
  */
-public record ListingResults(String shape, String layout, List<Item> sets, List<Item> strategies,
-        List<ResultRow> rows) {
+public record ListingResults(
+        String shape, String layout, List<Item> sets, List<Item> strategies, List<ResultRow> rows) {
 
     public ListingResults {
         requireNonNull(shape, "shape is null");

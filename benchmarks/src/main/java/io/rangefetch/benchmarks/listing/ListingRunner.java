@@ -82,8 +82,9 @@ public final class ListingRunner {
         return new RowResult(strategy.name(), set.id(), Optional.empty(), samples);
     }
 
-    private RunSample runOnce(WantedSet set, ListingStrategy strategy, List<StoredObject> expected, boolean warmup,
-            int run) throws Exception {
+    private RunSample runOnce(
+            WantedSet set, ListingStrategy strategy, List<StoredObject> expected, boolean warmup, int run)
+            throws Exception {
         try (Lister lister = strategy.open(target)) {
             traffic.reset();
             long start = System.nanoTime();
@@ -93,8 +94,19 @@ public final class ListingRunner {
             if (!found.equals(expected)) {
                 throw new WrongListingException(describeDifference(set, found, expected));
             }
-            return new RunSample(strategy.name(), set.id(), Condition.CLEAN.name(), warmup, run, nanos, counted, found.size(), 0, 0,
-                    false, List.of());
+            return new RunSample(
+                    strategy.name(),
+                    set.id(),
+                    Condition.CLEAN.name(),
+                    warmup,
+                    run,
+                    nanos,
+                    counted,
+                    found.size(),
+                    0,
+                    0,
+                    false,
+                    List.of());
         }
     }
 
@@ -104,10 +116,15 @@ public final class ListingRunner {
         while (first < common && found.get(first).equals(expected.get(first))) {
             first++;
         }
-        return String.format("wrong listing of %s: %,d objects where %,d were expected; first difference at #%d: %s "
-                + "where %s was expected", set.id(), found.size(), expected.size(), first,
-                first < found.size() ? found.get(first) : "nothing", first < expected.size() ? expected.get(first)
-                        : "nothing");
+        return String.format(
+                "wrong listing of %s: %,d objects where %,d were expected; first difference at #%d: %s "
+                        + "where %s was expected",
+                set.id(),
+                found.size(),
+                expected.size(),
+                first,
+                first < found.size() ? found.get(first) : "nothing",
+                first < expected.size() ? expected.get(first) : "nothing");
     }
 
     /** A strategy listed objects other than those under the wanted directories. */

@@ -39,13 +39,22 @@ public final class ListingSummary {
         List<ResultRow> unjudged = new ArrayList<>();
         for (RowResult row : rows) {
             Optional<Double> reference = rows.stream()
-                    .filter(other -> other.workload().equals(row.workload()) && other.reader().equals(rangefetch)
+                    .filter(other -> other.workload().equals(row.workload())
+                            && other.reader().equals(rangefetch)
                             && !other.failed())
                     .findFirst()
                     .map(Summary::seconds);
             ResultRow measured = Summary.measure(row);
-            unjudged.add(measured.failed() ? measured : measured.compared(reference.filter(seconds -> seconds > 0)
-                    .map(seconds -> measured.seconds() / seconds).orElse(null), null, null));
+            unjudged.add(
+                    measured.failed()
+                            ? measured
+                            : measured.compared(
+                                    reference
+                                            .filter(seconds -> seconds > 0)
+                                            .map(seconds -> measured.seconds() / seconds)
+                                            .orElse(null),
+                                    null,
+                                    null));
         }
         List<ResultRow> judged = new ArrayList<>();
         for (ResultRow row : unjudged) {
@@ -67,8 +76,9 @@ public final class ListingSummary {
         List<String> verdicts = new ArrayList<>();
         if (rangefetch.workload().equals(WantedSet.FIRST_LAST)) {
             boolean met = rangefetch.lists() <= BLOG_CASE_MAX_LISTS;
-            verdicts.add(format("%s: %d LIST calls %s %d", met ? "met" : "missed", rangefetch.lists(), met ? "≤" : ">",
-                    BLOG_CASE_MAX_LISTS));
+            verdicts.add(format(
+                    "%s: %d LIST calls %s %d",
+                    met ? "met" : "missed", rangefetch.lists(), met ? "≤" : ">", BLOG_CASE_MAX_LISTS));
         }
         Optional<Long> fewestOfBaselines = baselines.stream()
                 .filter(row -> !row.failed() && row.lists() != null)
@@ -78,10 +88,12 @@ public final class ListingSummary {
             verdicts.add("unknown: no calls of both baselines");
         } else {
             boolean met = rangefetch.lists() <= fewestOfBaselines.get();
-            verdicts.add(format("%s: %d LIST calls %s %d, the better baseline's", met ? "met" : "missed",
-                    rangefetch.lists(), met ? "≤" : ">", fewestOfBaselines.get()));
+            verdicts.add(format(
+                    "%s: %d LIST calls %s %d, the better baseline's",
+                    met ? "met" : "missed", rangefetch.lists(), met ? "≤" : ">", fewestOfBaselines.get()));
         }
-        if (rangefetch.workload().equals(WantedSet.FIRST_LAST) || rangefetch.workload().equals(WantedSet.RANDOM)) {
+        if (rangefetch.workload().equals(WantedSet.FIRST_LAST)
+                || rangefetch.workload().equals(WantedSet.RANDOM)) {
             Optional<ResultRow> oneEach = baselines.stream()
                     .filter(row -> row.reader().equals(perLocation) && !row.failed())
                     .findFirst();
@@ -90,8 +102,9 @@ public final class ListingSummary {
             } else {
                 double speedup = oneEach.get().seconds() / rangefetch.seconds();
                 boolean met = speedup >= MIN_SPEEDUP_OVER_PER_LOCATION;
-                verdicts.add(format("%s: %.1f× faster than one listing per location (%s %.0f×)", met ? "met" : "missed",
-                        speedup, met ? "≥" : "<", MIN_SPEEDUP_OVER_PER_LOCATION));
+                verdicts.add(format(
+                        "%s: %.1f× faster than one listing per location (%s %.0f×)",
+                        met ? "met" : "missed", speedup, met ? "≥" : "<", MIN_SPEEDUP_OVER_PER_LOCATION));
             }
         }
         return String.join("; ", verdicts);

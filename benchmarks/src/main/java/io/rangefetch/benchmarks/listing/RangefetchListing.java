@@ -35,7 +35,8 @@ final class RangefetchListing implements ListingStrategy {
             @Override
             public List<StoredObject> list(List<String> directories) throws IOException {
                 List<StoredObject> found = new ArrayList<>();
-                try (ObjectListing listing = rangefetch.factory()
+                try (ObjectListing listing = rangefetch
+                        .factory()
                         .list(directories.stream().map(rangefetch::location).toList())) {
                     for (ListedObject object : listing.toList()) {
                         found.add(new StoredObject(object.location().key(), object.length(), object.etag()));

@@ -41,7 +41,8 @@ public record WantedSet(String id, String description, List<String> directories)
     public static List<WantedSet> standard(ListingLayout layout, long seed) {
         requireNonNull(layout, "layout is null");
         int partitions = layout.partitions();
-        int edge = Math.max(2, (int) Math.round(FULL_EDGE * (double) partitions / layout.full().partitions()));
+        int edge = Math.max(2, (int)
+                Math.round(FULL_EDGE * (double) partitions / layout.full().partitions()));
         if (2 * edge > partitions) {
             throw new IllegalArgumentException(partitions + " partitions are too few for sets of " + 2 * edge);
         }
@@ -61,9 +62,13 @@ public record WantedSet(String id, String description, List<String> directories)
         }
         String of = String.format(" of %,d partitions", partitions);
         return List.of(
-                new WantedSet(FIRST_LAST, String.format("the first %,d and the last %,d%s", edge, edge, of),
+                new WantedSet(
+                        FIRST_LAST,
+                        String.format("the first %,d and the last %,d%s", edge, edge, of),
                         directories(layout, firstLast)),
-                new WantedSet(RANDOM, String.format("%,d at random (seed %d)%s", 2 * edge, seed, of),
+                new WantedSet(
+                        RANDOM,
+                        String.format("%,d at random (seed %d)%s", 2 * edge, seed, of),
                         directories(layout, random)),
                 new WantedSet(ALL, String.format("all %,d partitions", partitions), directories(layout, all)));
     }

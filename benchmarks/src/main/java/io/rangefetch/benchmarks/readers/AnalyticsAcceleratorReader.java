@@ -57,11 +57,15 @@ public final class AnalyticsAcceleratorReader implements ReaderUnderTest {
     @Override
     public ReaderSession openSession(S3Target target) {
         requireNonNull(target, "target is null");
-        S3AsyncClient crt = SdkClients.crtBuilder(target).maxConcurrency(CRT_MAX_CONCURRENCY).build();
+        S3AsyncClient crt = SdkClients.crtBuilder(target)
+                .maxConcurrency(CRT_MAX_CONCURRENCY)
+                .build();
         // closing the object client closes the CRT client it was given
         S3SdkObjectClient objectClient = new S3SdkObjectClient(crt);
         try {
-            return new Session(target, objectClient,
+            return new Session(
+                    target,
+                    objectClient,
                     new S3SeekableInputStreamFactory(objectClient, S3SeekableInputStreamConfiguration.DEFAULT));
         } catch (RuntimeException | Error e) {
             objectClient.close();
@@ -83,7 +87,10 @@ public final class AnalyticsAcceleratorReader implements ReaderUnderTest {
         @Override
         public BenchmarkStream open(String key, long length, Optional<String> etag) throws IOException {
             S3SeekableInputStream stream = openStream(key, length, etag);
-            return new DelegatingBenchmarkStream(stream, stream::seek, stream::readFully,
+            return new DelegatingBenchmarkStream(
+                    stream,
+                    stream::seek,
+                    stream::readFully,
                     Optional.of((spans, allocate) -> readVectored(stream, spans, allocate)));
         }
 
@@ -91,7 +98,10 @@ public final class AnalyticsAcceleratorReader implements ReaderUnderTest {
         public InputFile parquetFile(String key, long length, Optional<String> etag) {
             return new KnownLengthInputFile(target.uri(key), length, () -> {
                 S3SeekableInputStream stream = openStream(key, length, etag);
-                return new ParquetStreamAdapter(stream, stream::getPos, stream::seek,
+                return new ParquetStreamAdapter(
+                        stream,
+                        stream::getPos,
+                        stream::seek,
                         Optional.of((spans, allocate) -> readVectored(stream, spans, allocate)));
             });
         }
@@ -99,9 +109,11 @@ public final class AnalyticsAcceleratorReader implements ReaderUnderTest {
         private S3SeekableInputStream openStream(String key, long length, Optional<String> etag) throws IOException {
             requireNonNull(key, "key is null");
             requireNonNull(etag, "etag is null");
-            OpenStreamInformation information = etag
-                    .map(tag -> OpenStreamInformation.builder()
-                            .objectMetadata(ObjectMetadata.builder().contentLength(length).etag(tag).build())
+            OpenStreamInformation information = etag.map(tag -> OpenStreamInformation.builder()
+                            .objectMetadata(ObjectMetadata.builder()
+                                    .contentLength(length)
+                                    .etag(tag)
+                                    .build())
                             .build())
                     .orElse(OpenStreamInformation.DEFAULT);
             return factory.createStream(S3URI.of(target.bucket(), key), information);
@@ -113,8 +125,8 @@ public final class AnalyticsAcceleratorReader implements ReaderUnderTest {
             Closer.closeAll(factory, objectClient);
         }
 
-        private static List<CompletableFuture<ByteBuffer>> readVectored(S3SeekableInputStream stream,
-                List<Span> spans, IntFunction<ByteBuffer> allocate) throws IOException {
+        private static List<CompletableFuture<ByteBuffer>> readVectored(
+                S3SeekableInputStream stream, List<Span> spans, IntFunction<ByteBuffer> allocate) throws IOException {
             PendingRanges<ObjectRange> pending = PendingRanges.of(spans, ObjectRange::new);
             stream.readVectored(pending.ranges(), allocate, NO_RELEASE);
             return pending.results();

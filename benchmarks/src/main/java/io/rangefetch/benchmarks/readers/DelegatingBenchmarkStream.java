@@ -41,8 +41,8 @@ final class DelegatingBenchmarkStream implements BenchmarkStream {
     private final PositionedRead positionedRead;
     private final Optional<VectoredRead> vectoredRead;
 
-    DelegatingBenchmarkStream(InputStream stream, Seek seek, PositionedRead positionedRead,
-            Optional<VectoredRead> vectoredRead) {
+    DelegatingBenchmarkStream(
+            InputStream stream, Seek seek, PositionedRead positionedRead, Optional<VectoredRead> vectoredRead) {
         this.stream = requireNonNull(stream, "stream is null");
         this.seek = requireNonNull(seek, "seek is null");
         this.positionedRead = requireNonNull(positionedRead, "positionedRead is null");

@@ -53,11 +53,15 @@ public final class IcebergS3FileIOReader implements ReaderUnderTest {
         /** {@code S3FileIO} with its defaults. */
         DEFAULT("Iceberg S3FileIO", "all else default: sync client on Apache HTTP"),
         /** {@code S3FileIO} with {@code s3.analytics-accelerator.enabled=true}. */
-        ANALYTICS_ACCELERATOR("Iceberg S3FileIO + AAL", S3FileIOProperties.S3_ANALYTICS_ACCELERATOR_ENABLED
-                + "=true, all else default: the analytics accelerator's streams on Iceberg's async client (CRT)"),
+        ANALYTICS_ACCELERATOR(
+                "Iceberg S3FileIO + AAL",
+                S3FileIOProperties.S3_ANALYTICS_ACCELERATOR_ENABLED
+                        + "=true, all else default: the analytics accelerator's streams on Iceberg's async client (CRT)"),
         /** {@link RangefetchS3FileIO}, as {@code io-impl} selects it. */
-        RANGEFETCH("RangefetchS3FileIO", "instantiated as io-impl=" + RangefetchS3FileIO.class.getName()
-                + " would, all else default: Rangefetch's StreamConfig defaults over S3FileIO's sync client");
+        RANGEFETCH(
+                "RangefetchS3FileIO",
+                "instantiated as io-impl=" + RangefetchS3FileIO.class.getName()
+                        + " would, all else default: Rangefetch's StreamConfig defaults over S3FileIO's sync client");
 
         private final String readerName;
         private final String settings;
@@ -86,7 +90,8 @@ public final class IcebergS3FileIOReader implements ReaderUnderTest {
 
     @Override
     public String configuration() {
-        String fileIO = variant == Variant.RANGEFETCH ? "rangefetch-iceberg RangefetchS3FileIO (Iceberg 1.12)"
+        String fileIO = variant == Variant.RANGEFETCH
+                ? "rangefetch-iceberg RangefetchS3FileIO (Iceberg 1.12)"
                 : "Iceberg 1.12 S3FileIO";
         return fileIO + " initialized with " + S3FileIOProperties.ENDPOINT + ", "
                 + S3FileIOProperties.PATH_STYLE_ACCESS + ", " + S3FileIOProperties.ACCESS_KEY_ID + ", "
@@ -144,10 +149,15 @@ public final class IcebergS3FileIOReader implements ReaderUnderTest {
         public BenchmarkStream open(String key, long length, Optional<String> etag) throws IOException {
             SeekableInputStream stream = openStream(key, length);
             if (stream instanceof RangeReadable ranges) {
-                return new DelegatingBenchmarkStream(stream, stream::seek, ranges::readFully,
+                return new DelegatingBenchmarkStream(
+                        stream,
+                        stream::seek,
+                        ranges::readFully,
                         Optional.of((spans, allocate) -> readVectored(ranges, spans, allocate)));
             }
-            return new DelegatingBenchmarkStream(stream, stream::seek,
+            return new DelegatingBenchmarkStream(
+                    stream,
+                    stream::seek,
                     (position, buffer, offset, count) -> seekAndRead(stream, position, buffer, offset, count),
                     Optional.empty());
         }
@@ -156,7 +166,10 @@ public final class IcebergS3FileIOReader implements ReaderUnderTest {
         public InputFile parquetFile(String key, long length, Optional<String> etag) {
             return new KnownLengthInputFile(target.uri(key), length, () -> {
                 SeekableInputStream stream = openStream(key, length);
-                return new ParquetStreamAdapter(stream, stream::getPos, stream::seek,
+                return new ParquetStreamAdapter(
+                        stream,
+                        stream::getPos,
+                        stream::seek,
                         stream instanceof RangeReadable ranges
                                 ? Optional.of((spans, allocate) -> readVectored(ranges, spans, allocate))
                                 : Optional.empty());
@@ -175,8 +188,8 @@ public final class IcebergS3FileIOReader implements ReaderUnderTest {
 
         // what a caller of a stream without positioned reads does (Hadoop's default readFully(position) too):
         // seek, read, and seek back, so the stream's position stays where it was
-        private static void seekAndRead(SeekableInputStream stream, long position, byte[] buffer, int offset,
-                int length) throws IOException {
+        private static void seekAndRead(
+                SeekableInputStream stream, long position, byte[] buffer, int offset, int length) throws IOException {
             long saved = stream.getPos();
             stream.seek(position);
             try {
@@ -191,8 +204,8 @@ public final class IcebergS3FileIOReader implements ReaderUnderTest {
             io.close();
         }
 
-        private static List<CompletableFuture<ByteBuffer>> readVectored(RangeReadable ranges, List<Span> spans,
-                IntFunction<ByteBuffer> allocate) throws IOException {
+        private static List<CompletableFuture<ByteBuffer>> readVectored(
+                RangeReadable ranges, List<Span> spans, IntFunction<ByteBuffer> allocate) throws IOException {
             PendingRanges<FileRange> pending = PendingRanges.of(spans, FileRange::new);
             ranges.readVectored(pending.ranges(), allocate);
             return pending.results();

@@ -8,8 +8,8 @@ import io.rangefetch.S3Location;
 import io.rangefetch.SeekableS3InputStream;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
-import io.rangefetch.parquet.S3ParquetInputFile;
 import io.rangefetch.benchmarks.readers.BenchmarkStream.Span;
+import io.rangefetch.parquet.S3ParquetInputFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Collections;
@@ -97,9 +97,8 @@ public final class RangefetchReader implements ReaderUnderTest {
 
     @Override
     public String configuration() {
-        String config = settings.isEmpty()
-                ? "StreamConfig.defaults()"
-                : "StreamConfig defaults but " + describeSettings();
+        String config =
+                settings.isEmpty() ? "StreamConfig.defaults()" : "StreamConfig defaults but " + describeSettings();
         String retries = client == Client.CRT
                 ? "its retries at " + SdkClients.CRT_FEWEST_RETRIES + ", the fewest the CRT allows"
                 : "its retries off (AwsRetryStrategy.doNotRetry())";
@@ -138,8 +137,7 @@ public final class RangefetchReader implements ReaderUnderTest {
                 .collect(Collectors.joining(", "));
     }
 
-    private static ReaderSession sessionOver(S3Target target, AutoCloseable s3,
-            Supplier<StreamFactory> factory) {
+    private static ReaderSession sessionOver(S3Target target, AutoCloseable s3, Supplier<StreamFactory> factory) {
         try {
             return new Session(target, s3, factory.get());
         } catch (RuntimeException | Error e) {
@@ -171,7 +169,10 @@ public final class RangefetchReader implements ReaderUnderTest {
         @Override
         public BenchmarkStream open(String key, long length, Optional<String> etag) {
             SeekableS3InputStream stream = openStream(key, length, etag);
-            return new DelegatingBenchmarkStream(stream, stream::seek, stream::readFully,
+            return new DelegatingBenchmarkStream(
+                    stream,
+                    stream::seek,
+                    stream::readFully,
                     Optional.of((spans, allocate) -> readVectored(stream, spans, allocate)));
         }
 
@@ -181,9 +182,11 @@ public final class RangefetchReader implements ReaderUnderTest {
             return new S3ParquetInputFile(factory, new S3Location(target.bucket(), key), options(length, etag));
         }
 
-        private static List<CompletableFuture<ByteBuffer>> readVectored(SeekableS3InputStream stream,
-                List<Span> spans, IntFunction<ByteBuffer> allocate) throws IOException {
-            List<FileRange> ranges = spans.stream().map(span -> FileRange.of(span.offset(), span.length())).toList();
+        private static List<CompletableFuture<ByteBuffer>> readVectored(
+                SeekableS3InputStream stream, List<Span> spans, IntFunction<ByteBuffer> allocate) throws IOException {
+            List<FileRange> ranges = spans.stream()
+                    .map(span -> FileRange.of(span.offset(), span.length()))
+                    .toList();
             stream.readVectored(ranges, allocate);
             return ranges.stream().map(FileRange::data).toList();
         }

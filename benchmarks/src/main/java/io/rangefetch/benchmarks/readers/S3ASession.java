@@ -92,7 +92,9 @@ final class S3ASession implements ReaderSession {
         conf.set("fs.s3a.endpoint", target.endpoint().toString());
         conf.set("fs.s3a.endpoint.region", target.region());
         conf.setBoolean("fs.s3a.path.style.access", target.pathStyle());
-        conf.setBoolean("fs.s3a.connection.ssl.enabled", "https".equalsIgnoreCase(target.endpoint().getScheme()));
+        conf.setBoolean(
+                "fs.s3a.connection.ssl.enabled",
+                "https".equalsIgnoreCase(target.endpoint().getScheme()));
         // no request to check that the bucket exists when the file system starts
         conf.setInt("fs.s3a.bucket.probe", 0);
         // the static keys only: the default chain would fall back to the instance metadata service
@@ -105,9 +107,10 @@ final class S3ASession implements ReaderSession {
     @Override
     public BenchmarkStream open(String key, long length, Optional<String> etag) throws IOException {
         FileStatus status = status(key, length, etag);
-        FSDataInputStream in = FutureIO.awaitFuture(fs.openFile(status.getPath()).withFileStatus(status).build());
-        return new DelegatingBenchmarkStream(in, in::seek, in::readFully,
-                Optional.of((spans, allocate) -> readVectored(in, spans, allocate)));
+        FSDataInputStream in = FutureIO.awaitFuture(
+                fs.openFile(status.getPath()).withFileStatus(status).build());
+        return new DelegatingBenchmarkStream(
+                in, in::seek, in::readFully, Optional.of((spans, allocate) -> readVectored(in, spans, allocate)));
     }
 
     @Override
@@ -135,8 +138,8 @@ final class S3ASession implements ReaderSession {
         return fs.getUri() + " as " + user.getShortUserName();
     }
 
-    private static List<CompletableFuture<ByteBuffer>> readVectored(FSDataInputStream in, List<Span> spans,
-            IntFunction<ByteBuffer> allocate) throws IOException {
+    private static List<CompletableFuture<ByteBuffer>> readVectored(
+            FSDataInputStream in, List<Span> spans, IntFunction<ByteBuffer> allocate) throws IOException {
         List<FileRange> ranges = new ArrayList<>(spans.size());
         for (Span span : spans) {
             ranges.add(FileRange.createFileRange(span.offset(), span.length()));

@@ -11,8 +11,8 @@ import java.net.URI;
  * @param endpoint an {@code http://127.0.0.1:port} address, or a real S3 endpoint for runs against S3
  * @param pathStyle whether buckets go in the path (local servers) rather than the host name
  */
-public record S3Target(URI endpoint, String region, String bucket, String accessKey, String secretKey,
-        boolean pathStyle) {
+public record S3Target(
+        URI endpoint, String region, String bucket, String accessKey, String secretKey, boolean pathStyle) {
 
     public S3Target {
         requireNonNull(endpoint, "endpoint is null");

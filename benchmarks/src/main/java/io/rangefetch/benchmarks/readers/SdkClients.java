@@ -74,7 +74,9 @@ public final class SdkClients {
     /** The AWS Common Runtime's S3 client with the fewest retries it allows ({@value #CRT_FEWEST_RETRIES}). */
     static S3AsyncClient crtWithFewestRetries(S3Target target) {
         return crtBuilder(target)
-                .retryConfiguration(S3CrtRetryConfiguration.builder().numRetries(CRT_FEWEST_RETRIES).build())
+                .retryConfiguration(S3CrtRetryConfiguration.builder()
+                        .numRetries(CRT_FEWEST_RETRIES)
+                        .build())
                 .build();
     }
 
@@ -89,7 +91,9 @@ public final class SdkClients {
     }
 
     private static ClientOverrideConfiguration noRetries() {
-        return ClientOverrideConfiguration.builder().retryStrategy(AwsRetryStrategy.doNotRetry()).build();
+        return ClientOverrideConfiguration.builder()
+                .retryStrategy(AwsRetryStrategy.doNotRetry())
+                .build();
     }
 
     private static StaticCredentialsProvider credentials(S3Target target) {

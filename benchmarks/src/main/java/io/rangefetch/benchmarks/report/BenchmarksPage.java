@@ -30,8 +30,8 @@ public final class BenchmarksPage {
 
     static final String LISTING_START = "<!-- listing: written by ./bench --workloads listing -->";
     static final String LISTING_END = "<!-- /listing -->";
-    private static final Pattern OTHER_LISTING = Pattern.compile(
-            "<!-- listing (\\S+): written by [^\\n]*? -->(.*?)<!-- /listing \\1 -->", Pattern.DOTALL);
+    private static final Pattern OTHER_LISTING =
+            Pattern.compile("<!-- listing (\\S+): written by [^\\n]*? -->(.*?)<!-- /listing \\1 -->", Pattern.DOTALL);
 
     private BenchmarksPage() {}
 
@@ -44,8 +44,8 @@ public final class BenchmarksPage {
      * Writes the page and the chart into {@code directory} (created if missing), with {@code listing} as the
      * listing section of its layout and the page's earlier sections of other layouts; returns the page.
      */
-    public static Path write(Path directory, RunDescription run, List<ResultRow> rows,
-            Optional<ListingReport> listing) throws IOException {
+    public static Path write(Path directory, RunDescription run, List<ResultRow> rows, Optional<ListingReport> listing)
+            throws IOException {
         requireNonNull(run, "run is null");
         requireNonNull(listing, "listing is null");
         Files.createDirectories(requireNonNull(directory, "directory is null"));
@@ -59,7 +59,10 @@ public final class BenchmarksPage {
         page.append("Rangefetch against the streams users run today, on the same S3 server behind the same ")
                 .append("network-shaping proxy. Written by the scenario runner (`io.rangefetch.benchmarks.Bench`); ")
                 .append("run it again to replace this page.\n\n");
-        page.append("Latest run: ").append(run.started()).append(", with\n\n```sh\n").append(run.command())
+        page.append("Latest run: ")
+                .append(run.started())
+                .append(", with\n\n```sh\n")
+                .append(run.command())
                 .append("\n```\n\n");
         if (charted) {
             page.append("![Median time per workload and reader](").append(CHART).append(")\n\n");
@@ -68,7 +71,11 @@ public final class BenchmarksPage {
         page.append("## How to read it\n\n").append(report.notes()).append('\n');
         page.append("## Machine\n\n| | |\n|---|---|\n");
         for (Map.Entry<String, String> fact : run.machine().entrySet()) {
-            page.append("| ").append(fact.getKey()).append(" | ").append(fact.getValue()).append(" |\n");
+            page.append("| ")
+                    .append(fact.getKey())
+                    .append(" | ")
+                    .append(fact.getValue())
+                    .append(" |\n");
         }
         page.append("| server | ").append(run.server()).append(" |\n");
         page.append("| network | ").append(run.network()).append(" |\n");
@@ -77,8 +84,12 @@ public final class BenchmarksPage {
         String earlier = Files.exists(file) ? Files.readString(file, UTF_8) : "";
         Map<String, String> sections = listingSections(earlier);
         listing.ifPresent(measured -> sections.put(measured.shape(), measured.section()));
-        sections.forEach((shape, section) -> page.append('\n').append(listingStart(shape)).append('\n')
-                .append(section.endsWith("\n") ? section : section + "\n").append(listingEnd(shape)).append('\n'));
+        sections.forEach((shape, section) -> page.append('\n')
+                .append(listingStart(shape))
+                .append('\n')
+                .append(section.endsWith("\n") ? section : section + "\n")
+                .append(listingEnd(shape))
+                .append('\n'));
         String resilience = ResiliencePage.of(earlier);
         if (!resilience.isEmpty()) {
             page.append('\n').append(resilience);
@@ -95,7 +106,9 @@ public final class BenchmarksPage {
         int start = page.indexOf(LISTING_START);
         int end = page.indexOf(LISTING_END);
         if (start >= 0 && end > start) {
-            sections.put(defaultShape, page.substring(start + LISTING_START.length(), end).strip() + "\n");
+            sections.put(
+                    defaultShape,
+                    page.substring(start + LISTING_START.length(), end).strip() + "\n");
         }
         Matcher other = OTHER_LISTING.matcher(page);
         while (other.find()) {
@@ -105,7 +118,8 @@ public final class BenchmarksPage {
     }
 
     static String listingStart(String shape) {
-        return shape.equals(ListingShape.BENCHMARK.id()) ? LISTING_START
+        return shape.equals(ListingShape.BENCHMARK.id())
+                ? LISTING_START
                 : "<!-- listing " + shape + ": written by ./bench --workloads listing --listing-layout " + shape
                         + " -->";
     }

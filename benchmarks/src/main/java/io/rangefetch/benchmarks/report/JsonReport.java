@@ -17,8 +17,12 @@ import java.util.List;
  * a reader of the file can recompute any figure. Records map to JSON objects field by field; every row, of any
  * family, is a {@link ResultRow}.
  */
-public record JsonReport(RunDescription run, List<ResultRow> rows, List<ResultRow> resilience,
-        ListingResults listing, List<RunSample> samples) {
+public record JsonReport(
+        RunDescription run,
+        List<ResultRow> rows,
+        List<ResultRow> resilience,
+        ListingResults listing,
+        List<RunSample> samples) {
 
     public JsonReport {
         requireNonNull(run, "run is null");

@@ -31,7 +31,8 @@ public final class ListingReport {
                 .collect(Collectors.toSet());
         this.comparison = comparison.stream()
                 .filter(row -> listedThenRead.contains(row.reader()))
-                .filter(row -> row.workload().equals("small-files") || row.workload().equals(Workloads.LIST_THEN_READ))
+                .filter(row ->
+                        row.workload().equals("small-files") || row.workload().equals(Workloads.LIST_THEN_READ))
                 .toList();
     }
 
@@ -44,27 +45,50 @@ public final class ListingReport {
     public String section() {
         StringBuilder out = new StringBuilder();
         out.append("## Listing many partitions: ").append(listing.shape()).append("\n\n");
-        out.append("Objects: ").append(listing.layout()).append(". Measured ").append(run.started())
-                .append(", with\n\n```sh\n").append(run.command()).append("\n```\n\n");
+        out.append("Objects: ")
+                .append(listing.layout())
+                .append(". Measured ")
+                .append(run.started())
+                .append(", with\n\n```sh\n")
+                .append(run.command())
+                .append("\n```\n\n");
         out.append(table()).append('\n');
-        out.append("- Medians of ").append(run.runs()).append(" measured run(s) after ").append(run.warmups())
+        out.append("- Medians of ")
+                .append(run.runs())
+                .append(" measured run(s) after ")
+                .append(run.warmups())
                 .append(" warm-up run(s), each with fresh clients. LIST calls and GETs are what the proxy counted; ")
                 .append("objects: what the listing found, checked against what was written (keys, lengths, ETags, ")
                 .append("in key order) in every run. ×Rangefetch: median time over Rangefetch's on the same set.\n");
         out.append("- Targets (issue 15), judged on Rangefetch's rows and reported, never asserted: the first and ")
                 .append("last partitions in at most 3 LIST calls; never more calls than the better baseline; at ")
                 .append("least 10× faster than one listing per location on the sets of a few partitions (first-last, ")
-                .append("random). Network: ").append(run.network()).append(".\n");
+                .append("random). Network: ")
+                .append(run.network())
+                .append(".\n");
         for (Item set : listing.sets()) {
-            out.append("- ").append(set.name()).append(": ").append(set.description()).append('\n');
+            out.append("- ")
+                    .append(set.name())
+                    .append(": ")
+                    .append(set.description())
+                    .append('\n');
         }
         for (Item strategy : listing.strategies()) {
-            out.append("- ").append(strategy.name()).append(": ").append(strategy.description()).append('\n');
+            out.append("- ")
+                    .append(strategy.name())
+                    .append(": ")
+                    .append(strategy.description())
+                    .append('\n');
         }
         for (ResultRow row : listing.rows()) {
             if (row.failed()) {
-                out.append("- **FAILED** ").append(row.reader()).append(" · ").append(row.workload()).append(": ")
-                        .append(row.failure().replace('\n', ' ')).append('\n');
+                out.append("- **FAILED** ")
+                        .append(row.reader())
+                        .append(" · ")
+                        .append(row.workload())
+                        .append(": ")
+                        .append(row.failure().replace('\n', ' '))
+                        .append('\n');
             }
         }
         if (!comparison.isEmpty()) {
@@ -79,25 +103,28 @@ public final class ListingReport {
 
     /** One line per (wanted set, strategy), with a header. */
     public String table() {
-        return MarkdownTable.of(List.of(
-                Column.words("wanted set", ResultRow::workload),
-                Column.words("strategy", ResultRow::reader),
-                Column.figures("LIST calls", row -> Figures.count(row.lists())),
-                Column.figures("median time", MarkdownTable::timeOrFailed),
-                Column.figures("×Rangefetch", row -> Figures.ratio(row.vsReference())),
-                Column.figures("objects", row -> Figures.count(row.neededBytes())),
-                Column.words("result", MarkdownTable::verified),
-                Column.words("target", row -> row.target() == null ? Figures.MISSING : row.target())),
+        return MarkdownTable.of(
+                List.of(
+                        Column.words("wanted set", ResultRow::workload),
+                        Column.words("strategy", ResultRow::reader),
+                        Column.figures("LIST calls", row -> Figures.count(row.lists())),
+                        Column.figures("median time", MarkdownTable::timeOrFailed),
+                        Column.figures("×Rangefetch", row -> Figures.ratio(row.vsReference())),
+                        Column.figures("objects", row -> Figures.count(row.neededBytes())),
+                        Column.words("result", MarkdownTable::verified),
+                        Column.words("target", row -> row.target() == null ? Figures.MISSING : row.target())),
                 listing.rows());
     }
 
     private String comparisonTable() {
-        return MarkdownTable.of(List.of(
-                MarkdownTable.WORKLOAD,
-                MarkdownTable.READER,
-                Column.figures("median time", MarkdownTable::timeOrFailed),
-                Column.figures("LIST calls", row -> Figures.count(row.lists())),
-                Column.figures("GETs", row -> Figures.count(row.gets())),
-                Column.figures("HEADs", row -> Figures.count(row.heads()))), comparison);
+        return MarkdownTable.of(
+                List.of(
+                        MarkdownTable.WORKLOAD,
+                        MarkdownTable.READER,
+                        Column.figures("median time", MarkdownTable::timeOrFailed),
+                        Column.figures("LIST calls", row -> Figures.count(row.lists())),
+                        Column.figures("GETs", row -> Figures.count(row.gets())),
+                        Column.figures("HEADs", row -> Figures.count(row.heads()))),
+                comparison);
     }
 }

@@ -22,8 +22,10 @@ public final class MachineInfo {
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
             facts.put("memory", gigabytes(os.getTotalMemorySize()));
         }
-        facts.put("OS", System.getProperty("os.name") + " " + System.getProperty("os.version") + " ("
-                + System.getProperty("os.arch") + ")");
+        facts.put(
+                "OS",
+                System.getProperty("os.name") + " " + System.getProperty("os.version") + " ("
+                        + System.getProperty("os.arch") + ")");
         facts.put("JVM", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
         facts.put("max heap", gigabytes(Runtime.getRuntime().maxMemory()));
         return facts;

@@ -39,6 +39,7 @@ public final class MarkdownTable {
 
     /** The columns most tables open with. */
     public static final Column WORKLOAD = Column.words("workload", ResultRow::workload);
+
     public static final Column READER = Column.words("reader", ResultRow::reader);
 
     private MarkdownTable() {}
@@ -48,10 +49,12 @@ public final class MarkdownTable {
         StringBuilder out = new StringBuilder();
         out.append(Figures.row(columns.stream().map(Column::header).toArray(String[]::new)));
         // no spaces in the rule, so that a column of short figures stays narrow in the page's source
-        out.append(columns.stream().map(column -> column.figure() ? "---:" : "---")
+        out.append(columns.stream()
+                .map(column -> column.figure() ? "---:" : "---")
                 .collect(Collectors.joining("|", "|", "|\n")));
         for (ResultRow row : rows) {
-            out.append(Figures.row(columns.stream().map(column -> column.cell().apply(row)).toArray(String[]::new)));
+            out.append(Figures.row(
+                    columns.stream().map(column -> column.cell().apply(row)).toArray(String[]::new)));
         }
         return out.toString();
     }

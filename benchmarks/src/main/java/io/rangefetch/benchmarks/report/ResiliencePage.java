@@ -41,8 +41,8 @@ public final class ResiliencePage {
         String above = start < 0 ? page : page.substring(0, start);
         Map<Scenario, String> blocks = start < 0 ? new EnumMap<>(Scenario.class) : blocks(page.substring(start));
         blocks.putAll(sections);
-        Files.writeString(file, (above.endsWith("\n\n") ? above : above.stripTrailing() + "\n\n") + part(blocks),
-                UTF_8);
+        Files.writeString(
+                file, (above.endsWith("\n\n") ? above : above.stripTrailing() + "\n\n") + part(blocks), UTF_8);
         return file;
     }
 
@@ -71,9 +71,13 @@ public final class ResiliencePage {
                 .append("reader's time is set beside its own clean time from the same command. The figures are ")
                 .append("reported here, never asserted in a test. Each subsection was written by the command it ")
                 .append("shows and is replaced when that scenario is measured again.\n\n");
-        blocks.forEach((scenario, block) -> out.append("<!-- scenario ").append(scenario.id()).append(" -->\n")
+        blocks.forEach((scenario, block) -> out.append("<!-- scenario ")
+                .append(scenario.id())
+                .append(" -->\n")
                 .append(block.endsWith("\n") ? block : block + "\n")
-                .append("<!-- /scenario ").append(scenario.id()).append(" -->\n\n"));
+                .append("<!-- /scenario ")
+                .append(scenario.id())
+                .append(" -->\n\n"));
         return out.toString().stripTrailing() + "\n";
     }
 }

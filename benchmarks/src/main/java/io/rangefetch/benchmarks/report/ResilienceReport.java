@@ -27,18 +27,34 @@ public final class ResilienceReport {
         this.run = requireNonNull(run, "run is null");
         this.scenario = requireNonNull(scenario, "scenario is null");
         this.faults = requireNonNull(faults, "faults is null");
-        this.rows = rows.stream().filter(row -> row.scenario().equals(scenario.id())).toList();
+        this.rows = rows.stream()
+                .filter(row -> row.scenario().equals(scenario.id()))
+                .toList();
     }
 
     /** The subsection: a heading, what ran, the table and its notes. */
     public String section() {
         StringBuilder out = new StringBuilder();
-        out.append("### ").append(scenario.id()).append(": ").append(scenario.title()).append("\n\n");
-        out.append("Injected: ").append(faults.describe()).append(". Network: ").append(run.network())
-                .append(". Rangefetch runs with `").append(scenario.feature())
+        out.append("### ")
+                .append(scenario.id())
+                .append(": ")
+                .append(scenario.title())
+                .append("\n\n");
+        out.append("Injected: ")
+                .append(faults.describe())
+                .append(". Network: ")
+                .append(run.network())
+                .append(". Rangefetch runs with `")
+                .append(scenario.feature())
                 .append("` on and off; other readers as their users run them. Target for Rangefetch with `")
-                .append(scenario.feature()).append("=true`: ").append(scenario.target()).append(".\n\n");
-        out.append("Measured ").append(run.started()).append(", with\n\n```sh\n").append(run.command())
+                .append(scenario.feature())
+                .append("=true`: ")
+                .append(scenario.target())
+                .append(".\n\n");
+        out.append("Measured ")
+                .append(run.started())
+                .append(", with\n\n```sh\n")
+                .append(run.command())
                 .append("\n```\n\n");
         out.append(table()).append('\n');
         out.append(notes());
@@ -71,7 +87,10 @@ public final class ResilienceReport {
 
     private String notes() {
         StringBuilder out = new StringBuilder();
-        out.append("- Medians of ").append(run.runs()).append(" measured run(s) after ").append(run.warmups())
+        out.append("- Medians of ")
+                .append(run.runs())
+                .append(" measured run(s) after ")
+                .append(run.warmups())
                 .append(" warm-up run(s), each with a fresh reader session; the clean time is the same reader's on ")
                 .append("the same workload without faults, measured in the same command. 503s received and GETs are ")
                 .append("the proxy's counts (a GET answered 503 is a GET); bytes \"verified\": every run's bytes ")
@@ -82,19 +101,32 @@ public final class ResilienceReport {
         }
         for (Item workload : run.workloads()) {
             if (scenario.workloads().contains(workload.name())) {
-                out.append("- ").append(workload.name()).append(": ").append(workload.description()).append('\n');
+                out.append("- ")
+                        .append(workload.name())
+                        .append(": ")
+                        .append(workload.description())
+                        .append('\n');
             }
         }
         List<String> shown = rows.stream().map(this::readerName).toList();
         for (Item reader : run.readers()) {
             if (shown.contains(reader.name())) {
-                out.append("- ").append(reader.name()).append(": ").append(reader.description()).append('\n');
+                out.append("- ")
+                        .append(reader.name())
+                        .append(": ")
+                        .append(reader.description())
+                        .append('\n');
             }
         }
         for (ResultRow row : rows) {
             if (row.failed()) {
-                out.append("- **FAILED** ").append(readerName(row)).append(" · ").append(row.workload()).append(": ")
-                        .append(row.failure().replace('\n', ' ')).append('\n');
+                out.append("- **FAILED** ")
+                        .append(readerName(row))
+                        .append(" · ")
+                        .append(row.workload())
+                        .append(": ")
+                        .append(row.failure().replace('\n', ' '))
+                        .append('\n');
             }
         }
         return out.toString();

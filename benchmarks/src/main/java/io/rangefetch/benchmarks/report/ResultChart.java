@@ -75,8 +75,11 @@ public final class ResultChart {
             boolean any = false;
             for (String workload : workloads) {
                 Double time = rows.stream()
-                        .filter(row -> row.reader().equals(reader) && row.workload().equals(workload) && !row.failed())
-                        .findFirst().map(ResultRow::seconds).orElse(null);
+                        .filter(row ->
+                                row.reader().equals(reader) && row.workload().equals(workload) && !row.failed())
+                        .findFirst()
+                        .map(ResultRow::seconds)
+                        .orElse(null);
                 seconds.add(time);
                 any |= time != null;
             }

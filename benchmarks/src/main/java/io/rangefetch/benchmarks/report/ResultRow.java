@@ -36,11 +36,34 @@ import static java.util.Objects.requireNonNull;
  * @param target whether Rangefetch met the family's target on this row: "met", "missed" with why, or null where
  *     no target applies
  */
-public record ResultRow(String scenario, String workload, String reader, String feature, String status,
-        String failure, int runs, Double seconds, Long gets, Long heads, Long lists, Long transferredBytes,
-        Long neededBytes, Long heapBytes, Long slowDowns, Long delayedFirstBytes, Double readMedianMillis,
-        Double readP99Millis, boolean vectoredFallback, Double vsReference, Double idealSeconds, Double vsIdeal,
-        Double cleanSeconds, Double vsClean, Double getsPerSecond, Double cleanGetsPerSecond, String target) {
+public record ResultRow(
+        String scenario,
+        String workload,
+        String reader,
+        String feature,
+        String status,
+        String failure,
+        int runs,
+        Double seconds,
+        Long gets,
+        Long heads,
+        Long lists,
+        Long transferredBytes,
+        Long neededBytes,
+        Long heapBytes,
+        Long slowDowns,
+        Long delayedFirstBytes,
+        Double readMedianMillis,
+        Double readP99Millis,
+        boolean vectoredFallback,
+        Double vsReference,
+        Double idealSeconds,
+        Double vsIdeal,
+        Double cleanSeconds,
+        Double vsClean,
+        Double getsPerSecond,
+        Double cleanGetsPerSecond,
+        String target) {
 
     public static final String OK = "OK";
     public static final String FAILED = "FAILED";
@@ -58,10 +81,34 @@ public record ResultRow(String scenario, String workload, String reader, String 
 
     /** This row with the comparison's ratios: to the reference reader, and to the workload's lower bound. */
     public ResultRow compared(Double vsReference, Double idealSeconds, Double vsIdeal) {
-        return new ResultRow(scenario, workload, reader, feature, status, failure, runs, seconds, gets, heads, lists,
-                transferredBytes, neededBytes, heapBytes, slowDowns, delayedFirstBytes, readMedianMillis,
-                readP99Millis, vectoredFallback, vsReference, idealSeconds, vsIdeal, cleanSeconds, vsClean,
-                getsPerSecond, cleanGetsPerSecond, target);
+        return new ResultRow(
+                scenario,
+                workload,
+                reader,
+                feature,
+                status,
+                failure,
+                runs,
+                seconds,
+                gets,
+                heads,
+                lists,
+                transferredBytes,
+                neededBytes,
+                heapBytes,
+                slowDowns,
+                delayedFirstBytes,
+                readMedianMillis,
+                readP99Millis,
+                vectoredFallback,
+                vsReference,
+                idealSeconds,
+                vsIdeal,
+                cleanSeconds,
+                vsClean,
+                getsPerSecond,
+                cleanGetsPerSecond,
+                target);
     }
 
     /**
@@ -71,17 +118,65 @@ public record ResultRow(String scenario, String workload, String reader, String 
     public ResultRow againstClean(Double cleanSeconds, Double cleanGetsPerSecond) {
         Double vsClean = seconds == null || cleanSeconds == null || cleanSeconds == 0 ? null : seconds / cleanSeconds;
         Double rate = gets == null || seconds == null || seconds == 0 ? null : gets / seconds;
-        return new ResultRow(scenario, workload, reader, feature, status, failure, runs, seconds, gets, heads, lists,
-                transferredBytes, neededBytes, heapBytes, slowDowns, delayedFirstBytes, readMedianMillis,
-                readP99Millis, vectoredFallback, vsReference, idealSeconds, this.vsIdeal, cleanSeconds, vsClean, rate,
-                cleanGetsPerSecond, target);
+        return new ResultRow(
+                scenario,
+                workload,
+                reader,
+                feature,
+                status,
+                failure,
+                runs,
+                seconds,
+                gets,
+                heads,
+                lists,
+                transferredBytes,
+                neededBytes,
+                heapBytes,
+                slowDowns,
+                delayedFirstBytes,
+                readMedianMillis,
+                readP99Millis,
+                vectoredFallback,
+                vsReference,
+                idealSeconds,
+                this.vsIdeal,
+                cleanSeconds,
+                vsClean,
+                rate,
+                cleanGetsPerSecond,
+                target);
     }
 
     /** This row with a target's verdict. */
     public ResultRow withTarget(String verdict) {
-        return new ResultRow(scenario, workload, reader, feature, status, failure, runs, seconds, gets, heads, lists,
-                transferredBytes, neededBytes, heapBytes, slowDowns, delayedFirstBytes, readMedianMillis,
-                readP99Millis, vectoredFallback, vsReference, idealSeconds, vsIdeal, cleanSeconds, vsClean,
-                getsPerSecond, cleanGetsPerSecond, verdict);
+        return new ResultRow(
+                scenario,
+                workload,
+                reader,
+                feature,
+                status,
+                failure,
+                runs,
+                seconds,
+                gets,
+                heads,
+                lists,
+                transferredBytes,
+                neededBytes,
+                heapBytes,
+                slowDowns,
+                delayedFirstBytes,
+                readMedianMillis,
+                readP99Millis,
+                vectoredFallback,
+                vsReference,
+                idealSeconds,
+                vsIdeal,
+                cleanSeconds,
+                vsClean,
+                getsPerSecond,
+                cleanGetsPerSecond,
+                verdict);
     }
 }

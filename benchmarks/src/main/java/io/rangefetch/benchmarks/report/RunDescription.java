@@ -13,9 +13,19 @@ import java.util.Map;
  * @param network the modelled network, or a sentence saying nothing was modelled
  * @param referenceReader the reader the ratios divide by
  */
-public record RunDescription(String command, String started, Map<String, String> machine, String server,
-        String network, boolean networkModelled, double scale, int warmups, int runs, String referenceReader,
-        List<Item> readers, List<Item> workloads) {
+public record RunDescription(
+        String command,
+        String started,
+        Map<String, String> machine,
+        String server,
+        String network,
+        boolean networkModelled,
+        double scale,
+        int warmups,
+        int runs,
+        String referenceReader,
+        List<Item> readers,
+        List<Item> workloads) {
 
     public RunDescription {
         requireNonNull(command, "command is null");

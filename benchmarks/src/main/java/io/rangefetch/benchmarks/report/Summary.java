@@ -33,8 +33,8 @@ public final class Summary {
      *     reader in {@code rows} that ran it (the runner lists Rangefetch's readers first: RangefetchS3FileIO on a
      *     workload that needs a FileIO)
      */
-    public static List<ResultRow> of(List<RowResult> rows, List<Workload> workloads, Optional<NetworkModel> network,
-            String referenceReader) {
+    public static List<ResultRow> of(
+            List<RowResult> rows, List<Workload> workloads, Optional<NetworkModel> network, String referenceReader) {
         requireNonNull(network, "network is null");
         requireNonNull(referenceReader, "referenceReader is null");
         Map<String, Workload> byName = new HashMap<>();
@@ -45,8 +45,10 @@ public final class Summary {
                 referenceSeconds.put(row.workload(), seconds(row));
             }
         }
-        Set<String> referenceRan = rows.stream().filter(row -> row.reader().equals(referenceReader))
-                .map(RowResult::workload).collect(Collectors.toSet());
+        Set<String> referenceRan = rows.stream()
+                .filter(row -> row.reader().equals(referenceReader))
+                .map(RowResult::workload)
+                .collect(Collectors.toSet());
         for (RowResult row : rows) {
             if (!referenceRan.contains(row.workload()) && !row.failed()) {
                 referenceSeconds.putIfAbsent(row.workload(), seconds(row));
@@ -64,7 +66,9 @@ public final class Summary {
                     .map(duration -> duration.toNanos() / 1e9)
                     .orElse(null);
             Double reference = referenceSeconds.get(row.workload());
-            summary.add(measured.compared(reference == null || reference == 0 ? null : seconds / reference, ideal,
+            summary.add(measured.compared(
+                    reference == null || reference == 0 ? null : seconds / reference,
+                    ideal,
                     ideal == null || ideal == 0 ? null : seconds / ideal));
         }
         return summary;
@@ -85,14 +89,48 @@ public final class Summary {
      */
     public static ResultRow measure(RowResult row, String scenario, String reader, String feature) {
         if (row.failed()) {
-            return new ResultRow(scenario, row.workload(), reader, feature, ResultRow.FAILED, row.failure().get(), 0,
-                    null, null, null, null, null, null, null, null, null, null, null, false, null, null, null, null,
-                    null, null, null, null);
+            return new ResultRow(
+                    scenario,
+                    row.workload(),
+                    reader,
+                    feature,
+                    ResultRow.FAILED,
+                    row.failure().get(),
+                    0,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    false,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null);
         }
         List<RunSample> runs = row.measured();
         boolean counted = runs.stream().allMatch(run -> run.traffic().known());
-        List<Long> reads = runs.stream().flatMap(run -> run.readNanos().stream()).sorted().toList();
-        return new ResultRow(scenario, row.workload(), reader, feature, ResultRow.OK, null, runs.size(), seconds(row),
+        List<Long> reads =
+                runs.stream().flatMap(run -> run.readNanos().stream()).sorted().toList();
+        return new ResultRow(
+                scenario,
+                row.workload(),
+                reader,
+                feature,
+                ResultRow.OK,
+                null,
+                runs.size(),
+                seconds(row),
                 counted ? median(runs, run -> run.traffic().gets()) : null,
                 counted ? median(runs, run -> run.traffic().heads()) : null,
                 counted ? median(runs, run -> run.traffic().lists()) : null,
@@ -104,11 +142,18 @@ public final class Summary {
                 reads.isEmpty() ? null : percentile(reads, 0.5) / 1e6,
                 reads.isEmpty() ? null : percentile(reads, 0.99) / 1e6,
                 runs.stream().anyMatch(RunSample::vectoredFallback),
-                null, null, null, null, null, null, null, null);
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 
-    private static Optional<Duration> lowerBound(Map<String, Workload> workloads, String name, NetworkModel model,
-            long needed) {
+    private static Optional<Duration> lowerBound(
+            Map<String, Workload> workloads, String name, NetworkModel model, long needed) {
         Workload workload = workloads.get(name);
         return workload == null ? Optional.empty() : workload.lowerBound().time(model, needed);
     }

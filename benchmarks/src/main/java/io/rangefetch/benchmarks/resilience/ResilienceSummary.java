@@ -33,8 +33,8 @@ public final class ResilienceSummary {
      * @param reader the reader's name without the feature setting, to pair Rangefetch's on and off rows
      * @param feature the feature setting ({@code "true"} or {@code "false"}) for Rangefetch, empty for others
      */
-    public record Measured(Scenario scenario, String reader, Optional<String> feature, RowResult clean,
-            RowResult faulted) {
+    public record Measured(
+            Scenario scenario, String reader, Optional<String> feature, RowResult clean, RowResult faulted) {
         public Measured {
             requireNonNull(scenario, "scenario is null");
             requireNonNull(reader, "reader is null");
@@ -60,8 +60,12 @@ public final class ResilienceSummary {
         Double cleanRate = clean.failed() || cleanSeconds == 0
                 ? null
                 : median(clean.measured(), run -> run.traffic().gets()) / cleanSeconds;
-        return Summary.measure(measured.faulted(), measured.scenario().id(), measured.reader(),
-                measured.feature().orElse(null)).againstClean(cleanSeconds, cleanRate);
+        return Summary.measure(
+                        measured.faulted(),
+                        measured.scenario().id(),
+                        measured.reader(),
+                        measured.feature().orElse(null))
+                .againstClean(cleanSeconds, cleanRate);
     }
 
     /** Null where no target applies: readers other than Rangefetch, and Rangefetch with the feature off. */
@@ -90,8 +94,10 @@ public final class ResilienceSummary {
 
     private static String againstFeatureOff(ResultRow on, List<ResultRow> rows) {
         Optional<ResultRow> off = rows.stream()
-                .filter(row -> row.scenario().equals(on.scenario()) && row.workload().equals(on.workload())
-                        && row.reader().equals(on.reader()) && "false".equals(row.feature()))
+                .filter(row -> row.scenario().equals(on.scenario())
+                        && row.workload().equals(on.workload())
+                        && row.reader().equals(on.reader())
+                        && "false".equals(row.feature()))
                 .findFirst();
         if (off.isEmpty() || off.get().failed()) {
             return "unknown: no run with the governor off";
@@ -106,8 +112,9 @@ public final class ResilienceSummary {
         double cut = 1 - on.slowDowns() / (double) offSlowDowns;
         double time = on.seconds() / off.get().seconds();
         boolean met = cut >= RATE_LIMIT_MIN_CUT && time <= RATE_LIMIT_MAX_RATIO;
-        return format("%s: %.0f%% fewer 503s (≥ %.0f%%), %.2f× the time without it (≤ %s×)", met ? "met" : "missed",
-                cut * 100, RATE_LIMIT_MIN_CUT * 100, time, number(RATE_LIMIT_MAX_RATIO));
+        return format(
+                "%s: %.0f%% fewer 503s (≥ %.0f%%), %.2f× the time without it (≤ %s×)",
+                met ? "met" : "missed", cut * 100, RATE_LIMIT_MIN_CUT * 100, time, number(RATE_LIMIT_MAX_RATIO));
     }
 
     private static String tail(ResultRow row) {
@@ -116,8 +123,13 @@ public final class ResilienceSummary {
         }
         double tail = row.readP99Millis() / row.readMedianMillis();
         boolean met = row.vsClean() <= SLOW_FIRST_BYTE_MAX_RATIO && tail <= SLOW_FIRST_BYTE_MAX_TAIL;
-        return format("%s: %.2f× clean (≤ %s×), p99 %.1f× the median (≤ %s×)", met ? "met" : "missed", row.vsClean(),
-                number(SLOW_FIRST_BYTE_MAX_RATIO), tail, number(SLOW_FIRST_BYTE_MAX_TAIL));
+        return format(
+                "%s: %.2f× clean (≤ %s×), p99 %.1f× the median (≤ %s×)",
+                met ? "met" : "missed",
+                row.vsClean(),
+                number(SLOW_FIRST_BYTE_MAX_RATIO),
+                tail,
+                number(SLOW_FIRST_BYTE_MAX_TAIL));
     }
 
     private static String number(double value) {

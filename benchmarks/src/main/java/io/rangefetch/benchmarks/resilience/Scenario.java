@@ -25,23 +25,34 @@ import java.util.function.Function;
  * They are figures to report, never asserted in a test: a busy machine misses them without a bug.
  */
 public enum Scenario {
-
-    THROTTLE_10("throttle-10", "10% of GETs answered 503 SlowDown", List.of("projection", "sequential"),
+    THROTTLE_10(
+            "throttle-10",
+            "10% of GETs answered 503 SlowDown",
+            List.of("projection", "sequential"),
             StreamConfig.THROTTLE_ENABLED.key(),
             "every run completes with the right bytes, in at most 1.3× the clean time",
             limit -> FaultPlan.random(Fault.SLOW_DOWN_503, 0.10)),
 
-    THROTTLE_50("throttle-50", "50% of GETs answered 503 SlowDown", List.of("projection", "sequential"),
+    THROTTLE_50(
+            "throttle-50",
+            "50% of GETs answered 503 SlowDown",
+            List.of("projection", "sequential"),
             StreamConfig.THROTTLE_ENABLED.key(),
             "every run completes with the right bytes, in at most 3× the clean time",
             limit -> FaultPlan.random(Fault.SLOW_DOWN_503, 0.50)),
 
-    RATE_LIMIT("rate-limit", "8 concurrent readers against a request-rate limit", List.of("random"),
+    RATE_LIMIT(
+            "rate-limit",
+            "8 concurrent readers against a request-rate limit",
+            List.of("random"),
             StreamConfig.THROTTLE_ENABLED.key(),
             "with the governor, at least 80% fewer 503s received than without it, in at most 1.1× its time",
             FaultPlan::rateLimited),
 
-    SLOW_FIRST_BYTE("slow-first-byte", "2% of GETs held back 2 s before their first byte", List.of("random"),
+    SLOW_FIRST_BYTE(
+            "slow-first-byte",
+            "2% of GETs held back 2 s before their first byte",
+            List.of("random"),
             StreamConfig.HEDGE_ENABLED.key(),
             "with hedging, at most 1.3× the clean time, and a p99 read latency at most 3× the median",
             limit -> FaultPlan.random(Fault.FIRST_BYTE_DELAY, 0.02));
@@ -53,7 +64,12 @@ public enum Scenario {
     private final String target;
     private final Function<RateLimit, FaultPlan> faults;
 
-    Scenario(String id, String title, List<String> workloads, String feature, String target,
+    Scenario(
+            String id,
+            String title,
+            List<String> workloads,
+            String feature,
+            String target,
             Function<RateLimit, FaultPlan> faults) {
         this.id = id;
         this.title = title;
@@ -98,7 +114,8 @@ public enum Scenario {
     public List<Variant> variants(ReaderUnderTest reader) {
         requireNonNull(reader, "reader is null");
         if (reader instanceof RangefetchReader rangefetch) {
-            return List.of(new Variant(rangefetch.withSetting(feature, "true"), Optional.of("true")),
+            return List.of(
+                    new Variant(rangefetch.withSetting(feature, "true"), Optional.of("true")),
                     new Variant(rangefetch.withSetting(feature, "false"), Optional.of("false")));
         }
         return List.of(new Variant(reader, Optional.empty()));
@@ -123,7 +140,9 @@ public enum Scenario {
 
     /** The scenario {@code id} names. */
     public static Scenario byId(String id) {
-        return Arrays.stream(values()).filter(scenario -> scenario.id.equals(id)).findFirst()
+        return Arrays.stream(values())
+                .filter(scenario -> scenario.id.equals(id))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException(
                         "unknown scenario '" + id + "'; known: " + String.join(", ", ids())));
     }

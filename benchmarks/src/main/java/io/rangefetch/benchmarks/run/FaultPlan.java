@@ -21,8 +21,8 @@ import java.util.StringJoiner;
  * @param probabilities each fault's chance per GET, in {@link Fault} order
  * @param firstByteDelay how long a {@link Fault#FIRST_BYTE_DELAY} holds a response's head back
  */
-public record FaultPlan(Map<Fault, Double> probabilities, long seed, Duration firstByteDelay,
-        Optional<RateLimit> rateLimit) {
+public record FaultPlan(
+        Map<Fault, Double> probabilities, long seed, Duration firstByteDelay, Optional<RateLimit> rateLimit) {
 
     /** What a draw's faults default to when the plan does not say. */
     public static final Duration DEFAULT_FIRST_BYTE_DELAY = Duration.ofSeconds(2);
@@ -35,11 +35,12 @@ public record FaultPlan(Map<Fault, Double> probabilities, long seed, Duration fi
     public FaultPlan {
         EnumMap<Fault, Double> copy = new EnumMap<>(Fault.class);
         double sum = 0;
-        for (Map.Entry<Fault, Double> entry : requireNonNull(probabilities, "probabilities is null").entrySet()) {
+        for (Map.Entry<Fault, Double> entry :
+                requireNonNull(probabilities, "probabilities is null").entrySet()) {
             double probability = requireNonNull(entry.getValue(), "probability is null");
             if (!(probability > 0 && probability <= 1)) {
-                throw new IllegalArgumentException(entry.getKey() + ": a probability must be in (0, 1], not "
-                        + probability);
+                throw new IllegalArgumentException(
+                        entry.getKey() + ": a probability must be in (0, 1], not " + probability);
             }
             copy.put(entry.getKey(), probability);
             sum += probability;
@@ -78,8 +79,8 @@ public record FaultPlan(Map<Fault, Double> probabilities, long seed, Duration fi
         }
         StringJoiner parts = new StringJoiner("; ");
         probabilities.forEach((fault, probability) -> parts.add(percent(probability) + " of GETs " + effect(fault)));
-        rateLimit.ifPresent(limit -> parts.add("GETs and HEADs above " + limit.describe()
-                + " answered 503 SlowDown by the proxy"));
+        rateLimit.ifPresent(
+                limit -> parts.add("GETs and HEADs above " + limit.describe() + " answered 503 SlowDown by the proxy"));
         return parts.toString();
     }
 
@@ -101,9 +102,7 @@ public record FaultPlan(Map<Fault, Double> probabilities, long seed, Duration fi
     }
 
     private static String seconds(Duration duration) {
-        return duration.toMillis() % 1000 == 0
-                ? duration.toSeconds() + " s"
-                : duration.toMillis() + " ms";
+        return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + " s" : duration.toMillis() + " ms";
     }
 
     /**
@@ -114,8 +113,8 @@ public record FaultPlan(Map<Fault, Double> probabilities, long seed, Duration fi
 
         public RateLimit {
             if (!(requestsPerSecond > 0) || Double.isInfinite(requestsPerSecond)) {
-                throw new IllegalArgumentException("a rate limit must be a positive number of requests per second, "
-                        + "not " + requestsPerSecond);
+                throw new IllegalArgumentException(
+                        "a rate limit must be a positive number of requests per second, " + "not " + requestsPerSecond);
             }
             if (burst < 1) {
                 throw new IllegalArgumentException("a rate limit's burst must be at least 1 request, not " + burst);

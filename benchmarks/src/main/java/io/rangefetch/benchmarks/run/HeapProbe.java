@@ -27,7 +27,8 @@ final class HeapProbe {
                 .filter(pool -> pool.getType() == MemoryType.HEAP && pool.isValid())
                 .toList();
         System.gc();
-        long baseline = pools.stream().mapToLong(pool -> pool.getUsage().getUsed()).sum();
+        long baseline =
+                pools.stream().mapToLong(pool -> pool.getUsage().getUsed()).sum();
         pools.forEach(MemoryPoolMXBean::resetPeakUsage);
         return new HeapProbe(pools, baseline);
     }

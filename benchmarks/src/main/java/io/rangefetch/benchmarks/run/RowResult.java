@@ -11,8 +11,8 @@ import java.util.Optional;
  *
  * @param condition the name of the {@link Condition} the row ran under
  */
-public record RowResult(String reader, String workload, String condition, Optional<String> failure,
-        List<RunSample> samples) {
+public record RowResult(
+        String reader, String workload, String condition, Optional<String> failure, List<RunSample> samples) {
 
     public RowResult {
         requireNonNull(reader, "reader is null");

@@ -13,8 +13,18 @@ import java.util.List;
  * @param baselineHeapBytes the heap in use after the collection just before the run
  * @param readNanos each read call's time, where the workload times them (see {@code Workload.Outcome})
  */
-public record RunSample(String reader, String workload, String condition, boolean warmup, int run, long nanos,
-        Traffic traffic, long neededBytes, long peakHeapBytes, long baselineHeapBytes, boolean vectoredFallback,
+public record RunSample(
+        String reader,
+        String workload,
+        String condition,
+        boolean warmup,
+        int run,
+        long nanos,
+        Traffic traffic,
+        long neededBytes,
+        long peakHeapBytes,
+        long baselineHeapBytes,
+        boolean vectoredFallback,
         List<Long> readNanos) {
 
     public RunSample {

@@ -94,7 +94,9 @@ public final class ScenarioRunner {
                 .build()) {
             for (Row row : rows) {
                 bar.setExtraMessage(row.reader().name() + " · " + row.workload().name()
-                        + (row.condition().isClean() ? "" : " · " + row.condition().name()));
+                        + (row.condition().isClean()
+                                ? ""
+                                : " · " + row.condition().name()));
                 results.add(runRow(row, bar));
             }
         }
@@ -136,8 +138,18 @@ public final class ScenarioRunner {
             long nanos = System.nanoTime() - start;
             long peakHeap = heap.finish();
             Traffic counted = traffic.read();
-            return new RunSample(row.reader().name(), row.workload().name(), row.condition().name(), warmup, run,
-                    nanos, counted, outcome.neededBytes(), peakHeap, heap.baselineBytes(), outcome.vectoredFallback(),
+            return new RunSample(
+                    row.reader().name(),
+                    row.workload().name(),
+                    row.condition().name(),
+                    warmup,
+                    run,
+                    nanos,
+                    counted,
+                    outcome.neededBytes(),
+                    peakHeap,
+                    heap.baselineBytes(),
+                    outcome.vectoredFallback(),
                     outcome.readNanos());
         }
     }
@@ -147,7 +159,8 @@ public final class ScenarioRunner {
             return "wrong bytes: " + failure.getMessage();
         }
         StringBuilder message = new StringBuilder(failure.toString());
-        for (Throwable cause = failure.getCause(); cause != null && cause != cause.getCause();
+        for (Throwable cause = failure.getCause();
+                cause != null && cause != cause.getCause();
                 cause = cause.getCause()) {
             message.append(" <- ").append(cause);
         }

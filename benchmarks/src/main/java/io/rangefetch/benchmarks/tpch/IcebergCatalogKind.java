@@ -30,9 +30,11 @@ public enum IcebergCatalogKind {
 
     public static IcebergCatalogKind parse(String id) {
         String wanted = id.trim().toLowerCase(Locale.ROOT);
-        return Arrays.stream(values()).filter(kind -> kind.id.equals(wanted)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("--iceberg-catalog takes jdbc or hadoop, not '"
-                        + id + "'"));
+        return Arrays.stream(values())
+                .filter(kind -> kind.id.equals(wanted))
+                .findFirst()
+                .orElseThrow(
+                        () -> new IllegalArgumentException("--iceberg-catalog takes jdbc or hadoop, not '" + id + "'"));
     }
 
     @Override

@@ -18,8 +18,17 @@ import java.util.Optional;
  * @param lists ListObjectsV2 calls
  * @param error why the query failed or its result differs from DuckDB's, if it did
  */
-record QueryResult(String path, String mode, String query, long nanos, long rows, long gets, long heads, long bytes,
-        long lists, Optional<String> error) {
+record QueryResult(
+        String path,
+        String mode,
+        String query,
+        long nanos,
+        long rows,
+        long gets,
+        long heads,
+        long bytes,
+        long lists,
+        Optional<String> error) {
 
     boolean correct() {
         return error.isEmpty();

@@ -43,7 +43,9 @@ enum ReadPath {
 
     static ReadPath parse(String id) {
         String wanted = id.trim().toLowerCase(Locale.ROOT);
-        return Arrays.stream(values()).filter(path -> path.id.equals(wanted)).findFirst()
+        return Arrays.stream(values())
+                .filter(path -> path.id.equals(wanted))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("unknown read path '" + id + "'; known: " + ids()));
     }
 

@@ -26,7 +26,8 @@ final class ResultCheck {
         if (!Files.exists(actual)) {
             return Optional.of("no result " + actual);
         }
-        return difference(Files.readAllLines(expected, StandardCharsets.UTF_8),
+        return difference(
+                Files.readAllLines(expected, StandardCharsets.UTF_8),
                 Files.readAllLines(actual, StandardCharsets.UTF_8));
     }
 
@@ -42,8 +43,8 @@ final class ResultCheck {
             }
             for (int field = 0; field < want.length; field++) {
                 if (!same(want[field], got[field])) {
-                    return Optional.of("row " + (row + 1) + " field " + (field + 1) + ": '" + got[field]
-                            + "' where '" + want[field] + "' was expected");
+                    return Optional.of("row " + (row + 1) + " field " + (field + 1) + ": '" + got[field] + "' where '"
+                            + want[field] + "' was expected");
                 }
             }
         }

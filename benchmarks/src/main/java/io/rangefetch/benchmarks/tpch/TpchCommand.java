@@ -24,8 +24,19 @@ public final class TpchCommand {
     private final Path repository;
     private final TpchData data;
 
-    public TpchCommand(List<String> paths, List<String> modes, List<String> queries, int passes,
-            String icebergCatalog, String scaleFactor, int parts, String sparkHeap, Map<String, String> sparkSettings, boolean requestLogs, Path cache, Path work,
+    public TpchCommand(
+            List<String> paths,
+            List<String> modes,
+            List<String> queries,
+            int passes,
+            String icebergCatalog,
+            String scaleFactor,
+            int parts,
+            String sparkHeap,
+            Map<String, String> sparkSettings,
+            boolean requestLogs,
+            Path cache,
+            Path work,
             Path repository) {
         this.paths = paths.stream().map(ReadPath::parse).toList();
         for (String mode : modes) {
@@ -34,7 +45,9 @@ public final class TpchCommand {
             }
         }
         this.modes = List.copyOf(modes);
-        this.queries = queries.isEmpty() ? TpchQueries.ALL : queries.stream().map(TpchQueries::parse).toList();
+        this.queries = queries.isEmpty()
+                ? TpchQueries.ALL
+                : queries.stream().map(TpchQueries::parse).toList();
         this.passes = passes;
         this.icebergCatalog = IcebergCatalogKind.parse(icebergCatalog);
         this.sparkHeap = sparkHeap;
@@ -67,8 +80,8 @@ public final class TpchCommand {
         }
         Files.createDirectories(work);
         String classPath = SparkChild.classPath(repository);
-        TpchRun.Plan plan = new TpchRun.Plan(paths, modes, queries, passes, icebergCatalog, classPath, sparkHeap,
-                sparkSettings, work, requestLogs);
+        TpchRun.Plan plan = new TpchRun.Plan(
+                paths, modes, queries, passes, icebergCatalog, classPath, sparkHeap, sparkSettings, work, requestLogs);
         List<QueryResult> rows = new TpchRun(environment, data, plan).execute();
         return new Outcome(rows);
     }

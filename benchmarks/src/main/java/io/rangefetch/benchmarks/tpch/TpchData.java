@@ -86,16 +86,31 @@ final class TpchData {
         Path done = directory.resolve("data.done");
         if (!Files.exists(done)) {
             System.err.println("Generating TPC-H at scale factor " + scale + " in " + parts + " parts: " + files());
-            run(List.of(venv.resolve("bin/tpchgen-cli").toString(), "parquet", "-s", scale, "--parts",
-                    Integer.toString(parts), "--output-dir", files().toString(), "--overwrite"));
+            run(List.of(
+                    venv.resolve("bin/tpchgen-cli").toString(),
+                    "parquet",
+                    "-s",
+                    scale,
+                    "--parts",
+                    Integer.toString(parts),
+                    "--output-dir",
+                    files().toString(),
+                    "--overwrite"));
             Files.writeString(done, TPCHGEN + "\n");
         }
         // the answers depend on the query texts too: made again whenever one is newer
         Path answers = expected();
         if (!Files.exists(answers.resolve("q22.tsv")) || queriesNewerThan(answers.resolve("q22.tsv"))) {
             System.err.println("Computing the expected answers with DuckDB: " + answers);
-            run(List.of(python.toString(), repository.resolve("spark-tpch/bin/tpch_expected.py").toString(), "--data",
-                    files().toString(), "--queries", queries(repository).toString(), "--out", answers.toString()));
+            run(List.of(
+                    python.toString(),
+                    repository.resolve("spark-tpch/bin/tpch_expected.py").toString(),
+                    "--data",
+                    files().toString(),
+                    "--queries",
+                    queries(repository).toString(),
+                    "--out",
+                    answers.toString()));
         }
     }
 
@@ -123,14 +138,17 @@ final class TpchData {
         }
         List<Path> parquet = new ArrayList<>();
         try (Stream<Path> walk = Files.walk(files())) {
-            walk.filter(file -> file.getFileName().toString().endsWith(".parquet")).sorted().forEach(parquet::add);
+            walk.filter(file -> file.getFileName().toString().endsWith(".parquet"))
+                    .sorted()
+                    .forEach(parquet::add);
         }
         System.err.println("Uploading " + parquet.size() + " Parquet files to " + bucket + "/" + parquetPrefix());
         for (Path file : parquet) {
             String key = parquetPrefix() + "/" + table(file) + "/" + file.getFileName();
             client.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromFile(file));
         }
-        client.putObject(b -> b.bucket(bucket).key(marker),
+        client.putObject(
+                b -> b.bucket(bucket).key(marker),
                 RequestBody.fromString(TPCHGEN + " -s " + scale + " --parts " + parts, StandardCharsets.UTF_8));
     }
 
@@ -145,7 +163,9 @@ final class TpchData {
     }
 
     private static void run(List<String> command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(command).inheritIO().redirectOutput(ProcessBuilder.Redirect.INHERIT)
+        Process process = new ProcessBuilder(command)
+                .inheritIO()
+                .redirectOutput(ProcessBuilder.Redirect.INHERIT)
                 .start();
         int exit = process.waitFor();
         if (exit != 0) {

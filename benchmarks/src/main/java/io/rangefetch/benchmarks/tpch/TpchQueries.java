@@ -7,7 +7,8 @@ import java.util.stream.IntStream;
 final class TpchQueries {
     static final List<String> TABLES =
             List.of("region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem");
-    static final List<String> ALL = IntStream.rangeClosed(1, 22).mapToObj(TpchQueries::name).toList();
+    static final List<String> ALL =
+            IntStream.rangeClosed(1, 22).mapToObj(TpchQueries::name).toList();
 
     private TpchQueries() {}
 

@@ -44,7 +44,8 @@ final class TpchReport {
                 continue;
             }
             List<QueryResult> rows = results.stream()
-                    .filter(r -> r.path().equals(path.id) && r.mode().equals(mode)).toList();
+                    .filter(r -> r.path().equals(path.id) && r.mode().equals(mode))
+                    .toList();
             if (!rows.isEmpty()) {
                 byPath.put(path, rows);
             }
@@ -52,26 +53,36 @@ final class TpchReport {
         return byPath;
     }
 
-    private static void section(StringBuilder out, String family, String mode, Map<ReadPath, List<QueryResult>> byPath) {
+    private static void section(
+            StringBuilder out, String family, String mode, Map<ReadPath, List<QueryResult>> byPath) {
         out.append("### ").append(family).append(", ").append(mode).append('\n').append('\n');
         out.append("| read path | total time | GETs | HEADs | MB moved | results |\n");
         out.append("|---|--:|--:|--:|--:|---|\n");
         Map<ReadPath, Double> totals = new LinkedHashMap<>();
-        byPath.forEach((path, rows) -> totals.put(path, rows.stream().mapToDouble(QueryResult::seconds).sum()));
+        byPath.forEach((path, rows) ->
+                totals.put(path, rows.stream().mapToDouble(QueryResult::seconds).sum()));
         for (Map.Entry<ReadPath, List<QueryResult>> entry : byPath.entrySet()) {
             ReadPath path = entry.getKey();
             List<QueryResult> rows = entry.getValue();
             long wrong = rows.stream().filter(r -> !r.correct()).count();
-            String name = path.rangefetch() ? "**" + path.description + "**"
+            String name = path.rangefetch()
+                    ? "**" + path.description + "**"
                     : path.reference() ? "_" + path.description + "_" : path.description;
-            out.append(String.format(Locale.ROOT, "| %s | %.1f s%s | %,d | %,d | %,.0f | %s |%n", name,
-                    totals.get(path), speedUp(path, totals).orElse(""),
-                    rows.stream().mapToLong(QueryResult::gets).sum(), rows.stream().mapToLong(QueryResult::heads).sum(),
+            out.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %.1f s%s | %,d | %,d | %,.0f | %s |%n",
+                    name,
+                    totals.get(path),
+                    speedUp(path, totals).orElse(""),
+                    rows.stream().mapToLong(QueryResult::gets).sum(),
+                    rows.stream().mapToLong(QueryResult::heads).sum(),
                     rows.stream().mapToDouble(QueryResult::megabytes).sum(),
                     wrong == 0 ? "all " + rows.size() + " equal DuckDB's" : wrong + " wrong or failed"));
         }
         out.append('\n');
-        List<String> queries = byPath.values().iterator().next().stream().map(QueryResult::query).toList();
+        List<String> queries = byPath.values().iterator().next().stream()
+                .map(QueryResult::query)
+                .toList();
         StringBuilder header = new StringBuilder("| query |");
         StringBuilder rule = new StringBuilder("|---|");
         for (ReadPath path : byPath.keySet()) {
@@ -83,22 +94,29 @@ final class TpchReport {
         for (String query : queries) {
             out.append("| ").append(query).append(" |");
             for (Map.Entry<ReadPath, List<QueryResult>> entry : byPath.entrySet()) {
-                Optional<QueryResult> row =
-                        entry.getValue().stream().filter(r -> r.query().equals(query)).findFirst();
+                Optional<QueryResult> row = entry.getValue().stream()
+                        .filter(r -> r.query().equals(query))
+                        .findFirst();
                 if (row.isEmpty()) {
                     out.append(" | | |");
                     continue;
                 }
                 QueryResult r = row.get();
-                out.append(String.format(Locale.ROOT, " %.2f%s | %,d | %.1f |", r.seconds(), r.correct() ? "" : " ✗",
-                        r.gets(), r.megabytes()));
+                out.append(String.format(
+                        Locale.ROOT,
+                        " %.2f%s | %,d | %.1f |",
+                        r.seconds(),
+                        r.correct() ? "" : " ✗",
+                        r.gets(),
+                        r.megabytes()));
                 r.error().ifPresent(e -> failures.add(entry.getKey().id + " " + query + ": " + e));
             }
             out.append('\n');
         }
         out.append('\n');
         if (!failures.isEmpty()) {
-            out.append(failures.stream().map(f -> "- ✗ " + f).collect(Collectors.joining("\n"))).append("\n\n");
+            out.append(failures.stream().map(f -> "- ✗ " + f).collect(Collectors.joining("\n")))
+                    .append("\n\n");
         }
     }
 
@@ -107,8 +125,13 @@ final class TpchReport {
         if (!path.rangefetch()) {
             return Optional.empty();
         }
-        return totals.entrySet().stream().filter(e -> !e.getKey().rangefetch() && !e.getKey().reference())
-                .mapToDouble(Map.Entry::getValue).min().stream().boxed().findFirst()
+        return totals.entrySet().stream()
+                .filter(e -> !e.getKey().rangefetch() && !e.getKey().reference())
+                .mapToDouble(Map.Entry::getValue)
+                .min()
+                .stream()
+                .boxed()
+                .findFirst()
                 .map(best -> String.format(Locale.ROOT, " (%.2f× the fastest other)", best / totals.get(path)));
     }
 }

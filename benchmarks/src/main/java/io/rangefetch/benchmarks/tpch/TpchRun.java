@@ -34,9 +34,17 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 final class TpchRun {
 
     /** What to run. */
-    record Plan(List<ReadPath> paths, List<String> modes, List<String> queries, int passes,
-            IcebergCatalogKind icebergCatalog, String sparkClassPath, String sparkHeap, Map<String, String> sparkSettings,
-            Path workDirectory, boolean requestLogs) {
+    record Plan(
+            List<ReadPath> paths,
+            List<String> modes,
+            List<String> queries,
+            int passes,
+            IcebergCatalogKind icebergCatalog,
+            String sparkClassPath,
+            String sparkHeap,
+            Map<String, String> sparkSettings,
+            Path workDirectory,
+            boolean requestLogs) {
         Plan {
             requireNonNull(icebergCatalog, "icebergCatalog is null");
             paths = List.copyOf(paths);
@@ -70,8 +78,12 @@ final class TpchRun {
             Path answers = plan.workDirectory().resolve("results").resolve(path.id);
             Files.createDirectories(answers);
             System.err.println("== " + path.description + " (Spark log: " + log + ")");
-            try (SparkChild spark = SparkChild.start("io.rangefetch.tpch.SparkQueryServer", plan.sparkClassPath(),
-                    options(path, answers), plan.sparkHeap(), log)) {
+            try (SparkChild spark = SparkChild.start(
+                    "io.rangefetch.tpch.SparkQueryServer",
+                    plan.sparkClassPath(),
+                    options(path, answers),
+                    plan.sparkHeap(),
+                    log)) {
                 if (path.iceberg()) {
                     prepareIceberg(spark, path);
                 }
@@ -104,9 +116,17 @@ final class TpchRun {
             Traffic counted = traffic.read();
             List<ProxiedRequest> requests = plan.requestLogs() ? environment.requestLog() : List.of();
             QueryResult result = result(path, mode, query, answer, counted, answers);
-            System.err.printf("%s %-5s %s %s %7.2f s %6d GETs %5d HEADs %8.1f MB%s%n", path.id, mode, query,
-                    measured ? "" : "(warm-up)", result.seconds(), result.gets(), result.heads(),
-                    result.megabytes(), result.error().map(e -> "  WRONG: " + e).orElse(""));
+            System.err.printf(
+                    "%s %-5s %s %s %7.2f s %6d GETs %5d HEADs %8.1f MB%s%n",
+                    path.id,
+                    mode,
+                    query,
+                    measured ? "" : "(warm-up)",
+                    result.seconds(),
+                    result.gets(),
+                    result.heads(),
+                    result.megabytes(),
+                    result.error().map(e -> "  WRONG: " + e).orElse(""));
             if (measured) {
                 results.add(result);
                 if (plan.requestLogs()) {
@@ -123,12 +143,29 @@ final class TpchRun {
         if (words[0].equals("DONE") && words.length == 4 && words[1].equals(query)) {
             Optional<String> difference =
                     ResultCheck.difference(data.expected().resolve(query + ".tsv"), answers.resolve(query + ".tsv"));
-            return new QueryResult(path.id, mode, query, Long.parseLong(words[2]), Long.parseLong(words[3]),
-                    traffic.gets(), traffic.heads(), traffic.bodyBytes(), traffic.lists(),
+            return new QueryResult(
+                    path.id,
+                    mode,
+                    query,
+                    Long.parseLong(words[2]),
+                    Long.parseLong(words[3]),
+                    traffic.gets(),
+                    traffic.heads(),
+                    traffic.bodyBytes(),
+                    traffic.lists(),
                     difference.map(d -> "differs from DuckDB: " + d));
         }
-        return new QueryResult(path.id, mode, query, 0, 0, traffic.gets(), traffic.heads(), traffic.bodyBytes(),
-                traffic.lists(), Optional.of(answer));
+        return new QueryResult(
+                path.id,
+                mode,
+                query,
+                0,
+                0,
+                traffic.gets(),
+                traffic.heads(),
+                traffic.bodyBytes(),
+                traffic.lists(),
+                Optional.of(answer));
     }
 
     private void writeRequestLog(ReadPath path, String mode, String query, List<ProxiedRequest> requests)
@@ -195,8 +232,11 @@ final class TpchRun {
         options.put("parquet-prefix", data.parquetPrefix());
         IcebergCatalogKind catalog = plan.icebergCatalog();
         options.put("iceberg-catalog", catalog.id);
-        options.put("iceberg-catalog-db", data.icebergCatalogDatabase(catalog, path == ReadPath.ICEBERG_LOCAL_DISK)
-                .toAbsolutePath().toString());
+        options.put(
+                "iceberg-catalog-db",
+                data.icebergCatalogDatabase(catalog, path == ReadPath.ICEBERG_LOCAL_DISK)
+                        .toAbsolutePath()
+                        .toString());
         options.put("iceberg-prefix", data.icebergPrefix(catalog));
         options.put("local-data", data.files().toAbsolutePath().toString());
         options.put("local-iceberg", data.localIceberg(catalog).toAbsolutePath().toString());

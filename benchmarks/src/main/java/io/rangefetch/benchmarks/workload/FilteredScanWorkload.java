@@ -59,12 +59,17 @@ public final class FilteredScanWorkload implements Workload {
     @Override
     public String description() {
         long bytes = objects.stream().mapToLong(StoredObject::length).sum();
-        return String.format("%d Parquet files of %.1f MB shaped like TPC-H's lineitem (%d row groups, dictionary "
-                + "pages, page indexes), read as Spark's vectorized reader reads them with a filter on two "
-                + "dictionary columns: footer on its own stream, then dictionaries, page indexes and %d of %d "
-                + "columns through vectored reads, by %d tasks at once; every value checked", objects.size(),
-                bytes / 1e6 / objects.size(), specs.get(0).rowGroups(), PROJECTED.size(),
-                FilteredParquetSpec.COLUMNS.size(), TASKS);
+        return String.format(
+                "%d Parquet files of %.1f MB shaped like TPC-H's lineitem (%d row groups, dictionary "
+                        + "pages, page indexes), read as Spark's vectorized reader reads them with a filter on two "
+                        + "dictionary columns: footer on its own stream, then dictionaries, page indexes and %d of %d "
+                        + "columns through vectored reads, by %d tasks at once; every value checked",
+                objects.size(),
+                bytes / 1e6 / objects.size(),
+                specs.get(0).rowGroups(),
+                PROJECTED.size(),
+                FilteredParquetSpec.COLUMNS.size(),
+                TASKS);
     }
 
     /** Per file of a task: the footer, then the dictionaries and page indexes, then the chunks. */
@@ -94,18 +99,19 @@ public final class FilteredScanWorkload implements Workload {
             footer = ParquetFileReader.readFooter(file, options, in);
         }
         MessageType schema = footer.getFileMetaData().getSchema();
-        MessageType projection = new MessageType(schema.getName(), PROJECTED.stream().map(schema::getType).toList());
+        MessageType projection = new MessageType(
+                schema.getName(), PROJECTED.stream().map(schema::getType).toList());
         long firstRow = 0;
         try (ParquetFileReader reader = new ParquetFileReader(file, footer, options, file.newStream())) {
             reader.setRequestedSchema(projection);
             String createdBy = footer.getFileMetaData().getCreatedBy();
-            for (PageReadStore rowGroup = reader.readNextFilteredRowGroup(); rowGroup != null;
+            for (PageReadStore rowGroup = reader.readNextFilteredRowGroup();
+                    rowGroup != null;
                     rowGroup = reader.readNextFilteredRowGroup()) {
                 ColumnReadStoreImpl store =
                         new ColumnReadStoreImpl(rowGroup, ParquetScan.IGNORING_CONVERTER, projection, createdBy);
                 for (ColumnDescriptor column : projection.getColumns()) {
-                    verify(store.getColumnReader(column), spec, column.getPath()[0], firstRow,
-                            rowGroup.getRowCount());
+                    verify(store.getColumnReader(column), spec, column.getPath()[0], firstRow, rowGroup.getRowCount());
                 }
                 firstRow += rowGroup.getRowCount();
             }
@@ -125,7 +131,8 @@ public final class FilteredScanWorkload implements Workload {
         return ParquetReadOptions.builder(new PlainParquetConfiguration())
                 .withRecordFilter(FilterCompat.get(FilterApi.and(
                         FilterApi.notEq(FilterApi.binaryColumn("flag"), Binary.fromString("Z")),
-                        FilterApi.ltEq(FilterApi.intColumn("day"),
+                        FilterApi.ltEq(
+                                FilterApi.intColumn("day"),
                                 FilteredParquetSpec.FIRST_DAY + FilteredParquetSpec.DAYS - 60))))
                 .useDictionaryFilter(true)
                 .useStatsFilter(true)
@@ -134,18 +141,21 @@ public final class FilteredScanWorkload implements Workload {
                 .build();
     }
 
-    private static void verify(ColumnReader values, FilteredParquetSpec spec, String name, long firstRow,
-            long count) throws WrongBytesException {
+    private static void verify(ColumnReader values, FilteredParquetSpec spec, String name, long firstRow, long count)
+            throws WrongBytesException {
         for (long i = 0; i < count; i++) {
             long row = firstRow + i;
             Object expected = spec.value(name, row);
-            Object actual = expected instanceof Long ? (Object) values.getLong()
-                    : expected instanceof Double ? (Object) values.getDouble()
-                    : expected instanceof Integer ? (Object) values.getInteger()
-                    : values.getBinary().toStringUsingUTF8();
+            Object actual = expected instanceof Long
+                    ? (Object) values.getLong()
+                    : expected instanceof Double
+                            ? (Object) values.getDouble()
+                            : expected instanceof Integer
+                                    ? (Object) values.getInteger()
+                                    : values.getBinary().toStringUsingUTF8();
             if (!expected.equals(actual)) {
-                throw new WrongBytesException(spec.key() + ": wrong value in column " + name + " at row " + row
-                        + ": " + actual + ", expected " + expected);
+                throw new WrongBytesException(spec.key() + ": wrong value in column " + name + " at row " + row + ": "
+                        + actual + ", expected " + expected);
             }
             values.consume();
         }
@@ -161,7 +171,8 @@ public final class FilteredScanWorkload implements Workload {
                 footerStart = Math.max(footerStart, ParquetScan.end(chunk.getColumnIndexReference()));
                 footerStart = Math.max(footerStart, ParquetScan.end(chunk.getOffsetIndexReference()));
                 if (projection.containsPath(chunk.getPath().toArray())) {
-                    needed += chunk.getTotalSize() + length(chunk.getColumnIndexReference())
+                    needed += chunk.getTotalSize()
+                            + length(chunk.getColumnIndexReference())
                             + length(chunk.getOffsetIndexReference());
                 }
             }

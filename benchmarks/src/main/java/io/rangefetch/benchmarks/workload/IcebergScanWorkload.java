@@ -42,12 +42,19 @@ public final class IcebergScanWorkload implements Workload {
 
     @Override
     public String description() {
-        return String.format("a format-v2 Iceberg table of %d Parquet data files of about %.1f MB (%d columns, about %d"
-                + " row groups each) in %d partitions, position deletes on every fourth file: columns %s where %s"
-                + " (%d data files, %d delete files left after pruning) through IcebergGenerics with the reader's"
-                + " FileIO, row count and a checksum of every value checked", spec.files(), spec.fileBytes() / 1e6,
-                IcebergTableSpec.COLUMNS, spec.rowGroups(), spec.partitions(),
-                String.join(", ", IcebergTableSpec.SELECTED), spec.filter(), table.scannedDataFiles(),
+        return String.format(
+                "a format-v2 Iceberg table of %d Parquet data files of about %.1f MB (%d columns, about %d"
+                        + " row groups each) in %d partitions, position deletes on every fourth file: columns %s where %s"
+                        + " (%d data files, %d delete files left after pruning) through IcebergGenerics with the reader's"
+                        + " FileIO, row count and a checksum of every value checked",
+                spec.files(),
+                spec.fileBytes() / 1e6,
+                IcebergTableSpec.COLUMNS,
+                spec.rowGroups(),
+                spec.partitions(),
+                String.join(", ", IcebergTableSpec.SELECTED),
+                spec.filter(),
+                table.scannedDataFiles(),
                 table.scannedDeleteFiles());
     }
 
@@ -67,23 +74,24 @@ public final class IcebergScanWorkload implements Workload {
 
     @Override
     public Outcome run(ReaderSession session) throws IOException {
-        Table opened = new BaseTable(new StaticTableOperations(table.metadataLocation(), session.icebergFileIO()),
-                name());
+        Table opened =
+                new BaseTable(new StaticTableOperations(table.metadataLocation(), session.icebergFileIO()), name());
         Answer answer = new Answer(0, 0);
         try (CloseableIterable<Record> rows = IcebergGenerics.read(opened)
                 .select(IcebergTableSpec.SELECTED)
                 .where(spec.filter())
                 .build()) {
             for (Record row : rows) {
-                answer = answer.plus((Long) row.getField(IcebergTableSpec.SELECTED.get(0)),
+                answer = answer.plus(
+                        (Long) row.getField(IcebergTableSpec.SELECTED.get(0)),
                         (Long) row.getField(IcebergTableSpec.SELECTED.get(1)),
                         (Long) row.getField(IcebergTableSpec.SELECTED.get(2)));
             }
         }
         if (!answer.equals(expected)) {
-            throw new WrongBytesException(String.format("the query over %s gave %d rows with checksum %016x;"
-                    + " the generator says %d rows, %016x", table.metadataLocation(), answer.rows(),
-                    answer.checksum(), expected.rows(), expected.checksum()));
+            throw new WrongBytesException(String.format(
+                    "the query over %s gave %d rows with checksum %016x;" + " the generator says %d rows, %016x",
+                    table.metadataLocation(), answer.rows(), answer.checksum(), expected.rows(), expected.checksum()));
         }
         return Outcome.needed(table.neededBytes());
     }

@@ -80,8 +80,10 @@ public final class ListThenReadWorkload implements Workload {
         long needed = 0;
         for (int i = 0; i < listed.size(); i++) {
             ListedObject file = listed.get(i);
-            needed += ParquetScan.scan(new S3ParquetInputFile(rangefetch.factory(), file.location(),
-                    file.openOptions()), specs.get(i), List.of());
+            needed += ParquetScan.scan(
+                    new S3ParquetInputFile(rangefetch.factory(), file.location(), file.openOptions()),
+                    specs.get(i),
+                    List.of());
         }
         return Outcome.needed(needed);
     }

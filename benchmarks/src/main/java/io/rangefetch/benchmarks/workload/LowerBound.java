@@ -28,8 +28,8 @@ public record LowerBound(int roundTrips, int connections) {
 
     public LowerBound {
         if (roundTrips < 0 || connections <= 0) {
-            throw new IllegalArgumentException("bad bound: " + roundTrips + " round trips, " + connections
-                    + " connections");
+            throw new IllegalArgumentException(
+                    "bad bound: " + roundTrips + " round trips, " + connections + " connections");
         }
     }
 
@@ -47,8 +47,7 @@ public record LowerBound(int roundTrips, int connections) {
     /** The ideal time on {@code model}; empty when the model adds no delay and caps no rate. */
     public Optional<Duration> time(NetworkModel model, long neededBytes) {
         requireNonNull(model, "model is null");
-        double rate = Math.min(rate(model.totalBytesPerSecond()),
-                connections * rate(model.connectionBytesPerSecond()));
+        double rate = Math.min(rate(model.totalBytesPerSecond()), connections * rate(model.connectionBytesPerSecond()));
         double delaySeconds = model.firstByteDelay().toNanos() / 1e9;
         if (delaySeconds == 0 && Double.isInfinite(rate)) {
             return Optional.empty();
@@ -59,8 +58,6 @@ public record LowerBound(int roundTrips, int connections) {
 
     // a model states "no cap" as a non-positive or maximal rate
     private static double rate(long bytesPerSecond) {
-        return bytesPerSecond <= 0 || bytesPerSecond == Long.MAX_VALUE
-                ? Double.POSITIVE_INFINITY
-                : bytesPerSecond;
+        return bytesPerSecond <= 0 || bytesPerSecond == Long.MAX_VALUE ? Double.POSITIVE_INFINITY : bytesPerSecond;
     }
 }

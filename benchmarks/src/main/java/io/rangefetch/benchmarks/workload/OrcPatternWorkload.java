@@ -70,8 +70,13 @@ public final class OrcPatternWorkload implements Workload {
 
     @Override
     public String description() {
-        return String.format("%d ranges of %,d bytes with gaps of %,d bytes from offset %,d of %s, %s",
-                ranges.size(), RANGE_BYTES, GAP_BYTES, ranges.get(0).offset(), object.key(),
+        return String.format(
+                "%d ranges of %,d bytes with gaps of %,d bytes from offset %,d of %s, %s",
+                ranges.size(),
+                RANGE_BYTES,
+                GAP_BYTES,
+                ranges.get(0).offset(),
+                object.key(),
                 mode == Mode.POSITIONED ? "as positioned reads one after another" : "as one vectored read");
     }
 
@@ -96,8 +101,8 @@ public final class OrcPatternWorkload implements Workload {
             List<CompletableFuture<ByteBuffer>> results =
                     in.readVectored(ranges.stream().map(ExpectedRange::span).toList(), ByteBuffer::allocate);
             if (results.size() != ranges.size()) {
-                throw new WrongBytesException(object.key() + ": vectored read answered " + results.size()
-                        + " ranges for " + ranges.size());
+                throw new WrongBytesException(
+                        object.key() + ": vectored read answered " + results.size() + " ranges for " + ranges.size());
             }
             for (int i = 0; i < ranges.size(); i++) {
                 ranges.get(i).check(Workloads.await(results.get(i)));

@@ -49,14 +49,16 @@ final class ParquetScan {
             MessageType schema = reader.getFileMetaData().getSchema();
             MessageType requested = columns.isEmpty()
                     ? schema
-                    : new MessageType(schema.getName(), columns.stream().map(schema::getType).toList());
+                    : new MessageType(
+                            schema.getName(),
+                            columns.stream().map(schema::getType).toList());
             reader.setRequestedSchema(requested);
             String createdBy = reader.getFileMetaData().getCreatedBy();
             long firstRow = 0;
-            for (PageReadStore rowGroup = reader.readNextRowGroup(); rowGroup != null;
+            for (PageReadStore rowGroup = reader.readNextRowGroup();
+                    rowGroup != null;
                     rowGroup = reader.readNextRowGroup()) {
-                ColumnReadStoreImpl store = new ColumnReadStoreImpl(rowGroup, IGNORING_CONVERTER, requested,
-                        createdBy);
+                ColumnReadStoreImpl store = new ColumnReadStoreImpl(rowGroup, IGNORING_CONVERTER, requested, createdBy);
                 for (ColumnDescriptor column : requested.getColumns()) {
                     verify(store.getColumnReader(column), spec, column.getPath()[0], firstRow, rowGroup.getRowCount());
                 }

@@ -16,8 +16,8 @@ import java.util.List;
 public final class ProjectionWorkload implements Workload {
 
     /** Column indexes far enough apart that no two chunks are adjacent in a row group. */
-    public static final List<String> COLUMNS = List.of(
-            ParquetSpec.columnName(2), ParquetSpec.columnName(7), ParquetSpec.columnName(13));
+    public static final List<String> COLUMNS =
+            List.of(ParquetSpec.columnName(2), ParquetSpec.columnName(7), ParquetSpec.columnName(13));
 
     private final ParquetSpec spec;
     private final StoredObject object;
@@ -34,9 +34,10 @@ public final class ProjectionWorkload implements Workload {
 
     @Override
     public String description() {
-        return String.format("%s (%.0f MB, %d row groups, %d columns): columns %s of every row group through "
-                + "parquet-java, every value decoded and checked", object.key(), object.length() / 1e6,
-                spec.rowGroups(), ParquetSpec.COLUMNS, String.join(", ", COLUMNS));
+        return String.format(
+                "%s (%.0f MB, %d row groups, %d columns): columns %s of every row group through "
+                        + "parquet-java, every value decoded and checked",
+                object.key(), object.length() / 1e6, spec.rowGroups(), ParquetSpec.COLUMNS, String.join(", ", COLUMNS));
     }
 
     /** The footer, then every chunk at once. */

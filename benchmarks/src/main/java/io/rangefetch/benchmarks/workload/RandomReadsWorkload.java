@@ -55,8 +55,10 @@ public final class RandomReadsWorkload implements Workload {
 
     @Override
     public String description() {
-        return String.format("%d threads, each with its own stream on %s, %d positioned reads of %d KiB at seeded "
-                + "random offsets", THREADS, object.key(), READS_PER_THREAD, READ_SIZE / 1024);
+        return String.format(
+                "%d threads, each with its own stream on %s, %d positioned reads of %d KiB at seeded "
+                        + "random offsets",
+                THREADS, object.key(), READS_PER_THREAD, READ_SIZE / 1024);
     }
 
     /** Each thread's reads wait for each other; the threads run side by side. */

@@ -34,7 +34,8 @@ public final class SequentialWorkload implements Workload {
 
     @Override
     public String description() {
-        return String.format("%s (%.0f MB) read start to end with %d KiB read() calls on one stream",
+        return String.format(
+                "%s (%.0f MB) read start to end with %d KiB read() calls on one stream",
                 object.key(), object.length() / 1e6, READ_SIZE / 1024);
     }
 
@@ -58,7 +59,8 @@ public final class SequentialWorkload implements Workload {
             }
         }
         if (total != object.length() || checksum.getValue() != expectedChecksum) {
-            throw new WrongBytesException(String.format("%s: read %d bytes with CRC32C %08x, expected %d with %08x",
+            throw new WrongBytesException(String.format(
+                    "%s: read %d bytes with CRC32C %08x, expected %d with %08x",
                     object.key(), total, checksum.getValue(), object.length(), expectedChecksum));
         }
         return Outcome.needed(total);

@@ -46,9 +46,12 @@ public final class SmallFilesWorkload implements Workload {
     @Override
     public String description() {
         long bytes = objects.stream().mapToLong(StoredObject::length).sum();
-        return String.format("%d Parquet files of %.1f MB each, every column of each file through parquet-java, "
-                + "%s, every value checked", objects.size(), bytes / 1e6 / objects.size(), tasks == 1
-                        ? "one file after another" : "by " + tasks + " tasks at once through one session");
+        return String.format(
+                "%d Parquet files of %.1f MB each, every column of each file through parquet-java, "
+                        + "%s, every value checked",
+                objects.size(),
+                bytes / 1e6 / objects.size(),
+                tasks == 1 ? "one file after another" : "by " + tasks + " tasks at once through one session");
     }
 
     /**

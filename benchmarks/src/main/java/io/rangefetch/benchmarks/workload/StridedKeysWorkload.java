@@ -41,14 +41,19 @@ public final class StridedKeysWorkload implements Workload {
 
     @Override
     public String description() {
-        return "the orc-positioned reads on each of " + objects.stream().map(StoredObject::key)
-                .collect(Collectors.joining(", ")) + ", one object after another";
+        return "the orc-positioned reads on each of "
+                + objects.stream().map(StoredObject::key).collect(Collectors.joining(", "))
+                + ", one object after another";
     }
 
     /** Each object's reads wait for each other on one connection, the objects one after another. */
     @Override
     public LowerBound lowerBound() {
-        return new LowerBound(patterns.stream().mapToInt(pattern -> pattern.lowerBound().roundTrips()).sum(), 1);
+        return new LowerBound(
+                patterns.stream()
+                        .mapToInt(pattern -> pattern.lowerBound().roundTrips())
+                        .sum(),
+                1);
     }
 
     @Override

@@ -32,10 +32,19 @@ import org.apache.parquet.io.InputFile;
 public final class Workloads {
 
     /** Every workload, in report order. */
-    public static final List<String> NAMES =
-            List.of("projection", "filtered-scan", "small-files", "small-files-parallel", "list-then-read",
-                    "sequential", "random",
-                    "orc-positioned", "orc-vectored", "strided-keys", "iceberg-scan", "listing");
+    public static final List<String> NAMES = List.of(
+            "projection",
+            "filtered-scan",
+            "small-files",
+            "small-files-parallel",
+            "list-then-read",
+            "sequential",
+            "random",
+            "orc-positioned",
+            "orc-vectored",
+            "strided-keys",
+            "iceberg-scan",
+            "listing");
 
     /** The workload that reads the data set's Iceberg table rather than objects. */
     public static final String ICEBERG_SCAN = "iceberg-scan";
@@ -61,7 +70,8 @@ public final class Workloads {
         Set<String> wanted = new LinkedHashSet<>(names);
         for (String name : wanted) {
             if (!NAMES.contains(name)) {
-                throw new IllegalArgumentException("unknown workload '" + name + "'; known: " + String.join(", ", NAMES));
+                throw new IllegalArgumentException(
+                        "unknown workload '" + name + "'; known: " + String.join(", ", NAMES));
             }
         }
         return NAMES.stream().filter(wanted::contains).toList();
@@ -79,7 +89,7 @@ public final class Workloads {
                 case "small-files", "small-files-parallel", LIST_THEN_READ -> objects.addAll(data.smallFiles());
                 case "strided-keys" -> objects.addAll(data.strided());
                 case "filtered-scan" -> objects.addAll(data.filtered());
-                case ICEBERG_SCAN, LISTING -> { }
+                case ICEBERG_SCAN, LISTING -> {}
                 default -> objects.add(data.text());
             }
         }
@@ -97,8 +107,8 @@ public final class Workloads {
      *
      * @param table the stored table; empty unless {@link #readsTable} said one is read
      */
-    public static List<Workload> create(DataSet data, Collection<String> names, Map<String, StoredObject> stored,
-            Optional<StoredTable> table) {
+    public static List<Workload> create(
+            DataSet data, Collection<String> names, Map<String, StoredObject> stored, Optional<StoredTable> table) {
         requireNonNull(stored, "stored is null");
         requireNonNull(table, "table is null");
         List<Workload> workloads = new ArrayList<>();
@@ -106,27 +116,54 @@ public final class Workloads {
             if (name.equals(LISTING)) {
                 continue;
             }
-            workloads.add(switch (name) {
-                case "projection" -> new ProjectionWorkload(data.wide(), find(stored, data.wide()));
-                case "small-files" -> new SmallFilesWorkload(data.smallFiles(),
-                        data.smallFiles().stream().map(spec -> find(stored, spec)).toList(), 1);
-                case "small-files-parallel" -> new SmallFilesWorkload(data.smallFiles(),
-                        data.smallFiles().stream().map(spec -> find(stored, spec)).toList(),
-                        SmallFilesWorkload.PARALLEL_TASKS);
-                case "filtered-scan" -> new FilteredScanWorkload(data.filtered(),
-                        data.filtered().stream().map(spec -> find(stored, spec)).toList());
-                case "strided-keys" -> new StridedKeysWorkload(data.strided(),
-                        data.strided().stream().map(spec -> find(stored, spec)).toList());
-                case LIST_THEN_READ -> new ListThenReadWorkload(data.smallFiles(),
-                        data.smallFiles().stream().map(spec -> find(stored, spec)).toList());
-                case "sequential" -> new SequentialWorkload(data.text(), find(stored, data.text()));
-                case "random" -> new RandomReadsWorkload(data.text(), find(stored, data.text()), RANDOM_SEED);
-                case "orc-positioned" -> new OrcPatternWorkload(data.text(), find(stored, data.text()), Mode.POSITIONED);
-                case "orc-vectored" -> new OrcPatternWorkload(data.text(), find(stored, data.text()), Mode.VECTORED);
-                case ICEBERG_SCAN -> new IcebergScanWorkload(data.table(), table.orElseThrow(
-                        () -> new IllegalArgumentException("the Iceberg table is not stored")));
-                default -> throw new AssertionError(name);
-            });
+            workloads.add(
+                    switch (name) {
+                        case "projection" -> new ProjectionWorkload(data.wide(), find(stored, data.wide()));
+                        case "small-files" ->
+                            new SmallFilesWorkload(
+                                    data.smallFiles(),
+                                    data.smallFiles().stream()
+                                            .map(spec -> find(stored, spec))
+                                            .toList(),
+                                    1);
+                        case "small-files-parallel" ->
+                            new SmallFilesWorkload(
+                                    data.smallFiles(),
+                                    data.smallFiles().stream()
+                                            .map(spec -> find(stored, spec))
+                                            .toList(),
+                                    SmallFilesWorkload.PARALLEL_TASKS);
+                        case "filtered-scan" ->
+                            new FilteredScanWorkload(
+                                    data.filtered(),
+                                    data.filtered().stream()
+                                            .map(spec -> find(stored, spec))
+                                            .toList());
+                        case "strided-keys" ->
+                            new StridedKeysWorkload(
+                                    data.strided(),
+                                    data.strided().stream()
+                                            .map(spec -> find(stored, spec))
+                                            .toList());
+                        case LIST_THEN_READ ->
+                            new ListThenReadWorkload(
+                                    data.smallFiles(),
+                                    data.smallFiles().stream()
+                                            .map(spec -> find(stored, spec))
+                                            .toList());
+                        case "sequential" -> new SequentialWorkload(data.text(), find(stored, data.text()));
+                        case "random" -> new RandomReadsWorkload(data.text(), find(stored, data.text()), RANDOM_SEED);
+                        case "orc-positioned" ->
+                            new OrcPatternWorkload(data.text(), find(stored, data.text()), Mode.POSITIONED);
+                        case "orc-vectored" ->
+                            new OrcPatternWorkload(data.text(), find(stored, data.text()), Mode.VECTORED);
+                        case ICEBERG_SCAN ->
+                            new IcebergScanWorkload(
+                                    data.table(),
+                                    table.orElseThrow(
+                                            () -> new IllegalArgumentException("the Iceberg table is not stored")));
+                        default -> throw new AssertionError(name);
+                    });
         }
         return List.copyOf(workloads);
     }

@@ -31,13 +31,16 @@ class DataPreparerIT {
             long putsAfterFirst = ledger.requests("PUT");
             Map<String, StoredObject> second = preparer.ensure(List.of(text, parquet));
             long putsAfterSecond = ledger.requests("PUT");
-            byte[] stored = s3.getObjectAsBytes(request -> request.bucket("data").key(text.key()).range("bytes=0-99"))
+            byte[] stored = s3.getObjectAsBytes(
+                            request -> request.bucket("data").key(text.key()).range("bytes=0-99"))
                     .asByteArray();
             preparer.ensure(List.of(new TextSpec(text.key(), text.size(), 8)));
 
             assertThat(putsAfterFirst).isEqualTo(2);
             assertThat(putsAfterSecond).as("nothing written again").isEqualTo(2);
-            assertThat(ledger.requests("PUT")).as("a different seed is a different object").isEqualTo(3);
+            assertThat(ledger.requests("PUT"))
+                    .as("a different seed is a different object")
+                    .isEqualTo(3);
             assertThat(second).isEqualTo(first);
             assertThat(first.get(text.key()).length()).isEqualTo(text.size());
             assertThat(stored).isEqualTo(text.bytes(0, 100));

@@ -62,7 +62,9 @@ class IcebergTablePreparerTest {
         IcebergScanWorkload workload = new IcebergScanWorkload(spec, table);
 
         for (Variant variant : Variant.values()) {
-            assertThat(workload.runsOn(new IcebergS3FileIOReader(variant))).as(variant.name()).isTrue();
+            assertThat(workload.runsOn(new IcebergS3FileIOReader(variant)))
+                    .as(variant.name())
+                    .isTrue();
         }
         assertThat(workload.runsOn(new RangefetchReader())).isFalse();
     }

@@ -14,9 +14,12 @@ class IcebergTableSpecTest {
     @Test
     void twelveColumnsPartitionedByPartAndTheSelectedOnesExist() {
         assertThat(IcebergTableSpec.schema().columns()).hasSize(IcebergTableSpec.COLUMNS);
-        assertThat(IcebergTableSpec.SELECTED).hasSize(3)
-                .allSatisfy(name -> assertThat(IcebergTableSpec.schema().findField(name)).isNotNull());
-        assertThat(IcebergTableSpec.partitionSpec().fields()).singleElement()
+        assertThat(IcebergTableSpec.SELECTED)
+                .hasSize(3)
+                .allSatisfy(name ->
+                        assertThat(IcebergTableSpec.schema().findField(name)).isNotNull());
+        assertThat(IcebergTableSpec.partitionSpec().fields())
+                .singleElement()
                 .satisfies(field -> assertThat(field.name()).isEqualTo("part"));
     }
 
@@ -36,7 +39,8 @@ class IcebergTableSpecTest {
         assertThat(spec.rowsPerFile()).isEqualTo(1000);
         assertThat(spec.value(3, 10, 0)).isEqualTo(3 * 1000 + 10);
         assertThat(spec.value(3, 10, 1)).isEqualTo(3);
-        assertThat(spec.value(3, 10, 5)).isEqualTo(new IcebergTableSpec("other", 8, 88_000, 4, 2).value(3, 10, 5))
+        assertThat(spec.value(3, 10, 5))
+                .isEqualTo(new IcebergTableSpec("other", 8, 88_000, 4, 2).value(3, 10, 5))
                 .isNotEqualTo(spec.value(3, 11, 5))
                 .isNotEqualTo(spec.value(3, 10, 6))
                 .isNotEqualTo(spec.value(2, 10, 5));

@@ -19,8 +19,8 @@ class EndpointOptionsTest {
     @Test
     void aBucketAloneMeansS3InTheRegionWithCredentialsFromTheEnvironment() {
         ExternalS3Endpoint endpoint = parse("--bucket", "mine")
-                .external(Map.of("AWS_ACCESS_KEY_ID", "key", "AWS_SECRET_ACCESS_KEY", "secret", "AWS_REGION",
-                        "eu-west-1"))
+                .external(Map.of(
+                        "AWS_ACCESS_KEY_ID", "key", "AWS_SECRET_ACCESS_KEY", "secret", "AWS_REGION", "eu-west-1"))
                 .orElseThrow();
 
         assertThat(endpoint.endpoint()).isEqualTo(URI.create("https://s3.eu-west-1.amazonaws.com"));
@@ -32,10 +32,24 @@ class EndpointOptionsTest {
 
     @Test
     void optionsWinOverTheEnvironment() {
-        ExternalS3Endpoint endpoint = parse("--bucket", "b", "--endpoint", "http://127.0.0.1:9000", "--region",
-                "us-west-2", "--access-key", "k", "--secret-key", "s")
-                .external(Map.of("AWS_ACCESS_KEY_ID", "env-key", "AWS_SECRET_ACCESS_KEY", "env-secret",
-                        "AWS_ENDPOINT_URL", "http://elsewhere"))
+        ExternalS3Endpoint endpoint = parse(
+                        "--bucket",
+                        "b",
+                        "--endpoint",
+                        "http://127.0.0.1:9000",
+                        "--region",
+                        "us-west-2",
+                        "--access-key",
+                        "k",
+                        "--secret-key",
+                        "s")
+                .external(Map.of(
+                        "AWS_ACCESS_KEY_ID",
+                        "env-key",
+                        "AWS_SECRET_ACCESS_KEY",
+                        "env-secret",
+                        "AWS_ENDPOINT_URL",
+                        "http://elsewhere"))
                 .orElseThrow();
 
         assertThat(endpoint.endpoint()).isEqualTo(URI.create("http://127.0.0.1:9000"));
@@ -47,8 +61,7 @@ class EndpointOptionsTest {
     void anEndpointNeedsABucketAndCredentials() {
         assertThatThrownBy(() -> parse("--endpoint", "http://127.0.0.1:9000").external(Map.of()))
                 .hasMessageContaining("--bucket");
-        assertThatThrownBy(() -> parse("--bucket", "b").external(Map.of()))
-                .hasMessageContaining("AWS_ACCESS_KEY_ID");
+        assertThatThrownBy(() -> parse("--bucket", "b").external(Map.of())).hasMessageContaining("AWS_ACCESS_KEY_ID");
     }
 
     private static EndpointOptions parse(String... args) {

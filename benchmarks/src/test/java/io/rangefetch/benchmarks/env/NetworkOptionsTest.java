@@ -31,8 +31,10 @@ class NetworkOptionsTest {
         assertThat(NetworkOptions.rate("r", "2.5 MB")).isEqualTo(2_500_000);
         assertThat(NetworkOptions.rate("r", "8MiB/s")).isEqualTo(8L << 20);
         assertThatThrownBy(() -> NetworkOptions.rate("--total-rate", "fast"))
-                .hasMessageContaining("--total-rate").hasMessageContaining("fast");
-        assertThatThrownBy(() -> NetworkOptions.rate("--total-rate", "3 parsecs")).hasMessageContaining("parsecs");
+                .hasMessageContaining("--total-rate")
+                .hasMessageContaining("fast");
+        assertThatThrownBy(() -> NetworkOptions.rate("--total-rate", "3 parsecs"))
+                .hasMessageContaining("parsecs");
     }
 
     private static NetworkOptions parse(String... args) {
@@ -47,7 +49,9 @@ class NetworkOptionsTest {
         assertThat(NetworkOptions.duration("d", "1.5s")).isEqualTo(Duration.ofMillis(1500));
         assertThat(NetworkOptions.duration("d", "0ms")).isZero();
         assertThatThrownBy(() -> NetworkOptions.duration("--first-byte-delay", "20"))
-                .hasMessageContaining("--first-byte-delay").hasMessageContaining("20");
-        assertThatThrownBy(() -> NetworkOptions.duration("--first-byte-delay", "soon")).hasMessageContaining("soon");
+                .hasMessageContaining("--first-byte-delay")
+                .hasMessageContaining("20");
+        assertThatThrownBy(() -> NetworkOptions.duration("--first-byte-delay", "soon"))
+                .hasMessageContaining("soon");
     }
 }

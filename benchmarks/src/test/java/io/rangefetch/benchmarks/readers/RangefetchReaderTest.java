@@ -14,10 +14,12 @@ class RangefetchReaderTest {
 
         assertThat(new RangefetchReader().name()).isEqualTo("Rangefetch");
         assertThat(governorOff.name()).isEqualTo("Rangefetch, throttle.enabled=false");
-        assertThat(new RangefetchReader(RangefetchReader.Client.NETTY).withSetting("hedge.enabled", "true").name())
+        assertThat(new RangefetchReader(RangefetchReader.Client.NETTY)
+                        .withSetting("hedge.enabled", "true")
+                        .name())
                 .isEqualTo("Rangefetch (Netty), hedge.enabled=true");
-        assertThat(governorOff.configuration()).contains("StreamConfig defaults but throttle.enabled=false",
-                "retries off");
+        assertThat(governorOff.configuration())
+                .contains("StreamConfig defaults but throttle.enabled=false", "retries off");
         assertThat(new RangefetchReader(RangefetchReader.Client.CRT).configuration())
                 .contains("StreamConfig.defaults()", "the fewest the CRT allows");
     }
@@ -27,10 +29,13 @@ class RangefetchReaderTest {
         RangefetchReader reader = new RangefetchReader();
 
         assertThatThrownBy(() -> reader.withSetting("throttle.enable", "false"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("throttle.enable");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("throttle.enable");
         assertThatThrownBy(() -> reader.withSetting("hedge.enabled", "sometimes"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sometimes");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sometimes");
         assertThatThrownBy(() -> reader.withSetting("hedge.enabled", "true").withSetting("hedge.enabled", "false"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("set already");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("set already");
     }
 }

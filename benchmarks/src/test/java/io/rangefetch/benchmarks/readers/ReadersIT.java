@@ -66,8 +66,8 @@ class ReadersIT {
     private static final MessageType PARQUET_SCHEMA = MessageTypeParser.parseMessageType(
             "message row { required int64 id; required binary name (UTF8); required double score; }");
     // id and score: two column chunks with a gap between them in every row group
-    private static final MessageType PROJECTION = MessageTypeParser.parseMessageType(
-            "message row { required int64 id; required double score; }");
+    private static final MessageType PROJECTION =
+            MessageTypeParser.parseMessageType("message row { required int64 id; required double score; }");
     private static final Duration THREAD_GRACE = Duration.ofSeconds(15);
     // alive for the JVM's lifetime by design, or not the readers' own
     private static final List<String> SHARED_THREAD_PREFIXES = List.of(
@@ -122,15 +122,17 @@ class ReadersIT {
 
     /** The readers whose wrapper of another stream is the runner's own code. */
     Stream<Arguments> readers() {
-        return backends().stream().flatMap(backend -> Readers.all().stream()
-                .filter(reader -> !reader.isRangefetch())
-                .map(reader -> Arguments.of(backend, reader)));
+        return backends().stream()
+                .flatMap(backend -> Readers.all().stream()
+                        .filter(reader -> !reader.isRangefetch())
+                        .map(reader -> Arguments.of(backend, reader)));
     }
 
     Stream<Arguments> rangefetchReaders() {
-        return backends().stream().flatMap(backend -> Readers.all().stream()
-                .filter(ReaderUnderTest::isRangefetch)
-                .map(reader -> Arguments.of(backend, reader)));
+        return backends().stream()
+                .flatMap(backend -> Readers.all().stream()
+                        .filter(ReaderUnderTest::isRangefetch)
+                        .map(reader -> Arguments.of(backend, reader)));
     }
 
     @ParameterizedTest(name = "{1} on {0}")
@@ -158,7 +160,8 @@ class ReadersIT {
                     stream.seek(position);
                     int length = (int) Math.min(buffer.length, object.length - position);
                     readFully(stream, buffer, length);
-                    assertThat(Arrays.copyOf(buffer, length)).as("at %d", position)
+                    assertThat(Arrays.copyOf(buffer, length))
+                            .as("at %d", position)
                             .isEqualTo(slice(position, length));
                 }
             }
@@ -176,7 +179,8 @@ class ReadersIT {
                 for (int i = 0; i < positions.length; i++) {
                     byte[] buffer = new byte[lengths[i] + 10];
                     stream.readFully(positions[i], buffer, 10, lengths[i]);
-                    assertThat(Arrays.copyOfRange(buffer, 10, buffer.length)).as("at %d", positions[i])
+                    assertThat(Arrays.copyOfRange(buffer, 10, buffer.length))
+                            .as("at %d", positions[i])
                             .isEqualTo(slice(positions[i], lengths[i]));
                 }
                 // a positioned read leaves the stream's position alone
@@ -205,8 +209,10 @@ class ReadersIT {
                     ByteBuffer data = results.get(i).get(60, TimeUnit.SECONDS);
                     byte[] bytes = new byte[data.remaining()];
                     data.get(bytes);
-                    assertThat(bytes).as("range %s", ranges.get(i))
-                            .isEqualTo(slice(ranges.get(i).offset(), ranges.get(i).length()));
+                    assertThat(bytes)
+                            .as("range %s", ranges.get(i))
+                            .isEqualTo(
+                                    slice(ranges.get(i).offset(), ranges.get(i).length()));
                 }
             }
         });
@@ -238,8 +244,8 @@ class ReadersIT {
     /** Opens a session, runs {@code body}, closes it and checks that no thread it started is left. */
     private void withSession(Backend backend, ReaderUnderTest reader, SessionBody body) throws Exception {
         S3Server server = servers.get(backend);
-        S3Target target = new S3Target(server.endpoint(), server.region(), BUCKET, server.accessKey(),
-                server.secretKey(), true);
+        S3Target target =
+                new S3Target(server.endpoint(), server.region(), BUCKET, server.accessKey(), server.secretKey(), true);
         ThreadLeakChecker threads = ThreadLeakChecker.snapshot();
         try (ReaderSession session = reader.openSession(target)) {
             body.run(session);
@@ -261,7 +267,8 @@ class ReadersIT {
             left.get(0).join(50);
             left = readerThreads(threads);
         }
-        assertThat(left).as("threads %s left running after its session closed", reader.name())
+        assertThat(left)
+                .as("threads %s left running after its session closed", reader.name())
                 .extracting(Thread::getName)
                 .isEmpty();
     }
@@ -277,7 +284,8 @@ class ReadersIT {
     }
 
     private static String put(S3Client s3, String key, byte[] bytes) {
-        return s3.putObject(request -> request.bucket(BUCKET).key(key), RequestBody.fromBytes(bytes)).eTag();
+        return s3.putObject(request -> request.bucket(BUCKET).key(key), RequestBody.fromBytes(bytes))
+                .eTag();
     }
 
     private static Path writeParquet(Path path) throws IOException {
@@ -320,7 +328,9 @@ class ReadersIT {
         int done = 0;
         while (done < length) {
             int read = stream.read(buffer, done, length - done);
-            assertThat(read).as("end of stream after %d of %d bytes", done, length).isPositive();
+            assertThat(read)
+                    .as("end of stream after %d of %d bytes", done, length)
+                    .isPositive();
             done += read;
         }
     }

@@ -36,8 +36,19 @@ class ResiliencePageTest {
     @Test
     void theComparisonKeepsTheResiliencePart() throws Exception {
         ResiliencePage.update(dir, Map.of(Scenario.RATE_LIMIT, "limited\n"));
-        RunDescription run = new RunDescription("bench", "2026-11-23T00:00:00Z", Map.of(), "server", "network", false,
-                1, 0, 1, "Rangefetch", List.of(), List.of());
+        RunDescription run = new RunDescription(
+                "bench",
+                "2026-11-23T00:00:00Z",
+                Map.of(),
+                "server",
+                "network",
+                false,
+                1,
+                0,
+                1,
+                "Rangefetch",
+                List.of(),
+                List.of());
 
         BenchmarksPage.write(dir, run, List.of(TestRows.ok("scan", "Rangefetch", 1.0, 1, 0)));
 

@@ -22,18 +22,23 @@ class ResultChartTest {
      */
     @Test
     void readersWithDifferentWorkloadsDrawSideBySide() throws Exception {
-        List<ResultRow> rows = List.of(row("projection", "Rangefetch", 0.2), row("projection", "S3FileIO", 0.7),
-                row("iceberg-scan", "S3FileIO", 12.0), row("iceberg-scan", "RangefetchS3FileIO", 2.9));
+        List<ResultRow> rows = List.of(
+                row("projection", "Rangefetch", 0.2),
+                row("projection", "S3FileIO", 0.7),
+                row("iceberg-scan", "S3FileIO", 12.0),
+                row("iceberg-scan", "RangefetchS3FileIO", 2.9));
         Path file = directory.resolve("chart.png");
 
         ResultChart.writePng(file, rows, "median time");
 
         BufferedImage image = ImageIO.read(Files.newInputStream(file));
         assertThat(image.getWidth()).isPositive();
-        assertThat(ResultChart.build(rows, "median time").getSeriesMap()).containsOnlyKeys("Rangefetch", "S3FileIO",
-                "RangefetchS3FileIO");
-        List<Number> rangefetch = new ArrayList<Number>(
-                ResultChart.build(rows, "median time").getSeriesMap().get("Rangefetch").getYData());
+        assertThat(ResultChart.build(rows, "median time").getSeriesMap())
+                .containsOnlyKeys("Rangefetch", "S3FileIO", "RangefetchS3FileIO");
+        List<Number> rangefetch = new ArrayList<Number>(ResultChart.build(rows, "median time")
+                .getSeriesMap()
+                .get("Rangefetch")
+                .getYData());
         assertThat(rangefetch).containsExactly(0.2, null);
     }
 

@@ -11,8 +11,8 @@ import io.rangefetch.benchmarks.workload.Workload;
 import io.rangefetch.it.proxy.NetworkModel;
 import java.time.Duration;
 import java.util.List;
-import java.util.stream.LongStream;
 import java.util.Optional;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 class SummaryTest {
@@ -43,11 +43,14 @@ class SummaryTest {
 
     @Test
     void mediansLeaveWarmupsOutAndRatiosDivideByTheReferenceAndTheBound() {
-        RowResult reference = row("fast", sample("fast", true, 9_000_000_000L, 100),
-                sample("fast", false, 3_000_000_000L, 10), sample("fast", false, 1_000_000_000L, 30),
+        RowResult reference = row(
+                "fast",
+                sample("fast", true, 9_000_000_000L, 100),
+                sample("fast", false, 3_000_000_000L, 10),
+                sample("fast", false, 1_000_000_000L, 30),
                 sample("fast", false, 2_000_000_000L, 20));
-        RowResult other = row("slow", sample("slow", false, 4_000_000_000L, 40),
-                sample("slow", false, 6_000_000_000L, 60));
+        RowResult other =
+                row("slow", sample("slow", false, 4_000_000_000L, 40), sample("slow", false, 6_000_000_000L, 60));
 
         List<ResultRow> rows = Summary.of(List.of(reference, other), List.of(SCAN), Optional.of(MODEL), "fast");
 
@@ -81,11 +84,11 @@ class SummaryTest {
     @Test
     void failedRowsAndUncountedTrafficHaveNoFigures() {
         RowResult failed = new RowResult("liar", "scan", Optional.of("wrong bytes: scan"), List.of());
-        RunSample uncounted = new RunSample("real", "scan", "clean", false, 1, 1_000_000_000L, Traffic.UNKNOWN, 100,
-                0, 0, false, List.of());
+        RunSample uncounted = new RunSample(
+                "real", "scan", "clean", false, 1, 1_000_000_000L, Traffic.UNKNOWN, 100, 0, 0, false, List.of());
 
-        List<ResultRow> rows = Summary.of(List.of(failed, row("real", uncounted)), List.of(SCAN), Optional.empty(),
-                "liar");
+        List<ResultRow> rows =
+                Summary.of(List.of(failed, row("real", uncounted)), List.of(SCAN), Optional.empty(), "liar");
 
         assertThat(rows.get(0).failed()).isTrue();
         assertThat(rows.get(0).seconds()).isNull();
@@ -101,8 +104,19 @@ class SummaryTest {
     }
 
     private static RunSample sample(String reader, boolean warmup, long nanos, long gets) {
-        return new RunSample(reader, "scan", "clean", warmup, 1, nanos, new Traffic(gets, 0, 2_000_000, 0, 0, 0),
-                1_600_000, 50_000_000, 10_000_000, false, List.of());
+        return new RunSample(
+                reader,
+                "scan",
+                "clean",
+                warmup,
+                1,
+                nanos,
+                new Traffic(gets, 0, 2_000_000, 0, 0, 0),
+                1_600_000,
+                50_000_000,
+                10_000_000,
+                false,
+                List.of());
     }
 
     @Test

@@ -17,9 +17,11 @@ class TpchPageTest {
         Path page = directory.resolve(BenchmarksPage.PAGE);
         Files.writeString(page, "# Benchmarks\n\nRangefetch against the streams.\n\n## Machine\n\nsome facts\n", UTF_8);
         TpchPage.update(directory, "## TPC-H in Spark\n\nfirst run\n");
-        assertThat(Files.readString(page, UTF_8)).isEqualTo("# Benchmarks\n\n" + TpchPage.START
-                + "\n## TPC-H in Spark\n\nfirst run\n" + TpchPage.END + "\n\nRangefetch against the streams.\n\n"
-                + "## Machine\n\nsome facts\n");
+        assertThat(Files.readString(page, UTF_8))
+                .isEqualTo("# Benchmarks\n\n" + TpchPage.START
+                        + "\n## TPC-H in Spark\n\nfirst run\n" + TpchPage.END
+                        + "\n\nRangefetch against the streams.\n\n"
+                        + "## Machine\n\nsome facts\n");
         TpchPage.update(directory, "## TPC-H in Spark\n\nsecond run\n");
         String twice = Files.readString(page, UTF_8);
         assertThat(twice).contains("second run").doesNotContain("first run").contains("## Machine\n\nsome facts\n");
@@ -34,6 +36,7 @@ class TpchPageTest {
         assertThat(part).startsWith(TpchPage.START).contains("kept").endsWith(TpchPage.END + "\n");
         assertThat(TpchPage.withPart("# Benchmarks\n\nnew comparison\n", part))
                 .isEqualTo("# Benchmarks\n\n" + part + "\nnew comparison\n");
-        assertThat(TpchPage.withPart("# Benchmarks\n\nnew comparison\n", "")).isEqualTo("# Benchmarks\n\nnew comparison\n");
+        assertThat(TpchPage.withPart("# Benchmarks\n\nnew comparison\n", ""))
+                .isEqualTo("# Benchmarks\n\nnew comparison\n");
     }
 }

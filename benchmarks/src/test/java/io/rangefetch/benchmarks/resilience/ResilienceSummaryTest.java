@@ -1,8 +1,8 @@
 package io.rangefetch.benchmarks.resilience;
 
-import io.rangefetch.benchmarks.report.ResultRow;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rangefetch.benchmarks.report.ResultRow;
 import io.rangefetch.benchmarks.resilience.ResilienceSummary.Measured;
 import io.rangefetch.benchmarks.run.RowResult;
 import io.rangefetch.benchmarks.run.RunSample;
@@ -19,7 +19,11 @@ class ResilienceSummaryTest {
         List<ResultRow> rows = ResilienceSummary.of(List.of(
                 measured(Scenario.THROTTLE_10, "true", run(1_000, 100, 0), run(1_250, 110, 11)),
                 measured(Scenario.THROTTLE_10, "false", run(1_000, 100, 0), run(1_400, 120, 12)),
-                new Measured(Scenario.THROTTLE_50, "S3A analytics", Optional.empty(), row(run(1_000, 10, 0)),
+                new Measured(
+                        Scenario.THROTTLE_50,
+                        "S3A analytics",
+                        Optional.empty(),
+                        row(run(1_000, 10, 0)),
                         row(run(19_000, 40, 20)))));
 
         ResultRow on = rows.get(0);
@@ -53,8 +57,12 @@ class ResilienceSummaryTest {
         // 100 reads of 10 ms and one of 2 s in each of two runs: the p99 (rank 200 of 202) is still 10 ms
         RunSample first = run(1_000, 100, 0, latencies(100, 2_000));
         RunSample second = run(1_200, 100, 0, latencies(100, 2_000));
-        List<ResultRow> rows = ResilienceSummary.of(List.of(new Measured(Scenario.SLOW_FIRST_BYTE, "Rangefetch",
-                Optional.of("true"), row(run(1_000, 100, 0)), row(first, second))));
+        List<ResultRow> rows = ResilienceSummary.of(List.of(new Measured(
+                Scenario.SLOW_FIRST_BYTE,
+                "Rangefetch",
+                Optional.of("true"),
+                row(run(1_000, 100, 0)),
+                row(first, second))));
 
         assertThat(rows.get(0).readMedianMillis()).isEqualTo(10.0);
         assertThat(rows.get(0).readP99Millis()).isEqualTo(10.0);
@@ -63,10 +71,10 @@ class ResilienceSummaryTest {
 
     @Test
     void aFailedRowHasNoFiguresAndMissesItsTarget() {
-        RowResult failed = new RowResult("Rangefetch", "projection", "throttle-50", Optional.of("wrong bytes: x"),
-                List.of());
-        List<ResultRow> rows = ResilienceSummary.of(List.of(new Measured(Scenario.THROTTLE_50, "Rangefetch",
-                Optional.of("true"), row(run(1_000, 10, 0)), failed)));
+        RowResult failed =
+                new RowResult("Rangefetch", "projection", "throttle-50", Optional.of("wrong bytes: x"), List.of());
+        List<ResultRow> rows = ResilienceSummary.of(List.of(
+                new Measured(Scenario.THROTTLE_50, "Rangefetch", Optional.of("true"), row(run(1_000, 10, 0)), failed)));
 
         assertThat(rows.get(0).failed()).isTrue();
         assertThat(rows.get(0).seconds()).isNull();
@@ -87,8 +95,19 @@ class ResilienceSummaryTest {
     }
 
     private static RunSample run(long millis, long gets, long slowDowns, List<Long> readNanos) {
-        return new RunSample("Rangefetch", "random", "any", false, 1, millis * 1_000_000,
-                new Traffic(gets, 0, 1_000, slowDowns, 0, 0), 1_000, 0, 0, false, readNanos);
+        return new RunSample(
+                "Rangefetch",
+                "random",
+                "any",
+                false,
+                1,
+                millis * 1_000_000,
+                new Traffic(gets, 0, 1_000, slowDowns, 0, 0),
+                1_000,
+                0,
+                0,
+                false,
+                readNanos);
     }
 
     private static List<Long> latencies(int fast, long slowMillis) {

@@ -35,10 +35,15 @@ class FaultPlanTest {
     @Test
     void badPlansFailAtConstruction() {
         assertThatThrownBy(() -> FaultPlan.random(Fault.SLOW_DOWN_503, 0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("SLOW_DOWN_503");
-        assertThatThrownBy(() -> new FaultPlan(Map.of(Fault.SLOW_DOWN_503, 0.6, Fault.RESET_MID_BODY, 0.6),
-                FaultPlan.SEED, FaultPlan.DEFAULT_FIRST_BYTE_DELAY, Optional.empty()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("more than 1");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("SLOW_DOWN_503");
+        assertThatThrownBy(() -> new FaultPlan(
+                        Map.of(Fault.SLOW_DOWN_503, 0.6, Fault.RESET_MID_BODY, 0.6),
+                        FaultPlan.SEED,
+                        FaultPlan.DEFAULT_FIRST_BYTE_DELAY,
+                        Optional.empty()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("more than 1");
         assertThatThrownBy(() -> new RateLimit(0, 8)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new RateLimit(160, 0)).isInstanceOf(IllegalArgumentException.class);
     }
@@ -49,6 +54,7 @@ class FaultPlanTest {
 
         none.apply(FaultPlan.NONE);
         assertThatThrownBy(() -> none.apply(FaultPlan.random(Fault.SLOW_DOWN_503, 0.5)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--endpoint");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--endpoint");
     }
 }

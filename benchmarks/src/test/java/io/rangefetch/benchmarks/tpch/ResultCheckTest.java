@@ -11,7 +11,8 @@ class ResultCheckTest {
     void equalRowsAgreeAndNumbersMayDifferInTheLastCent() {
         assertThat(ResultCheck.difference(List.of("A\tF\t3.50\t1994-01-01"), List.of("A\tF\t3.50\t1994-01-01")))
                 .isEmpty();
-        assertThat(ResultCheck.difference(List.of("123141078.23"), List.of("123141078.22"))).isEmpty();
+        assertThat(ResultCheck.difference(List.of("123141078.23"), List.of("123141078.22")))
+                .isEmpty();
         assertThat(ResultCheck.difference(List.of("-0.01"), List.of("0.00"))).isEmpty();
     }
 
@@ -28,7 +29,9 @@ class ResultCheckTest {
 
     @Test
     void largeNumbersAreComparedRelatively() {
-        assertThat(ResultCheck.same("123456789012.34", "123456789012.44")).as("within 1e-12").isTrue();
+        assertThat(ResultCheck.same("123456789012.34", "123456789012.44"))
+                .as("within 1e-12")
+                .isTrue();
         assertThat(ResultCheck.same("123456789012.34", "123456789012.84")).isFalse();
     }
 }

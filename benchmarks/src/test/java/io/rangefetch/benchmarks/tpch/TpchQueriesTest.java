@@ -15,7 +15,8 @@ class TpchQueriesTest {
         assertThat(TpchQueries.parse("6")).isEqualTo("q06");
         assertThat(TpchQueries.parse("Q6")).isEqualTo("q06");
         assertThat(TpchQueries.parse("q14")).isEqualTo("q14");
-        assertThatThrownBy(() -> TpchQueries.parse("q23")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> TpchQueries.parse("q23"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("q23");
         assertThatThrownBy(() -> TpchQueries.parse("six")).isInstanceOf(IllegalArgumentException.class);
     }
@@ -25,7 +26,8 @@ class TpchQueriesTest {
         Path texts = TpchData.queries(Path.of("..").toAbsolutePath().normalize());
         for (String query : TpchQueries.ALL) {
             String statement = Files.readAllLines(texts.resolve(query + ".sql")).stream()
-                    .filter(line -> !line.strip().startsWith("--")).collect(java.util.stream.Collectors.joining("\n"));
+                    .filter(line -> !line.strip().startsWith("--"))
+                    .collect(java.util.stream.Collectors.joining("\n"));
             assertThat(statement).as(query).containsIgnoringCase("select").doesNotContain(";");
         }
     }
@@ -36,7 +38,8 @@ class TpchQueriesTest {
         assertThat(ReadPath.ICEBERG_RANGEFETCH.iceberg()).isTrue();
         assertThat(ReadPath.ICEBERG_RANGEFETCH.rangefetch()).isTrue();
         assertThat(ReadPath.S3A_ANALYTICS.rangefetch()).isFalse();
-        assertThatThrownBy(() -> ReadPath.parse("s3a-fast")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> ReadPath.parse("s3a-fast"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("s3a-classic");
     }
 }

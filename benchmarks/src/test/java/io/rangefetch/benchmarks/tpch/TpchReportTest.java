@@ -18,7 +18,8 @@ class TpchReportTest {
                 row("s3a-rangefetch", "q01", 1.5, 40, 70_000_000, Optional.empty()),
                 row("s3a-rangefetch", "q06", 0.5, 20, 30_000_000, Optional.of("differs from DuckDB: row 1"))));
         String markdown = report.markdown();
-        assertThat(markdown).contains("### S3A, cold")
+        assertThat(markdown)
+                .contains("### S3A, cold")
                 .doesNotContain("Iceberg")
                 .contains("| S3A classic stream | 6.0 s | 150 | 0 | 120 | all 2 equal DuckDB's |")
                 .contains("| **S3A with RangefetchStreamFactory** | 2.0 s (2.00× the fastest other) | 60 | 0 | 100 |"
@@ -28,8 +29,8 @@ class TpchReportTest {
         assertThat(report.allCorrect()).isFalse();
     }
 
-    private static QueryResult row(String path, String query, double seconds, long gets, long bytes,
-            Optional<String> error) {
+    private static QueryResult row(
+            String path, String query, double seconds, long gets, long bytes, Optional<String> error) {
         return new QueryResult(path, "cold", query, (long) (seconds * 1e9), 1, gets, 0, bytes, 0, error);
     }
 }

@@ -32,6 +32,7 @@ class LowerBoundTest {
 
     @Test
     void anUnshapedNetworkHasNoMeaningfulBound() {
-        assertThat(LowerBound.parallel(1).time(new NetworkModel(Duration.ZERO, 0, 0), 1_000_000)).isEmpty();
+        assertThat(LowerBound.parallel(1).time(new NetworkModel(Duration.ZERO, 0, 0), 1_000_000))
+                .isEmpty();
     }
 }

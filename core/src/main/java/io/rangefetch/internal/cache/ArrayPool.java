@@ -101,7 +101,8 @@ final class ArrayPool {
 
     /** Lets free arrays go, smallest and oldest first, until {@code bytes} more fit the budget or none is left. */
     void dropUntilFits(long bytes) {
-        Iterator<Map.Entry<Integer, ArrayDeque<byte[]>>> lengths = free.entrySet().iterator();
+        Iterator<Map.Entry<Integer, ArrayDeque<byte[]>>> lengths =
+                free.entrySet().iterator();
         while (!budget.fits(bytes) && lengths.hasNext()) {
             Map.Entry<Integer, ArrayDeque<byte[]>> length = lengths.next();
             while (!budget.fits(bytes) && !length.getValue().isEmpty()) {

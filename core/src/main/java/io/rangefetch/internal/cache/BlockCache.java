@@ -120,7 +120,9 @@ public final class BlockCache {
     public List<Block> blocksOverlapping(ObjectId object, long from, long to) {
         List<Block> result = new ArrayList<>();
         Map.Entry<BlockKey, Block> before = index.lowerEntry(new BlockKey(object, from));
-        if (before != null && before.getKey().object().equals(object) && before.getValue().range().end() > from) {
+        if (before != null
+                && before.getKey().object().equals(object)
+                && before.getValue().range().end() > from) {
             result.add(before.getValue());
         }
         ConcurrentNavigableMap<BlockKey, Block> within =
@@ -298,7 +300,9 @@ public final class BlockCache {
                 unreadPrefetches.remove(block);
                 used.remove(block);
                 passed.add(block);
-                passedByCapacity.computeIfAbsent(block.capacity(), capacity -> new LinkedHashSet<>()).add(block);
+                passedByCapacity
+                        .computeIfAbsent(block.capacity(), capacity -> new LinkedHashSet<>())
+                        .add(block);
             }
         }
     }
@@ -336,7 +340,9 @@ public final class BlockCache {
 
     // Guarded by evictionLock: the block is gone and nobody reads it; the pool keeps its array if it can.
     private void recycle(Block block) {
-        byte[] array = block.loaded().isCompletedExceptionally() ? null : block.loaded().getNow(null);
+        byte[] array = block.loaded().isCompletedExceptionally()
+                ? null
+                : block.loaded().getNow(null);
         if (array != null) {
             pool.offer(array);
         }
@@ -385,8 +391,9 @@ public final class BlockCache {
     // then waits in the pool. The scan is bounded: this runs on every claim.
     private boolean reclaimPassed(int size) {
         int looked = 0;
-        for (Map.Entry<Integer, LinkedHashSet<Block>> sameSize :
-                passedByCapacity.subMap(size, true, ArrayPool.largestFitting(size), true).entrySet()) {
+        for (Map.Entry<Integer, LinkedHashSet<Block>> sameSize : passedByCapacity
+                .subMap(size, true, ArrayPool.largestFitting(size), true)
+                .entrySet()) {
             if (!pool.recyclable(sameSize.getKey())) {
                 continue; // the pool would not keep such an array: evicting its block would gain nothing
             }

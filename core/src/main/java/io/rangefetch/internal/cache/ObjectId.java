@@ -9,9 +9,8 @@ import java.util.Comparator;
  * stream pinned to one version cannot be served bytes of another.
  */
 public record ObjectId(String bucket, String key, String etag) implements Comparable<ObjectId> {
-    private static final Comparator<ObjectId> ORDER = Comparator.comparing(ObjectId::bucket)
-            .thenComparing(ObjectId::key)
-            .thenComparing(ObjectId::etag);
+    private static final Comparator<ObjectId> ORDER =
+            Comparator.comparing(ObjectId::bucket).thenComparing(ObjectId::key).thenComparing(ObjectId::etag);
 
     public ObjectId {
         requireNonNull(bucket, "bucket is null");

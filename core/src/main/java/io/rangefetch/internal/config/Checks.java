@@ -38,8 +38,8 @@ public final class Checks {
     public static <N extends Number> Check<N> between(long minimum, long maximum) {
         return (key, value) -> {
             if (value.longValue() < minimum || value.longValue() > maximum) {
-                throw new IllegalArgumentException(key + " must be between " + minimum + " and " + maximum
-                        + ", got " + value);
+                throw new IllegalArgumentException(
+                        key + " must be between " + minimum + " and " + maximum + ", got " + value);
             }
             return value;
         };
@@ -51,8 +51,8 @@ public final class Checks {
         return (key, value) -> {
             atLeast.check(key, value);
             if (value > MAX_REQUEST_BYTES) {
-                throw new IllegalArgumentException(key + " must be at most 1GiB (one request fills one array), got "
-                        + value);
+                throw new IllegalArgumentException(
+                        key + " must be at most 1GiB (one request fills one array), got " + value);
             }
             return value;
         };

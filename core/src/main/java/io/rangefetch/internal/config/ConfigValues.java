@@ -56,9 +56,8 @@ public final class ConfigValues {
      */
     public static long parseRate(String key, String value) {
         String trimmed = value.trim();
-        String perSecond = trimmed.toLowerCase(Locale.ROOT).endsWith("/s")
-                ? trimmed.substring(0, trimmed.length() - 2)
-                : trimmed;
+        String perSecond =
+                trimmed.toLowerCase(Locale.ROOT).endsWith("/s") ? trimmed.substring(0, trimmed.length() - 2) : trimmed;
         try {
             return parseSize(key, perSecond);
         } catch (IllegalArgumentException e) {
@@ -128,7 +127,8 @@ public final class ConfigValues {
         if (trimmed.endsWith("%")) {
             double percent;
             try {
-                percent = Double.parseDouble(trimmed.substring(0, trimmed.length() - 1).trim());
+                percent = Double.parseDouble(
+                        trimmed.substring(0, trimmed.length() - 1).trim());
             } catch (NumberFormatException e) {
                 throw invalid(key, value, "a size such as 512MiB or a percentage of the heap such as 10%");
             }
@@ -163,8 +163,8 @@ public final class ConfigValues {
             }
             String name = entry.substring(0, colon).trim();
             if (byPolicy.containsKey(name)) {
-                throw new IllegalArgumentException("Invalid value '" + value + "' for " + key + ": policy '" + name
-                        + "' is listed twice");
+                throw new IllegalArgumentException(
+                        "Invalid value '" + value + "' for " + key + ": policy '" + name + "' is listed twice");
             }
             byPolicy.put(name, parseExtensions(key, entry.substring(colon + 1)));
         }
@@ -178,8 +178,8 @@ public final class ConfigValues {
         for (Map.Entry<String, List<String>> entry : byPolicy.entrySet()) {
             String name = entry.getKey();
             if (name == null || !POLICY_NAME.matcher(name).matches()) {
-                throw new IllegalArgumentException(key + ": policy name '" + name
-                        + "' must be lower-case letters, digits, '-' or '_'");
+                throw new IllegalArgumentException(
+                        key + ": policy name '" + name + "' must be lower-case letters, digits, '-' or '_'");
             }
             List<String> extensions = checkedExtensions(key, entry.getValue());
             for (String extension : extensions) {

@@ -48,6 +48,9 @@ public final class BucketGovernors {
 
     /** The lowest limit now among the buckets' governors; -1 when there is none. */
     public int lowestLimit() {
-        return byBucket.values().stream().mapToInt(ThrottleGovernor::limit).min().orElse(-1);
+        return byBucket.values().stream()
+                .mapToInt(ThrottleGovernor::limit)
+                .min()
+                .orElse(-1);
     }
 }

@@ -2,6 +2,7 @@ package io.rangefetch.internal.fetch;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.internal.time.TimeSource;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.lang.ref.PhantomReference;
@@ -17,7 +18,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import io.rangefetch.internal.time.TimeSource;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -68,6 +68,7 @@ public final class FetchScheduler implements AutoCloseable {
     private static final long CLOSE_TIMEOUT_SECONDS = 30;
     /** How often a waiting reader looks for fetches an executor dropped. */
     private static final long DROP_CHECK_MILLIS = 500;
+
     private static final Comparator<Job> ORDER =
             Comparator.comparing((Job job) -> job.priority).thenComparingLong(job -> job.sequence);
 
@@ -137,8 +138,12 @@ public final class FetchScheduler implements AutoCloseable {
     }
 
     private Ticket submit(FetchPriority priority, Fetch fetch, Consumer<Throwable> abandon, boolean resumable) {
-        Job job = new Job(requireNonNull(priority, "priority is null"), sequence.incrementAndGet(),
-                requireNonNull(fetch, "fetch is null"), requireNonNull(abandon, "abandon is null"), resumable);
+        Job job = new Job(
+                requireNonNull(priority, "priority is null"),
+                sequence.incrementAndGet(),
+                requireNonNull(fetch, "fetch is null"),
+                requireNonNull(abandon, "abandon is null"),
+                resumable);
         boolean refused;
         synchronized (this) {
             refused = closed;
@@ -174,18 +179,21 @@ public final class FetchScheduler implements AutoCloseable {
             throw new IllegalStateException("A fetch must not wait for another fetch of its own scheduler");
         }
         CompletableFuture<T> answer = new CompletableFuture<>();
-        Ticket ticket = submitResumable(priority, abort -> {
-            try {
-                answer.complete(call.run(abort));
-            } catch (BackOff e) {
-                throw e; // run again after the wait: the answer is still to come
-            } catch (IOException | RuntimeException e) {
-                answer.completeExceptionally(e);
-            } catch (Error e) {
-                answer.completeExceptionally(e);
-                throw e;
-            }
-        }, answer::completeExceptionally);
+        Ticket ticket = submitResumable(
+                priority,
+                abort -> {
+                    try {
+                        answer.complete(call.run(abort));
+                    } catch (BackOff e) {
+                        throw e; // run again after the wait: the answer is still to come
+                    } catch (IOException | RuntimeException e) {
+                        answer.completeExceptionally(e);
+                    } catch (Error e) {
+                        answer.completeExceptionally(e);
+                        throw e;
+                    }
+                },
+                answer::completeExceptionally);
         try {
             return await(answer, "a request");
         } catch (InterruptedIOException e) {
@@ -257,7 +265,8 @@ public final class FetchScheduler implements AutoCloseable {
                 reclaimDropped();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                InterruptedIOException interrupted = new InterruptedIOException("Interrupted while waiting for " + what);
+                InterruptedIOException interrupted =
+                        new InterruptedIOException("Interrupted while waiting for " + what);
                 interrupted.initCause(e);
                 throw interrupted;
             }
@@ -315,8 +324,11 @@ public final class FetchScheduler implements AutoCloseable {
             }
         }
         for (Job job : lost) {
-            abandon(job, new FetchCancelledException("The fetch executor dropped a fetch without running it",
-                    new RejectedExecutionException("dropped")));
+            abandon(
+                    job,
+                    new FetchCancelledException(
+                            "The fetch executor dropped a fetch without running it",
+                            new RejectedExecutionException("dropped")));
         }
         if (!lost.isEmpty()) {
             dispatch();
@@ -412,8 +424,11 @@ public final class FetchScheduler implements AutoCloseable {
             }
         }
         if (refused) {
-            abandon(job, closing ? new FactoryClosedException()
-                    : new FetchCancelledException("Fetch cancelled while it waited to be retried", null));
+            abandon(
+                    job,
+                    closing
+                            ? new FactoryClosedException()
+                            : new FetchCancelledException("Fetch cancelled while it waited to be retried", null));
             return;
         }
         try {
@@ -589,8 +604,8 @@ public final class FetchScheduler implements AutoCloseable {
             }
             switch (was) {
                 case QUEUED -> abandon(this, new FetchCancelledException("Fetch cancelled before it started", null));
-                case BACKING_OFF -> abandon(this, new FetchCancelledException(
-                        "Fetch cancelled while it waited to be retried", null));
+                case BACKING_OFF ->
+                    abandon(this, new FetchCancelledException("Fetch cancelled while it waited to be retried", null));
                 case RUNNING -> abort.abort();
                 case DONE -> {
                     return false;

@@ -159,8 +159,7 @@ final class LoadTestedLimit extends AbstractLimit {
             }
             if (loadStoppedAt > 0 && inflight <= loadStoppedAt && floor() == 0) {
                 double since = (double) throttledAtStoppedLoad / answersAtStoppedLoad;
-                if (since >= shareBeforeStoppedLoad
-                        - deviations(shareBeforeStoppedLoad, answersAtStoppedLoad, 2)) {
+                if (since >= shareBeforeStoppedLoad - deviations(shareBeforeStoppedLoad, answersAtStoppedLoad, 2)) {
                     // a trial found the 503s stopped at this load, and here they come at no more, as often as before
                     // it: they were noise after all
                     noiseMeasured = Math.max(averageShare, 1.0 / SHARE_MEMORY);
@@ -172,8 +171,12 @@ final class LoadTestedLimit extends AbstractLimit {
                     probeRounds = PROBE_ROUNDS;
                     answersThisRound = 0;
                     int back = Math.max(limit, limitBeforeStoppedLoad);
-                    LOG.debug("503 with {} in flight, where a trial had found none: noise at {}, limit {} -> {}",
-                            inflight, noiseMeasured, limit, back);
+                    LOG.debug(
+                            "503 with {} in flight, where a trial had found none: noise at {}, limit {} -> {}",
+                            inflight,
+                            noiseMeasured,
+                            limit,
+                            back);
                     return back;
                 }
                 // far fewer than before the trial: that load is just above the server's rate, and this is load
@@ -193,8 +196,7 @@ final class LoadTestedLimit extends AbstractLimit {
             lastDecrease = startTime + rtt;
             answersThisRound = 0;
             if (testsNoise) {
-                trial = new Trial(limit, lastDecrease, before, recentCount, Math.min(limit, inflight),
-                        burst);
+                trial = new Trial(limit, lastDecrease, before, recentCount, Math.min(limit, inflight), burst);
             }
             return lowered;
         }
@@ -245,8 +247,8 @@ final class LoadTestedLimit extends AbstractLimit {
             // than the window (a first round's burst). Without that 503 itself: the trial opened because it came,
             // so counting it would make every share before look higher than it was; and over a few answers at
             // least, else one 503 reads as a share of 1.
-            double roundShare = running.tailAnswers < MIN_TAIL_ANSWERS ? 0
-                    : (double) running.tailThrottled / running.tailAnswers;
+            double roundShare =
+                    running.tailAnswers < MIN_TAIL_ANSWERS ? 0 : (double) running.tailThrottled / running.tailAnswers;
             if (roundShare > running.shareBefore) {
                 running.shareBefore = roundShare;
                 running.beforeAnswers = running.tailAnswers;
@@ -263,12 +265,19 @@ final class LoadTestedLimit extends AbstractLimit {
             }
             fell = running.throttled == 0; // none in all those answers: sending less made them stop
         }
-        LOG.debug("trial step {} at limit {}: {} of {} answers 503 (before {}); fell {}", running.depth, limit,
-                running.throttled, running.answers, running.shareBefore, fell);
+        LOG.debug(
+                "trial step {} at limit {}: {} of {} answers 503 (before {}); fell {}",
+                running.depth,
+                limit,
+                running.throttled,
+                running.answers,
+                running.shareBefore,
+                fell);
         if (fell) {
             trial = null; // sending less made the 503s stop: they were load
             // the server refused the same level again: probe it half as often (TCP's backoff of its probes)
-            probeRounds = ceiling > 0 && running.throttledAt >= ceiling ? Math.min(MAX_PROBE_ROUNDS, 2 * probeRounds)
+            probeRounds = ceiling > 0 && running.throttledAt >= ceiling
+                    ? Math.min(MAX_PROBE_ROUNDS, 2 * probeRounds)
                     : PROBE_ROUNDS;
             ceiling = running.throttledAt;
             // a level where 503s stopped; where their share only fell, 503s there are still load
@@ -283,8 +292,8 @@ final class LoadTestedLimit extends AbstractLimit {
         // a load still above the server's rate after a halving answers two or more of 8 (and one below it, none),
         // unless it was just above it: a trial opened by a burst goes on for one; a step that waited past 8 answers
         // saw a share too low for that
-        boolean stillHigh = running.answers == TRIAL_ANSWERS
-                && (running.throttled >= 2 || running.throttled == 1 && running.burst);
+        boolean stillHigh =
+                running.answers == TRIAL_ANSWERS && (running.throttled >= 2 || running.throttled == 1 && running.burst);
         if (stillHigh && running.depth < TRIAL_DEPTH && lowered < limit) {
             if (running.depth == 1) {
                 // where the trial began, for judging it as a whole once its steps have their own shares before
@@ -301,12 +310,20 @@ final class LoadTestedLimit extends AbstractLimit {
             lastDecrease = now;
             return lowered;
         }
-        if (running.depth > 1 && clearlyBelow((double) running.allThrottled / running.allAnswers, running.allAnswers,
-                running.firstShareBefore, running.firstBeforeAnswers)) {
+        if (running.depth > 1
+                && clearlyBelow(
+                        (double) running.allThrottled / running.allAnswers,
+                        running.allAnswers,
+                        running.firstShareBefore,
+                        running.firstBeforeAnswers)) {
             // the last step no better than the one before, but the trial as a whole clearly below where it began:
             // load, whose last few 503s come from a level just above the server's rate
-            LOG.debug("trial at limit {}: {} of {} answers 503 in all (before {}): load", limit, running.allThrottled,
-                    running.allAnswers, running.firstShareBefore);
+            LOG.debug(
+                    "trial at limit {}: {} of {} answers 503 in all (before {}): load",
+                    limit,
+                    running.allThrottled,
+                    running.allAnswers,
+                    running.firstShareBefore);
             trial = null;
             ceiling = limit;
             loadStoppedAt = 0;

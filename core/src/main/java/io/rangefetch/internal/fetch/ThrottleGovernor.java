@@ -2,9 +2,9 @@ package io.rangefetch.internal.fetch;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.internal.time.TimeSource;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import io.rangefetch.internal.time.TimeSource;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Condition;
@@ -118,8 +118,10 @@ public final class ThrottleGovernor {
             try {
                 while (inFlight >= limit.getLimit()) {
                     if (abort.isAborted()) {
-                        throw new FetchCancelledException("A request to bucket " + bucket
-                                + " was cancelled while it waited for the throttle governor", null);
+                        throw new FetchCancelledException(
+                                "A request to bucket " + bucket
+                                        + " was cancelled while it waited for the throttle governor",
+                                null);
                     }
                     if (expired.get() || time.passed(deadline)) {
                         throw new IOException("No place for a request to bucket " + bucket + " under its throttle "

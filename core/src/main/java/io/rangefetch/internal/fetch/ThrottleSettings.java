@@ -6,11 +6,19 @@ package io.rangefetch.internal.fetch;
  * {@code decreaseFactor} on a 503, starting at {@code initialConcurrency}; with {@code testsNoise}, each decrease
  * tests whether the 503s track the load ({@link LoadTestedLimit}). Off, no governor limits anything.
  */
-public record ThrottleSettings(boolean enabled, int minConcurrency, int maxConcurrency, int initialConcurrency,
-        int increaseStep, double decreaseFactor, boolean testsNoise) {
+public record ThrottleSettings(
+        boolean enabled,
+        int minConcurrency,
+        int maxConcurrency,
+        int initialConcurrency,
+        int increaseStep,
+        double decreaseFactor,
+        boolean testsNoise) {
 
     public ThrottleSettings {
-        if (minConcurrency < 1 || maxConcurrency < minConcurrency || increaseStep < 1
+        if (minConcurrency < 1
+                || maxConcurrency < minConcurrency
+                || increaseStep < 1
                 || !(decreaseFactor > 0 && decreaseFactor < 1)) {
             throw new IllegalArgumentException("Invalid throttle settings " + this);
         }

@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class OrcFormatPolicy implements FormatPolicy {
     // ORC's footer and stripe statistics: tens of KiB typically, a few hundred for files of many stripes.
-    public static final Setting<Long> TAIL_SIZE = Setting.requestSize("orc.tail-size", "256KiB", 0,
-            "Bytes of an ORC file's tail fetched when its stream opens.");
+    public static final Setting<Long> TAIL_SIZE = Setting.requestSize(
+            "orc.tail-size", "256KiB", 0, "Bytes of an ORC file's tail fetched when its stream opens.");
 
     private static final Logger LOG = LoggerFactory.getLogger(OrcFormatPolicy.class);
 
@@ -60,8 +60,8 @@ public final class OrcFormatPolicy implements FormatPolicy {
                     return;
                 }
                 long objectLength = length.getAsLong();
-                ByteRange fetched = new ByteRange(objectLength - Math.min(objectLength, Math.max(1, tailSize)),
-                        objectLength);
+                ByteRange fetched =
+                        new ByteRange(objectLength - Math.min(objectLength, Math.max(1, tailSize)), objectLength);
                 stream.read(fetched).thenAccept(tail -> fetchRestOfTail(stream, objectLength, tail));
             }
         };
@@ -78,8 +78,7 @@ public final class OrcFormatPolicy implements FormatPolicy {
                 stream.prefetch(List.of(new ByteRange(objectLength - needed, objectLength - tail.remaining())));
             }
         } catch (OrcPostScript.NotOrcException e) {
-            LOG.warn("{} does not end like an ORC file ({}); its tail is not prefetched", stream.uri(),
-                    e.getMessage());
+            LOG.warn("{} does not end like an ORC file ({}); its tail is not prefetched", stream.uri(), e.getMessage());
         }
     }
 }

@@ -20,8 +20,16 @@ import java.util.List;
  * @param opaqueKeys keys in the gaps passed whole whose neighbours differ in no number
  * @param opaqueGaps how many of those
  */
-record FirstPage(int current, boolean inTarget, long keysInCurrent, long targetKeys, int targets, long gapKeys,
-        long gapUnits, long opaqueKeys, int opaqueGaps) {
+record FirstPage(
+        int current,
+        boolean inTarget,
+        long keysInCurrent,
+        long targetKeys,
+        int targets,
+        long gapKeys,
+        long gapUnits,
+        long opaqueKeys,
+        int opaqueGaps) {
 
     /**
      * Walks {@code keys} (a page's keys above the cursor's lower bound, in key order) along {@code targets} (the
@@ -108,7 +116,8 @@ record FirstPage(int current, boolean inTarget, long keysInCurrent, long targetK
                 return;
             }
             int upper = (passed + 1) / 2;
-            long units = ListingPlan.gapUnits(targets.get(upper - 1).text(), targets.get(upper).text());
+            long units = ListingPlan.gapUnits(
+                    targets.get(upper - 1).text(), targets.get(upper).text());
             if (units == ListingPlan.OPAQUE) {
                 opaqueKeys += keys;
                 opaqueGaps++;
@@ -119,8 +128,16 @@ record FirstPage(int current, boolean inTarget, long keysInCurrent, long targetK
         }
 
         FirstPage result() {
-            return new FirstPage(current, element % 2 == 0, inElement, targetKeys, targetCount, gapKeys, gapUnits,
-                    opaqueKeys, opaqueGaps);
+            return new FirstPage(
+                    current,
+                    element % 2 == 0,
+                    inElement,
+                    targetKeys,
+                    targetCount,
+                    gapKeys,
+                    gapUnits,
+                    opaqueKeys,
+                    opaqueGaps);
         }
     }
 }

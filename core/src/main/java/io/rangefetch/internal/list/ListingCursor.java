@@ -49,8 +49,8 @@ final class ListingCursor {
     private List<String> firstPageKeys;
     private FirstPage firstPage;
 
-    private ListingCursor(String bucket, List<ListTarget> targets, String prefix, int pageSize, boolean sorted,
-            boolean learns) {
+    private ListingCursor(
+            String bucket, List<ListTarget> targets, String prefix, int pageSize, boolean sorted, boolean learns) {
         this.bucket = requireNonNull(bucket, "bucket is null");
         this.targets = List.copyOf(targets);
         if (this.targets.isEmpty()) {
@@ -67,15 +67,16 @@ final class ListingCursor {
      * its first page where to split if {@code splits} (see the class note).
      */
     static ListingCursor sorted(String bucket, List<ListTarget> group, int pageSize, boolean splits) {
-        String prefix = Utf8Order.commonPrefix(group.get(0).text(), group.get(group.size() - 1).text());
+        String prefix = Utf8Order.commonPrefix(
+                group.get(0).text(), group.get(group.size() - 1).text());
         return new ListingCursor(bucket, group, prefix, pageSize, true, splits);
     }
 
     /** A cursor over one target on a server that lists in no order and knows no {@code StartAfter}. */
     static ListingCursor unsorted(String bucket, ListTarget target, int pageSize) {
         String text = target.text();
-        return new ListingCursor(bucket, List.of(target), text.substring(0, text.lastIndexOf('/') + 1), pageSize,
-                false, false);
+        return new ListingCursor(
+                bucket, List.of(target), text.substring(0, text.lastIndexOf('/') + 1), pageSize, false, false);
     }
 
     String bucket() {
@@ -170,8 +171,8 @@ final class ListingCursor {
         List<Integer> sorted = new ArrayList<>(cuts);
         sorted.sort(null);
         if (!sorted.isEmpty() && (sorted.get(0) < current || sorted.get(sorted.size() - 1) >= targets.size() - 1)) {
-            throw new IllegalArgumentException("Cuts " + cuts + " outside targets " + current + ".."
-                    + (targets.size() - 1));
+            throw new IllegalArgumentException(
+                    "Cuts " + cuts + " outside targets " + current + ".." + (targets.size() - 1));
         }
         List<List<ListTarget>> groups = ListingPlan.cutAfter(targets, sorted);
         targets = groups.get(0);

@@ -28,15 +28,15 @@ import java.util.List;
  * parallelism a listing takes, never what it returns.
  */
 final class ListingPlan {
-    private static final Comparator<ListTarget> TARGET_ORDER = Comparator
-            .comparing(ListTarget::text, Utf8Order.ORDER)
+    private static final Comparator<ListTarget> TARGET_ORDER = Comparator.comparing(ListTarget::text, Utf8Order.ORDER)
             .thenComparing(target -> !target.prefix()); // a prefix before the exact key it covers
 
     private ListingPlan() {}
 
     /** The targets one location's key names. */
     static List<ListTarget> targetsOf(String key) {
-        return key.endsWith("/") ? List.of(ListTarget.under(key))
+        return key.endsWith("/")
+                ? List.of(ListTarget.under(key))
                 : List.of(ListTarget.exactly(key), ListTarget.under(key + "/"));
     }
 
@@ -60,8 +60,8 @@ final class ListingPlan {
      */
     static List<List<ListTarget>> groups(List<ListTarget> targets, int cursors, int pageSize) {
         if (cursors < 1 || pageSize < 1) {
-            throw new IllegalArgumentException("cursors and pageSize must be positive, got " + cursors + " and "
-                    + pageSize);
+            throw new IllegalArgumentException(
+                    "cursors and pageSize must be positive, got " + cursors + " and " + pageSize);
         }
         List<Integer> wide = new ArrayList<>(); // gaps after these targets likely hold a page or more
         List<Integer> opaque = new ArrayList<>();

@@ -87,8 +87,13 @@ public final class ParallelListing implements Closeable {
     private IOException failure;
     private boolean closed;
 
-    private ParallelListing(List<Run> runs, ListingSettings settings, FetchScheduler scheduler, TimeSource time,
-            PageSender sender, BiConsumer<String, ListEntry> learned) {
+    private ParallelListing(
+            List<Run> runs,
+            ListingSettings settings,
+            FetchScheduler scheduler,
+            TimeSource time,
+            PageSender sender,
+            BiConsumer<String, ListEntry> learned) {
         this.runs = runs;
         this.parallelism = settings.parallelism();
         this.maxCursors = settings.cursors();
@@ -105,8 +110,12 @@ public final class ParallelListing implements Closeable {
      * fetch thread, before the reader can see it. A bucket named like an S3 Express directory bucket
      * ({@code --x-s3}) is listed one location at a time, as those list unsorted and know no {@code StartAfter}.
      */
-    public static ParallelListing start(Map<String, ? extends Collection<String>> keysByBucket,
-            ListingSettings settings, FetchScheduler scheduler, TimeSource time, PageSender sender,
+    public static ParallelListing start(
+            Map<String, ? extends Collection<String>> keysByBucket,
+            ListingSettings settings,
+            FetchScheduler scheduler,
+            TimeSource time,
+            PageSender sender,
             BiConsumer<String, ListEntry> learned) {
         requireNonNull(settings, "settings is null");
         SortedMap<String, Collection<String>> buckets = new TreeMap<>(Utf8Order.ORDER);
@@ -117,17 +126,21 @@ public final class ParallelListing implements Closeable {
             keys.forEach(key -> targets.addAll(ListingPlan.targetsOf(key)));
             List<ListTarget> disjoint = ListingPlan.disjoint(targets);
             if (isDirectoryBucket(bucket)) {
-                disjoint.forEach(target -> runs.add(new Run(ListingCursor.unsorted(bucket, target,
-                        settings.pageSize()))));
+                disjoint.forEach(
+                        target -> runs.add(new Run(ListingCursor.unsorted(bucket, target, settings.pageSize()))));
             } else {
-                ListingPlan.groups(disjoint, settings.cursors(), settings.pageSize()).forEach(group ->
-                        runs.add(new Run(ListingCursor.sorted(bucket, group, settings.pageSize(),
-                                settings.cursors() > 1))));
+                ListingPlan.groups(disjoint, settings.cursors(), settings.pageSize())
+                        .forEach(group -> runs.add(new Run(
+                                ListingCursor.sorted(bucket, group, settings.pageSize(), settings.cursors() > 1))));
             }
         });
-        ParallelListing listing = new ParallelListing(runs, settings, requireNonNull(scheduler, "scheduler is null"),
+        ParallelListing listing = new ParallelListing(
+                runs,
+                settings,
+                requireNonNull(scheduler, "scheduler is null"),
                 requireNonNull(time, "time is null"),
-                requireNonNull(sender, "sender is null"), requireNonNull(learned, "learned is null"));
+                requireNonNull(sender, "sender is null"),
+                requireNonNull(learned, "learned is null"));
         listing.send(listing.due());
         return listing;
     }
@@ -209,8 +222,8 @@ public final class ParallelListing implements Closeable {
             TimeUnit.MILLISECONDS.timedWait(lock, DROP_CHECK_MILLIS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            InterruptedIOException interrupted = new InterruptedIOException("Interrupted while listing s3://"
-                    + run.cursor.bucket() + "/" + run.cursor.prefix());
+            InterruptedIOException interrupted = new InterruptedIOException(
+                    "Interrupted while listing s3://" + run.cursor.bucket() + "/" + run.cursor.prefix());
             interrupted.initCause(e);
             throw interrupted;
         }
@@ -260,7 +273,8 @@ public final class ParallelListing implements Closeable {
     private void send(List<Pending> due) {
         for (Pending pending : due) {
             // resumable: a page answered 503 waits out its backoff off the fetch slot, other reads running meanwhile
-            FetchScheduler.Ticket ticket = scheduler.submitResumable(FetchPriority.DEMAND,
+            FetchScheduler.Ticket ticket = scheduler.submitResumable(
+                    FetchPriority.DEMAND,
                     abort -> fetch(pending.run, pending.request, abort),
                     reason -> failed(pending.run, reason));
             boolean cancel;
@@ -317,12 +331,16 @@ public final class ParallelListing implements Closeable {
             return;
         }
         String bucket = run.cursor.bucket();
-        long inBucket = runs.stream().filter(other -> other.cursor.bucket().equals(bucket)).count();
+        long inBucket = runs.stream()
+                .filter(other -> other.cursor.bucket().equals(bucket))
+                .count();
         int room = (int) Math.min(cuts.size(), maxCursors - inBucket);
         if (room <= 0) {
             return;
         }
-        List<Run> split = run.cursor.splitAfter(cuts.subList(0, room)).stream().map(Run::new).toList();
+        List<Run> split = run.cursor.splitAfter(cuts.subList(0, room)).stream()
+                .map(Run::new)
+                .toList();
         runs.addAll(runs.indexOf(run) + 1, split);
     }
 
@@ -332,7 +350,8 @@ public final class ParallelListing implements Closeable {
             run.next = null;
             if (failure == null && !closed) {
                 String where = "s3://" + run.cursor.bucket() + "/" + run.cursor.prefix();
-                failure = reason instanceof IOException io ? io
+                failure = reason instanceof IOException io
+                        ? io
                         : new IOException("Listing " + where + " failed: " + reason, reason);
             }
             lock.notifyAll();

@@ -51,7 +51,8 @@ final class SplitPlanner {
         double at = 0;
         for (int i = first; i <= last; i++) {
             if (i > first) {
-                long units = ListingPlan.gapUnits(targets.get(i - 1).text(), targets.get(i).text());
+                long units = ListingPlan.gapUnits(
+                        targets.get(i - 1).text(), targets.get(i).text());
                 at += units == ListingPlan.OPAQUE ? seen.keysPerOpaqueGap() : units * seen.keysPerGapUnit();
             }
             start[i - first] = at;
@@ -94,7 +95,8 @@ final class SplitPlanner {
                     continue;
                 }
                 long pages = group.pages.count();
-                if (chosen == null || pages > chosen.pages.count()
+                if (chosen == null
+                        || pages > chosen.pages.count()
                         || pages == chosen.pages.count() && free >= 0 && chosenCut < 0) {
                     chosen = group;
                     chosenCut = free;

@@ -51,14 +51,15 @@ public final class AdaptiveMinimum {
     private final long[] starts = new long[ROUND];
     /** How far this stream read on from each, at the most. */
     private final long[] reached = new long[ROUND];
+
     private int watched;
     private int round = FIRST_ROUND;
 
     /** @param configured the stream's {@code read.min-request-size}: where the minimum starts and its ceiling */
     public AdaptiveMinimum(long configured) {
         if (configured < 1) {
-            throw new IllegalArgumentException("The configured minimum request size must be positive, got "
-                    + configured);
+            throw new IllegalArgumentException(
+                    "The configured minimum request size must be positive, got " + configured);
         }
         this.configured = configured;
         this.minimum = configured;

@@ -14,8 +14,8 @@ import java.util.List;
  * @param parts the GETs that fetch it, in object order: one, or several when the span is larger than the
  *     maximum request size or when it is cut at gaps to be fetched in parallel
  */
-public record CoalescedRequest(ByteRange span, List<Integer> ranges, long gapBytes, boolean discardGaps,
-        List<RequestPart> parts) {
+public record CoalescedRequest(
+        ByteRange span, List<Integer> ranges, long gapBytes, boolean discardGaps, List<RequestPart> parts) {
 
     public CoalescedRequest {
         ranges = List.copyOf(ranges);

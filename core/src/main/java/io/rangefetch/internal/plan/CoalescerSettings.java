@@ -15,8 +15,14 @@ package io.rangefetch.internal.plan;
  * @param minSplitGap the narrowest gap a merged request is split at to use idle connections: a narrower one is
  *     read through, since the request it would save is worth more than its bytes
  */
-public record CoalescerSettings(long minSeek, long maxMergedSize, long maxRequestSize, double discardTolerance,
-        long minPartSize, int maxParallelParts, long minSplitGap) {
+public record CoalescerSettings(
+        long minSeek,
+        long maxMergedSize,
+        long maxRequestSize,
+        double discardTolerance,
+        long minPartSize,
+        int maxParallelParts,
+        long minSplitGap) {
 
     /** Settings that never cut a merged request at its gaps: only the maximum request size splits it. */
     public CoalescerSettings(long minSeek, long maxMergedSize, long maxRequestSize, double discardTolerance) {
@@ -24,16 +30,20 @@ public record CoalescerSettings(long minSeek, long maxMergedSize, long maxReques
     }
 
     /** Settings that never split merged requests to use idle connections. */
-    public CoalescerSettings(long minSeek, long maxMergedSize, long maxRequestSize, double discardTolerance,
-            long minPartSize, int maxParallelParts) {
-        this(minSeek, maxMergedSize, maxRequestSize, discardTolerance, minPartSize, maxParallelParts,
-                Long.MAX_VALUE);
+    public CoalescerSettings(
+            long minSeek,
+            long maxMergedSize,
+            long maxRequestSize,
+            double discardTolerance,
+            long minPartSize,
+            int maxParallelParts) {
+        this(minSeek, maxMergedSize, maxRequestSize, discardTolerance, minPartSize, maxParallelParts, Long.MAX_VALUE);
     }
 
     /** The same settings with another {@code maxParallelParts}. */
     public CoalescerSettings withMaxParallelParts(int parts) {
-        return new CoalescerSettings(minSeek, maxMergedSize, maxRequestSize, discardTolerance, minPartSize, parts,
-                minSplitGap);
+        return new CoalescerSettings(
+                minSeek, maxMergedSize, maxRequestSize, discardTolerance, minPartSize, parts, minSplitGap);
     }
 
     public CoalescerSettings {
@@ -47,8 +57,8 @@ public record CoalescerSettings(long minSeek, long maxMergedSize, long maxReques
                     + maxRequestSize);
         }
         if (!(discardTolerance >= 0) || Double.isInfinite(discardTolerance)) {
-            throw new IllegalArgumentException("Discard tolerance must be a finite fraction >= 0, got "
-                    + discardTolerance);
+            throw new IllegalArgumentException(
+                    "Discard tolerance must be a finite fraction >= 0, got " + discardTolerance);
         }
     }
 }

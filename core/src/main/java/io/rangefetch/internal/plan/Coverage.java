@@ -18,7 +18,8 @@ final class Coverage {
     void add(ByteRange range) {
         Map.Entry<Long, Long> before = endByStart.floorEntry(range.start());
         if (before != null && before.getValue() > range.start()) {
-            throw new IllegalArgumentException("Range " + range + " overlaps [" + before.getKey() + ", " + before.getValue() + ")");
+            throw new IllegalArgumentException(
+                    "Range " + range + " overlaps [" + before.getKey() + ", " + before.getValue() + ")");
         }
         Long after = endByStart.ceilingKey(range.start());
         if (after != null && after < range.end()) {
@@ -35,7 +36,8 @@ final class Coverage {
         if (before != null && before.getValue() > cursor) {
             cursor = before.getValue();
         }
-        for (Map.Entry<Long, Long> range : endByStart.subMap(from, true, to, false).entrySet()) {
+        for (Map.Entry<Long, Long> range :
+                endByStart.subMap(from, true, to, false).entrySet()) {
             if (range.getKey() > cursor) {
                 gaps.add(new ByteRange(cursor, range.getKey()));
             }

@@ -25,8 +25,12 @@ public record PlannerSettings(
             throw new IllegalArgumentException("Need 1 <= min request size and 2 * min <= max, got min "
                     + minRequestSize + " max " + maxRequestSize);
         }
-        if (smallObjectSize < 0 || sequentialReads < 1 || prefetchInitialSize < minRequestSize || prefetchMaxSize < 0
-                || prefetchParallelism < 1 || prefetchMinPartSize < minRequestSize
+        if (smallObjectSize < 0
+                || sequentialReads < 1
+                || prefetchInitialSize < minRequestSize
+                || prefetchMaxSize < 0
+                || prefetchParallelism < 1
+                || prefetchMinPartSize < minRequestSize
                 || smallObjectPartSize < minRequestSize) {
             throw new IllegalArgumentException("Invalid planner settings " + this);
         }
@@ -34,7 +38,15 @@ public record PlannerSettings(
 
     /** The same settings with another small-object size. */
     public PlannerSettings withSmallObjectSize(long size) {
-        return new PlannerSettings(minRequestSize, maxRequestSize, size, sequentialReads, prefetchInitialSize,
-                prefetchMaxSize, prefetchParallelism, prefetchMinPartSize, smallObjectPartSize);
+        return new PlannerSettings(
+                minRequestSize,
+                maxRequestSize,
+                size,
+                sequentialReads,
+                prefetchInitialSize,
+                prefetchMaxSize,
+                prefetchParallelism,
+                prefetchMinPartSize,
+                smallObjectPartSize);
     }
 }

@@ -56,8 +56,7 @@ public final class RangeCoalescer {
 
     /** This coalescer, cutting requests into at most {@code parts} parallel parts (see the settings). */
     public RangeCoalescer withMaxParallelParts(int parts) {
-        return parts == settings.maxParallelParts() ? this
-                : new RangeCoalescer(settings.withMaxParallelParts(parts));
+        return parts == settings.maxParallelParts() ? this : new RangeCoalescer(settings.withMaxParallelParts(parts));
     }
 
     public CoalescerSettings settings() {
@@ -89,8 +88,8 @@ public final class RangeCoalescer {
         List<List<Integer>> groups = new ArrayList<>();
         int groupStart = 0;
         for (int i = 1; i <= order.length; i++) {
-            if (i == order.length || !joins(ranges.get(order[groupStart]), ranges.get(order[i - 1]),
-                    ranges.get(order[i]))) {
+            if (i == order.length
+                    || !joins(ranges.get(order[groupStart]), ranges.get(order[i - 1]), ranges.get(order[i]))) {
                 groups.add(Arrays.asList(order).subList(groupStart, i));
                 groupStart = i;
             }
@@ -139,7 +138,9 @@ public final class RangeCoalescer {
         for (List<Integer> group : groups) {
             int start = 0;
             for (int i = 1; i < group.size(); i++) {
-                if (ranges.get(group.get(i)).offset() - ranges.get(group.get(i - 1)).end() >= settings.minSplitGap()) {
+                if (ranges.get(group.get(i)).offset()
+                                - ranges.get(group.get(i - 1)).end()
+                        >= settings.minSplitGap()) {
                     split.add(group.subList(start, i));
                     start = i;
                 }
@@ -174,7 +175,8 @@ public final class RangeCoalescer {
     }
 
     private static long span(List<CallerRange> ranges, List<Integer> group) {
-        return ranges.get(group.get(group.size() - 1)).end() - ranges.get(group.get(0)).offset();
+        return ranges.get(group.get(group.size() - 1)).end()
+                - ranges.get(group.get(0)).offset();
     }
 
     /** Indices of the non-empty ranges by offset, checked to be disjoint. */
@@ -205,7 +207,9 @@ public final class RangeCoalescer {
     }
 
     private CoalescedRequest request(List<CallerRange> ranges, List<Integer> group) {
-        ByteRange span = new ByteRange(ranges.get(group.get(0)).offset(), ranges.get(group.get(group.size() - 1)).end());
+        ByteRange span = new ByteRange(
+                ranges.get(group.get(0)).offset(),
+                ranges.get(group.get(group.size() - 1)).end());
         long useful = 0;
         for (int index : group) {
             useful += ranges.get(index).length();
@@ -213,7 +217,8 @@ public final class RangeCoalescer {
         List<RequestPart> parts = new ArrayList<>();
         long fetched = 0;
         for (List<Integer> piece : cutAtGaps(ranges, group, span)) {
-            ByteRange pieceSpan = new ByteRange(ranges.get(piece.get(0)).offset(),
+            ByteRange pieceSpan = new ByteRange(
+                    ranges.get(piece.get(0)).offset(),
                     ranges.get(piece.get(piece.size() - 1)).end());
             parts.addAll(parts(ranges, piece, pieceSpan));
             fetched += pieceSpan.length();

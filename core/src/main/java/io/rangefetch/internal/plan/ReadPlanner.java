@@ -68,7 +68,8 @@ public final class ReadPlanner {
      * {@code FormatSession.smallObjectSize}); never raises the small-object size.
      */
     public ReadPlanner withSmallObjectSizeAtMost(long size) {
-        return size >= settings.smallObjectSize() ? this
+        return size >= settings.smallObjectSize()
+                ? this
                 : new ReadPlanner(settings.withSmallObjectSize(Math.max(0, size)), demandMinimum, smallObjectParts);
     }
 
@@ -102,7 +103,8 @@ public final class ReadPlanner {
         if (read.streaming() && read.hint() != AccessHint.RANDOM) {
             reach += settings.prefetchMaxSize();
         }
-        return new ByteRange(Math.max(0, read.position() - settings.minRequestSize()),
+        return new ByteRange(
+                Math.max(0, read.position() - settings.minRequestSize()),
                 Math.min(read.objectLength(), read.end() + reach));
     }
 
@@ -159,7 +161,10 @@ public final class ReadPlanner {
             }
             ahead = coverage.firstUncovered(read.end(), objectLength);
         }
-        return new ReadPlan(demand, prefetch, new SequentialState(read.end(), streak, window, streakStart),
+        return new ReadPlan(
+                demand,
+                prefetch,
+                new SequentialState(read.end(), streak, window, streakStart),
                 quietEnd(read.end(), ahead, objectLength, window));
     }
 
@@ -187,7 +192,8 @@ public final class ReadPlanner {
      * minimum part size keeps parts from becoming latency-bound (and the request count down).
      */
     private long prefetchPartSize(long window) {
-        return clamp(window / settings.prefetchParallelism(), settings.prefetchMinPartSize(), settings.maxRequestSize());
+        return clamp(
+                window / settings.prefetchParallelism(), settings.prefetchMinPartSize(), settings.maxRequestSize());
     }
 
     /**
@@ -200,8 +206,8 @@ public final class ReadPlanner {
     }
 
     /** The same, for a stream whose prefetch stops at {@code prefetchEnd} (see {@link ReadRequest#prefetchEnd()}). */
-    public FirstRequest firstRequest(long position, long length, long objectLength, boolean tail, AccessHint hint,
-            long prefetchEnd) {
+    public FirstRequest firstRequest(
+            long position, long length, long objectLength, boolean tail, AccessHint hint, long prefetchEnd) {
         long size = clamp(length, settings.minRequestSize(), settings.maxRequestSize());
         if (objectLength < 0) {
             if (tail) {

@@ -9,8 +9,14 @@ package io.rangefetch.internal.plan;
  * @param prefetchEnd the offset sequential prefetch never goes past (the end of the caller's split), or
  *     {@code Long.MAX_VALUE}
  */
-public record ReadRequest(long position, long length, long objectLength, boolean streaming, AccessHint hint,
-        boolean starved, long prefetchEnd) {
+public record ReadRequest(
+        long position,
+        long length,
+        long objectLength,
+        boolean streaming,
+        AccessHint hint,
+        boolean starved,
+        long prefetchEnd) {
 
     /** A read whose first bytes are not known to be in flight, prefetching up to the object's end. */
     public ReadRequest(long position, long length, long objectLength, boolean streaming, AccessHint hint) {

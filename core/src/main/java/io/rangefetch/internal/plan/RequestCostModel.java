@@ -29,8 +29,8 @@ public record RequestCostModel(Duration firstByteLatency, long connectionBandwid
             throw new IllegalArgumentException("First-byte latency must not be negative, got " + firstByteLatency);
         }
         if (connectionBandwidth < 1) {
-            throw new IllegalArgumentException("Connection bandwidth must be at least 1 byte per second, got "
-                    + connectionBandwidth);
+            throw new IllegalArgumentException(
+                    "Connection bandwidth must be at least 1 byte per second, got " + connectionBandwidth);
         }
     }
 
@@ -42,7 +42,8 @@ public record RequestCostModel(Duration firstByteLatency, long connectionBandwid
         if (roundTrips < 0) {
             throw new IllegalArgumentException("Round trips must not be negative, got " + roundTrips);
         }
-        BigInteger nanos = BigInteger.valueOf(firstByteLatency.getSeconds()).multiply(NANOS_PER_SECOND)
+        BigInteger nanos = BigInteger.valueOf(firstByteLatency.getSeconds())
+                .multiply(NANOS_PER_SECOND)
                 .add(BigInteger.valueOf(firstByteLatency.getNano()));
         BigInteger bytes = nanos.multiply(BigInteger.valueOf(connectionBandwidth))
                 .multiply(BigInteger.valueOf(roundTrips))
@@ -57,8 +58,8 @@ public record RequestCostModel(Duration firstByteLatency, long connectionBandwid
      */
     public long minPartSize(long minRequestSize, long maxRequestSize) {
         if (minRequestSize > maxRequestSize) {
-            throw new IllegalArgumentException("Min request size " + minRequestSize + " is above max request size "
-                    + maxRequestSize);
+            throw new IllegalArgumentException(
+                    "Min request size " + minRequestSize + " is above max request size " + maxRequestSize);
         }
         return Math.min(maxRequestSize, Math.max(minRequestSize, bytesIn(1)));
     }

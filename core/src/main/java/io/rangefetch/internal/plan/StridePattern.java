@@ -50,8 +50,7 @@ public final class StridePattern {
      * Takes one positioned read of {@code length} bytes at {@code position}; returns the predicted reads to
      * prefetch now, in order, disjoint and past this read (empty most of the time).
      */
-    public List<ByteRange> observe(long position, long length, long objectLength, long prefetchEnd,
-            AccessHint hint) {
+    public List<ByteRange> observe(long position, long length, long objectLength, long prefetchEnd, AccessHint hint) {
         if (position == lastPosition && length == lastLength) {
             return List.of(); // the same read again: a retry, not a step
         }
@@ -68,7 +67,9 @@ public final class StridePattern {
         }
         lastPosition = position;
         lastLength = length;
-        if (strides < settings.sequentialReads() || hint == AccessHint.RANDOM || settings.prefetchMaxSize() == 0
+        if (strides < settings.sequentialReads()
+                || hint == AccessHint.RANDOM
+                || settings.prefetchMaxSize() == 0
                 || length < 1) {
             return List.of();
         }
@@ -78,8 +79,8 @@ public final class StridePattern {
             nextPredicted = position + stride;
         }
         nextPredicted = Math.max(nextPredicted, position + stride);
-        long window = Math.min(settings.prefetchMaxSize(),
-                Math.max(settings.prefetchInitialSize(), end - patternStart));
+        long window =
+                Math.min(settings.prefetchMaxSize(), Math.max(settings.prefetchInitialSize(), end - patternStart));
         if (nextPredicted - end > window / 2) {
             return List.of(); // more than half the window still ahead: refill later, in one batch
         }

@@ -31,8 +31,8 @@ public final class WasteBudget {
      */
     public WasteBudget(long allowance, long carried) {
         if (allowance < 0 || carried < 0) {
-            throw new IllegalArgumentException("Need allowance >= 0 and carried >= 0, got " + allowance + " and "
-                    + carried);
+            throw new IllegalArgumentException(
+                    "Need allowance >= 0 and carried >= 0, got " + allowance + " and " + carried);
         }
         this.allowance = allowance;
         this.wasted = carried;

@@ -32,9 +32,12 @@ public final class WasteMemory {
     /** The fewest files of a table that can tell its small objects should not be read whole. */
     static final int FILES_JUDGED = 4;
 
-    private final Cache<FileKey, Long> files = Caffeine.newBuilder().maximumSize(REMEMBERED).build();
-    private final Cache<FileKey, Long> tables = Caffeine.newBuilder().maximumSize(REMEMBERED).build();
-    private final Cache<FileKey, WholeReads> wholeReads = Caffeine.newBuilder().maximumSize(REMEMBERED).build();
+    private final Cache<FileKey, Long> files =
+            Caffeine.newBuilder().maximumSize(REMEMBERED).build();
+    private final Cache<FileKey, Long> tables =
+            Caffeine.newBuilder().maximumSize(REMEMBERED).build();
+    private final Cache<FileKey, WholeReads> wholeReads =
+            Caffeine.newBuilder().maximumSize(REMEMBERED).build();
 
     /** The waste a new stream of {@code key} carries: the file's last excess, else its table's. */
     public long carried(String bucket, String key) {
@@ -71,8 +74,12 @@ public final class WasteMemory {
         if (length <= 0) {
             return;
         }
-        wholeReads.asMap().compute(new FileKey(bucket, TableKeys.table(key)), (table, reads) ->
-                (reads == null ? WholeReads.NONE : reads).closed(key, length, Math.max(0, Math.min(read, length))));
+        wholeReads
+                .asMap()
+                .compute(
+                        new FileKey(bucket, TableKeys.table(key)),
+                        (table, reads) -> (reads == null ? WholeReads.NONE : reads)
+                                .closed(key, length, Math.max(0, Math.min(read, length))));
     }
 
     /** A file (bucket and key) or a table (bucket and table). */

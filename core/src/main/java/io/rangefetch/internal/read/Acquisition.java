@@ -66,8 +66,13 @@ final class Acquisition implements AutoCloseable {
     private final long deadline;
     private boolean completed;
 
-    Acquisition(ReaderContext context, ObjectAddress address, PinnedVersion version, ObjectId id,
-            StatisticsCounter statistics, PrefetchTracker prefetches) {
+    Acquisition(
+            ReaderContext context,
+            ObjectAddress address,
+            PinnedVersion version,
+            ObjectId id,
+            StatisticsCounter statistics,
+            PrefetchTracker prefetches) {
         this.context = requireNonNull(context, "context is null");
         this.address = requireNonNull(address, "address is null");
         this.etag = requireNonNull(version.etag(), "a version with bytes has an ETag");
@@ -206,8 +211,12 @@ final class Acquisition implements AutoCloseable {
         } catch (ExecutionException e) {
             throw failure(block.toString(), e.getCause(), own);
         } catch (TimeoutException e) {
-            throw pastDeadline(block.toString(), fetches.stream().filter(fetch -> fetch.filled().contains(block))
-                    .findFirst().orElse(null));
+            throw pastDeadline(
+                    block.toString(),
+                    fetches.stream()
+                            .filter(fetch -> fetch.filled().contains(block))
+                            .findFirst()
+                            .orElse(null));
         }
     }
 
@@ -227,10 +236,9 @@ final class Acquisition implements AutoCloseable {
      * ({@code fetch}, or {@code null} when another read's GET loads the bytes).
      */
     private IOException pastDeadline(String what, RangeFetch fetch) {
-        String how = fetch == null ? "a GET another read sent had not delivered them"
-                : fetch.progress();
-        return new IOException("Read of " + address + " waited longer than read.deadline ("
-                + context.readDeadline() + ") for " + what + ": " + how);
+        String how = fetch == null ? "a GET another read sent had not delivered them" : fetch.progress();
+        return new IOException("Read of " + address + " waited longer than read.deadline (" + context.readDeadline()
+                + ") for " + what + ": " + how);
     }
 
     private static IOException failure(String what, Throwable cause, boolean own) {
@@ -277,8 +285,8 @@ final class Acquisition implements AutoCloseable {
     @Override
     public void close() {
         try {
-            FetchCancelledException never = new FetchCancelledException(
-                    "The read of " + address + " ended before its fetches were sent", null);
+            FetchCancelledException never =
+                    new FetchCancelledException("The read of " + address + " ended before its fetches were sent", null);
             fetches.stream().filter(fetch -> !fetch.wasSubmitted()).forEach(fetch -> fetch.fail(never));
             if (!completed) {
                 waitedFor.stream().filter(block -> !block.isDone()).forEach(Block::leave);

@@ -61,9 +61,11 @@ import java.util.function.Consumer;
 final class AttemptSender {
     /** The hedge wait of a GET whose size class has no percentile yet. */
     static final long COLD_HEDGE_DELAY_MILLIS = 300;
+
     private static final long COLD_HEDGE_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(COLD_HEDGE_DELAY_MILLIS);
     /** Hedges a sender may send before its share of the GETs sent allows as many. */
     static final int FIRST_HEDGES = 2;
+
     private final ObjectClient client;
     private final Executor exchanges;
     private final long firstByteTimeoutNanos;
@@ -74,11 +76,16 @@ final class AttemptSender {
     private final AtomicLong hedgesSent = new AtomicLong();
 
     /** @param exchanges where requests are sent from; {@code null} sends on the caller's thread, unwatched */
-    AttemptSender(ObjectClient client, Executor exchanges, Duration firstByteTimeout, HedgeSettings hedging,
+    AttemptSender(
+            ObjectClient client,
+            Executor exchanges,
+            Duration firstByteTimeout,
+            HedgeSettings hedging,
             TimeSource time) {
         this.client = requireNonNull(client, "client is null");
         this.exchanges = exchanges;
-        this.firstByteTimeoutNanos = requireNonNull(firstByteTimeout, "firstByteTimeout is null").toNanos();
+        this.firstByteTimeoutNanos =
+                requireNonNull(firstByteTimeout, "firstByteTimeout is null").toNanos();
         this.hedging = requireNonNull(hedging, "hedging is null");
         this.latencies = new FirstByteLatencies(hedging.percentile());
         this.time = requireNonNull(time, "time is null");
@@ -87,8 +94,14 @@ final class AttemptSender {
     /** A GET's answer, with the place of the send that won. */
     record Answer(ObjectContent content, Permit permit) {}
 
-    Answer get(RangeGetRequest request, long size, FetchAbort abort, StatisticsCounter statistics,
-            ThrottleGovernor governor, Permit permit) throws IOException {
+    Answer get(
+            RangeGetRequest request,
+            long size,
+            FetchAbort abort,
+            StatisticsCounter statistics,
+            ThrottleGovernor governor,
+            Permit permit)
+            throws IOException {
         getsSent.incrementAndGet();
         long start = time.nanos();
         if (exchanges == null) {
@@ -115,8 +128,8 @@ final class AttemptSender {
         boolean hedgeTried = false;
         try {
             while (true) {
-                Send<ObjectContent> winner = primary.succeeded() ? primary
-                        : hedge != null && hedge.succeeded() ? hedge : null;
+                Send<ObjectContent> winner =
+                        primary.succeeded() ? primary : hedge != null && hedge.succeeded() ? hedge : null;
                 if (winner != null) {
                     recordFirstByte(size, time.nanos() - start);
                     answered(winner.permit);
@@ -141,9 +154,13 @@ final class AttemptSender {
                     throw new SocketTimeoutException("GET " + request.describe() + " had no answer within "
                             + Duration.ofNanos(firstByteTimeoutNanos) + " (retry.first-byte-timeout)");
                 }
-                await(abort, "GET " + request.describe(), primary.future,
+                await(
+                        abort,
+                        "GET " + request.describe(),
+                        primary.future,
                         hedge == null ? primary.future : hedge.future,
-                        hedgeTried ? timeoutDue.future() : hedgeDue.future(), timeoutDue.future());
+                        hedgeTried ? timeoutDue.future() : hedgeDue.future(),
+                        timeoutDue.future());
             }
         } catch (IOException | RuntimeException e) {
             primary.discard(ObjectContent::abort, statistics);
@@ -180,8 +197,9 @@ final class AttemptSender {
     }
 
     /** A request whose whole answer arrives with its head (nothing to cut later), within the first-byte timeout. */
-    private <T> T unhedged(String what, Request<T> request, FetchAbort abort, StatisticsCounter statistics,
-            Permit permit) throws IOException {
+    private <T> T unhedged(
+            String what, Request<T> request, FetchAbort abort, StatisticsCounter statistics, Permit permit)
+            throws IOException {
         if (exchanges == null) {
             try {
                 T answer = request.send();
@@ -208,13 +226,13 @@ final class AttemptSender {
             succeeded(sent.permit);
             return sent.future.join();
         } catch (IOException | RuntimeException e) {
-            sent.discard(answer -> { }, statistics);
+            sent.discard(answer -> {}, statistics);
             throw e;
         }
     }
 
-    private Send<ObjectContent> hedge(RangeGetRequest request, ThrottleGovernor governor,
-            StatisticsCounter statistics) {
+    private Send<ObjectContent> hedge(
+            RangeGetRequest request, ThrottleGovernor governor, StatisticsCounter statistics) {
         // a sender's first GETs have earned no share yet: until the share is larger, a few hedges are allowed
         if (hedgesSent.get() + 1 > Math.max(hedging.maxFraction() * getsSent.get(), FIRST_HEDGES)) {
             return null;
@@ -235,13 +253,20 @@ final class AttemptSender {
      * Waits until one of two sends completes, the fetch is aborted, or one of two deadlines' futures is completed
      * by the scheduler.
      */
-    private static void await(FetchAbort abort, String what, CompletableFuture<?> one, CompletableFuture<?> other,
-            CompletableFuture<Void> due, CompletableFuture<Void> otherDue) throws IOException {
+    private static void await(
+            FetchAbort abort,
+            String what,
+            CompletableFuture<?> one,
+            CompletableFuture<?> other,
+            CompletableFuture<Void> due,
+            CompletableFuture<Void> otherDue)
+            throws IOException {
         if (abort.isAborted()) {
             throw new FetchCancelledException(what + " was aborted before its answer came", null);
         }
         try {
-            CompletableFuture.anyOf(one, other, abort.whenAborted(), due, otherDue).get();
+            CompletableFuture.anyOf(one, other, abort.whenAborted(), due, otherDue)
+                    .get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             InterruptedIOException interrupted = new InterruptedIOException("Interrupted while waiting for " + what);
@@ -350,8 +375,10 @@ final class AttemptSender {
                     }
                     cut.accept(answer);
                 } else {
-                    give(permit, failure instanceof java.util.concurrent.CompletionException
-                            ? failure.getCause() : failure, statistics);
+                    give(
+                            permit,
+                            failure instanceof java.util.concurrent.CompletionException ? failure.getCause() : failure,
+                            statistics);
                 }
             });
         }

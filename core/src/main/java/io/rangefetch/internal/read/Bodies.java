@@ -17,8 +17,8 @@ final class Bodies {
     /** Refuses an answer that holds other bytes than {@code expected}. */
     static void checkRange(RangeGetRequest request, ObjectContent content, ByteRange expected) throws IOException {
         if (!content.range().equals(expected)) {
-            throw new IOException("GET " + request.describe() + " answered range " + content.range()
-                    + " instead of " + expected);
+            throw new IOException(
+                    "GET " + request.describe() + " answered range " + content.range() + " instead of " + expected);
         }
     }
 

@@ -118,7 +118,8 @@ final class BodyWatchdog {
             this.original = original;
             this.lastProgress = now();
             // unwatched (timeout 0), the body is read as it is: no progress to mark
-            this.content = timeoutNanos == 0 ? original
+            this.content = timeoutNanos == 0
+                    ? original
                     : new ObjectContent(new Progress(original.body()), original.range(), original.metadata());
         }
 

@@ -50,8 +50,15 @@ final class FirstFetch {
      * bytes ({@code tail}); {@code buffer} (absolute index {@code index} on) is where the reader wants them, or
      * {@code null} when nobody waits for bytes (the open fetch, a vectored read learning first).
      */
-    record Shape(long position, int length, boolean tail, AccessHint hint, long prefetchEnd, ReadPlanner planner,
-            ByteBuffer buffer, int index) {
+    record Shape(
+            long position,
+            int length,
+            boolean tail,
+            AccessHint hint,
+            long prefetchEnd,
+            ReadPlanner planner,
+            ByteBuffer buffer,
+            int index) {
         Shape {
             requireNonNull(hint, "hint is null");
             requireNonNull(planner, "planner is null");
@@ -98,9 +105,11 @@ final class FirstFetch {
      */
     Learned run(Shape shape, long knownLength, String knownEtag, FetchAbort abort) throws IOException {
         long position = Math.max(shape.position(), 0);
-        FirstRequest first = shape.isOpenTail() ? shape.planner().openTail(shape.length(), knownLength)
-                : shape.planner().firstRequest(position, shape.length(), knownLength, shape.tail(), shape.hint(),
-                        shape.prefetchEnd());
+        FirstRequest first = shape.isOpenTail()
+                ? shape.planner().openTail(shape.length(), knownLength)
+                : shape.planner()
+                        .firstRequest(
+                                position, shape.length(), knownLength, shape.tail(), shape.hint(), shape.prefetchEnd());
         long planned = first.range() != null ? first.range().length() : first.suffixLength();
         if (context.cache().reserve(planned)) {
             RangeGetRequest request = first.range() != null
@@ -213,7 +222,9 @@ final class FirstFetch {
                 answered = content.range();
                 next = answered.start();
                 // a tail read wants the last min(length, object length) bytes; these are the last of them
-                long wanted = tailLength >= 0 ? Math.min(tailLength, content.metadata().length()) : answered.length();
+                long wanted = tailLength >= 0
+                        ? Math.min(tailLength, content.metadata().length())
+                        : answered.length();
                 base = (int) (wanted - answered.length());
             } else {
                 Bodies.checkRange(request, content, new ByteRange(next, answered.end()));
@@ -246,14 +257,14 @@ final class FirstFetch {
         } else {
             ByteRange asked = request.range();
             if (asked.start() >= total) {
-                throw new IOException("GET " + request.describe() + " answered bytes of an object of " + total
-                        + " bytes");
+                throw new IOException(
+                        "GET " + request.describe() + " answered bytes of an object of " + total + " bytes");
             }
             expected = new ByteRange(asked.start(), Math.min(asked.end(), total));
         }
         if (!answered.equals(expected)) {
-            throw new IOException("GET " + request.describe() + " answered range " + answered + " instead of "
-                    + expected);
+            throw new IOException(
+                    "GET " + request.describe() + " answered range " + answered + " instead of " + expected);
         }
     }
 

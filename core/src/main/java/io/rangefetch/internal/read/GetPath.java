@@ -81,8 +81,14 @@ final class GetPath {
      * @param governorWait how long a demand attempt may wait for a place under its bucket's governor (the read
      *     deadline; zero waits as long as the fetch is not aborted)
      */
-    GetPath(long maxRequestSize, RetrySettings retry, AttemptSender sender, BodyWatchdog watchdog,
-            BucketGovernors governors, Duration governorWait, TimeSource time) {
+    GetPath(
+            long maxRequestSize,
+            RetrySettings retry,
+            AttemptSender sender,
+            BodyWatchdog watchdog,
+            BucketGovernors governors,
+            Duration governorWait,
+            TimeSource time) {
         this.maxRequestSize = maxRequestSize;
         this.retry = requireNonNull(retry, "retry is null");
         this.sender = requireNonNull(sender, "sender is null");
@@ -145,8 +151,13 @@ final class GetPath {
      * failure caused by an abort comes out as {@link FetchCancelledException}; one whose retries ran out as an
      * {@link IOException} naming the request and how many attempts were made, with the last failure as cause.
      */
-    ObjectMetadata fetch(RangeGetRequest request, FetchAbort abort, StatisticsCounter statistics, boolean prefetch,
-            Receiver receiver) throws IOException {
+    ObjectMetadata fetch(
+            RangeGetRequest request,
+            FetchAbort abort,
+            StatisticsCounter statistics,
+            boolean prefetch,
+            Receiver receiver)
+            throws IOException {
         checkSize(request);
         Attempts attempts = attempts("GET " + request.describe(), abort);
         return retrying(attempts, request.object().bucket(), abort, statistics, receiver, attempt -> {
@@ -157,8 +168,8 @@ final class GetPath {
             }
             if (started) {
                 // an answer arrived and its body broke: ask for the rest only, of the version it came from
-                sent = RangeGetRequest.of(request.object(), new ByteRange(receiver.next(), receiver.end()),
-                        attempts.answered.etag());
+                sent = RangeGetRequest.of(
+                        request.object(), new ByteRange(receiver.next(), receiver.end()), attempts.answered.etag());
                 statistics.resumed();
             }
             return send(sent, abort, statistics, prefetch, receiver, attempts);
@@ -203,16 +214,24 @@ final class GetPath {
                 return permit;
             }
             if (receiver != null && receiver.dropIfUnwanted()) {
-                throw new FetchCancelledException(what + " was dropped: the throttle governor of bucket " + bucket
-                        + " has no place to spare for a prefetch", null);
+                throw new FetchCancelledException(
+                        what + " was dropped: the throttle governor of bucket " + bucket
+                                + " has no place to spare for a prefetch",
+                        null);
             }
         }
         return governor.acquire(abort, time.deadlineAfter(governorWait));
     }
 
     /** One attempt; {@code attempts} keeps the first answer's metadata, recorded before its body is read. */
-    private ObjectMetadata send(RangeGetRequest request, FetchAbort abort, StatisticsCounter statistics,
-            boolean prefetch, Receiver receiver, Attempts attempts) throws IOException {
+    private ObjectMetadata send(
+            RangeGetRequest request,
+            FetchAbort abort,
+            StatisticsCounter statistics,
+            boolean prefetch,
+            Receiver receiver,
+            Attempts attempts)
+            throws IOException {
         String bucket = request.object().bucket();
         // not sent, so not counted, when it is dropped or stopped while it waits for its place
         Permit permit = admit(bucket, abort, "GET " + request.describe(), receiver);
@@ -292,8 +311,14 @@ final class GetPath {
         return fresh;
     }
 
-    private <T> T retrying(Attempts attempts, String bucket, FetchAbort abort, StatisticsCounter statistics,
-            Receiver log, Attempt<T> attempt) throws IOException {
+    private <T> T retrying(
+            Attempts attempts,
+            String bucket,
+            FetchAbort abort,
+            StatisticsCounter statistics,
+            Receiver log,
+            Attempt<T> attempt)
+            throws IOException {
         while (true) {
             int number = ++attempts.made;
             if (abort.isAborted()) {
@@ -323,7 +348,8 @@ final class GetPath {
             }
             ThrottleGovernor governor = throttled ? governors.forBucket(bucket) : null;
             boolean shortWait = governor != null && governor.retriesWaitShort();
-            long wait = Math.min(left, fullJitter(waitBound(retry, number, shortWait)).toNanos());
+            long wait = Math.min(
+                    left, fullJitter(waitBound(retry, number, shortWait)).toNanos());
             if (abort.mayRunAgain() && (log == null || log.mayWaitOffTheSlot())) {
                 throw new BackOff(wait); // the scheduler runs this fetch again after the wait, its slot free meanwhile
             }
@@ -334,7 +360,9 @@ final class GetPath {
     /** A wait from 0 to {@code limit}, at random. */
     private static Duration fullJitter(Duration limit) {
         long bound = limit.toNanos();
-        return bound <= 0 ? Duration.ZERO : Duration.ofNanos(ThreadLocalRandom.current().nextLong(bound + 1));
+        return bound <= 0
+                ? Duration.ZERO
+                : Duration.ofNanos(ThreadLocalRandom.current().nextLong(bound + 1));
     }
 
     private static IOException exhausted(String what, int attempts, IOException last) {
@@ -350,8 +378,10 @@ final class GetPath {
         if (failure instanceof SocketTimeoutException) {
             return true; // an InterruptedIOException by type, but a timeout: a new attempt may well be quicker
         }
-        if (failure instanceof FetchCancelledException || failure instanceof InterruptedIOException
-                || failure instanceof FileNotFoundException || failure instanceof PreconditionFailedException
+        if (failure instanceof FetchCancelledException
+                || failure instanceof InterruptedIOException
+                || failure instanceof FileNotFoundException
+                || failure instanceof PreconditionFailedException
                 || failure instanceof RangeNotSatisfiableException) {
             return false;
         }
@@ -378,8 +408,9 @@ final class GetPath {
     static void checkEtag(RangeGetRequest request, String answered) throws PreconditionFailedException {
         String expected = request.ifMatch();
         if (expected != null && !expected.equals(answered)) {
-            throw new PreconditionFailedException("GET " + request.describe() + " answered ETag " + answered
-                    + " although it asked for " + expected, null);
+            throw new PreconditionFailedException(
+                    "GET " + request.describe() + " answered ETag " + answered + " although it asked for " + expected,
+                    null);
         }
     }
 

@@ -91,15 +91,22 @@ public final class ObjectReader implements AutoCloseable {
      * @param knownEtag the ETag if known, else {@code null}
      * @param etagPinnedByCaller whether the caller named the ETag (then a change is always an error)
      */
-    public ObjectReader(ReaderContext context, ObjectAddress address, long knownLength, String knownEtag,
-            boolean etagPinnedByCaller, AccessHint hint, StatisticsCounter statistics) {
+    public ObjectReader(
+            ReaderContext context,
+            ObjectAddress address,
+            long knownLength,
+            String knownEtag,
+            boolean etagPinnedByCaller,
+            AccessHint hint,
+            StatisticsCounter statistics) {
         this.context = requireNonNull(context, "context is null");
         this.address = requireNonNull(address, "address is null");
         this.hint = requireNonNull(hint, "hint is null");
         this.statistics = requireNonNull(statistics, "statistics is null");
         this.version = new ObjectVersion(context, address, knownLength, knownEtag, etagPinnedByCaller, statistics);
         this.streaming = new StreamingState(context.cache());
-        this.waste = new WasteBudget(context.planner().settings().prefetchInitialSize(),
+        this.waste = new WasteBudget(
+                context.planner().settings().prefetchInitialSize(),
                 context.waste().carried(address.bucket(), address.key()));
         this.wholeReadsPay = context.waste().readsWhole(address.bucket(), address.key());
         this.wholeReadSize = context.planner().settings().smallObjectSize();
@@ -114,8 +121,8 @@ public final class ObjectReader implements AutoCloseable {
      * prefetch stops at, where the structure a streaming read is in ends (its prefetch stops there too), and the
      * largest object read whole (at most {@code read.small-object-size}). Called before the stream is handed out.
      */
-    public void shapeReads(AccessHint accessHint, long prefetchLimit, LongUnaryOperator structureLimit,
-            long smallObjectSize) {
+    public void shapeReads(
+            AccessHint accessHint, long prefetchLimit, LongUnaryOperator structureLimit, long smallObjectSize) {
         this.hint = requireNonNull(accessHint, "accessHint is null");
         this.prefetchEnd = prefetchLimit;
         this.structureEnd = requireNonNull(structureLimit, "structureLimit is null");
@@ -166,9 +173,13 @@ public final class ObjectReader implements AutoCloseable {
             if (objectLength > 0) {
                 // a tail reaches the end, so is taken as asked; a range is never smaller than the minimum request
                 long size = tail ? len : Math.max(len, planner.settings().minRequestSize());
-                ByteRange range = planner.isSmall(objectLength) ? new ByteRange(0, objectLength)
-                        : tail ? new ByteRange(Math.max(0, objectLength - size), objectLength)
-                        : start < objectLength ? new ByteRange(start, Math.min(objectLength, start + size)) : null;
+                ByteRange range = planner.isSmall(objectLength)
+                        ? new ByteRange(0, objectLength)
+                        : tail
+                                ? new ByteRange(Math.max(0, objectLength - size), objectLength)
+                                : start < objectLength
+                                        ? new ByteRange(start, Math.min(objectLength, start + size))
+                                        : null;
                 if (range != null) {
                     prefetch(List.of(range));
                 }
@@ -177,8 +188,8 @@ public final class ObjectReader implements AutoCloseable {
             return;
         }
         int size = (int) Math.min(Integer.MAX_VALUE, Math.max(1, len));
-        version.startOpenFetch(new FirstFetch.Shape(tail ? -1 : start, size, tail, hint, prefetchEnd, planner, null,
-                0), opened);
+        version.startOpenFetch(
+                new FirstFetch.Shape(tail ? -1 : start, size, tail, hint, prefetchEnd, planner, null, 0), opened);
     }
 
     /**
@@ -201,8 +212,8 @@ public final class ObjectReader implements AutoCloseable {
                 }
             }
         }
-        FirstFetch.Shape shape = new FirstFetch.Shape(position, len, false, hint, prefetchEnd, planner,
-                ByteBuffer.wrap(buffer), offset);
+        FirstFetch.Shape shape =
+                new FirstFetch.Shape(position, len, false, hint, prefetchEnd, planner, ByteBuffer.wrap(buffer), offset);
         return withVersion(shape, (pinned, direct) -> {
             if (position >= pinned.length()) {
                 return -1;
@@ -214,7 +225,14 @@ public final class ObjectReader implements AutoCloseable {
                 return count;
             }
             // a positioned readOn always submits, so its stride prefetch goes out there, after the read's own GETs
-            return readOn(pinned, position, buffer, offset, len, streaming, direct != null,
+            return readOn(
+                    pinned,
+                    position,
+                    buffer,
+                    offset,
+                    len,
+                    streaming,
+                    direct != null,
                     streaming ? NOTHING : strideFetch(pinned, position, len));
         });
     }
@@ -227,12 +245,12 @@ public final class ObjectReader implements AutoCloseable {
         if (len == 0) {
             return;
         }
-        FirstFetch.Shape shape = new FirstFetch.Shape(position, len, false, hint, prefetchEnd, planner,
-                ByteBuffer.wrap(buffer), offset);
+        FirstFetch.Shape shape =
+                new FirstFetch.Shape(position, len, false, hint, prefetchEnd, planner, ByteBuffer.wrap(buffer), offset);
         withVersion(shape, (pinned, direct) -> {
             if (position + len > pinned.length()) {
-                throw new EOFException("Cannot read " + len + " bytes at " + position + ": past the end of "
-                        + address + " (length " + pinned.length() + ")");
+                throw new EOFException("Cannot read " + len + " bytes at " + position + ": past the end of " + address
+                        + " (length " + pinned.length() + ")");
             }
             long from = position;
             if (direct != null && direct.contains(position)) {
@@ -241,8 +259,15 @@ public final class ObjectReader implements AutoCloseable {
             }
             Runnable strideFetch = strideFetch(pinned, position, len);
             while (from < position + len) {
-                from += readOn(pinned, from, buffer, offset + (int) (from - position), (int) (position + len - from),
-                        false, direct != null, strideFetch);
+                from += readOn(
+                        pinned,
+                        from,
+                        buffer,
+                        offset + (int) (from - position),
+                        (int) (position + len - from),
+                        false,
+                        direct != null,
+                        strideFetch);
             }
             strideFetch.run(); // the learning request may have written every byte: no readOn submitted
             return len;
@@ -254,8 +279,8 @@ public final class ObjectReader implements AutoCloseable {
         if (len == 0) {
             return 0;
         }
-        FirstFetch.Shape shape = new FirstFetch.Shape(-1, len, true, hint, prefetchEnd, planner,
-                ByteBuffer.wrap(buffer), offset);
+        FirstFetch.Shape shape =
+                new FirstFetch.Shape(-1, len, true, hint, prefetchEnd, planner, ByteBuffer.wrap(buffer), offset);
         return withVersion(shape, (pinned, direct) -> {
             int wanted = (int) Math.min(len, pinned.length());
             long position = pinned.length() - wanted;
@@ -265,8 +290,15 @@ public final class ObjectReader implements AutoCloseable {
                 end = direct.start(); // the learning request wrote the tail's last bytes into place
             }
             for (long cursor = position; cursor < end; ) {
-                cursor += readOn(pinned, cursor, buffer, offset + (int) (cursor - position), (int) (end - cursor),
-                        false, direct != null, NOTHING);
+                cursor += readOn(
+                        pinned,
+                        cursor,
+                        buffer,
+                        offset + (int) (cursor - position),
+                        (int) (end - cursor),
+                        false,
+                        direct != null,
+                        NOTHING);
             }
             return wanted;
         });
@@ -335,8 +367,8 @@ public final class ObjectReader implements AutoCloseable {
 
     private void startVectored(long learnAt, int learnLength, VectoredTargets ranges, boolean forReader)
             throws IOException {
-        FirstFetch.Shape shape = new FirstFetch.Shape(Math.max(0, learnAt), Math.max(1, learnLength), false, hint,
-                prefetchEnd, planner, null, 0);
+        FirstFetch.Shape shape = new FirstFetch.Shape(
+                Math.max(0, learnAt), Math.max(1, learnLength), false, hint, prefetchEnd, planner, null, 0);
         PinnedVersion pinned = version.pin(forReader, null, shape, null);
         start(pinned, ranges.within(pinned.length()), forReader);
     }
@@ -363,7 +395,7 @@ public final class ObjectReader implements AutoCloseable {
         }
     }
 
-    private static final Runnable NOTHING = () -> { };
+    private static final Runnable NOTHING = () -> {};
 
     /**
      * Shows a positioned read to the stride pattern; returns what prefetches the reads it predicts, on the read's
@@ -401,7 +433,8 @@ public final class ObjectReader implements AutoCloseable {
             return e;
         }
         // the stream is on another version now: a policy's read just fails; a reader's range is of the old one
-        return forReader ? new VersionChangedException(address.bucket(), address.key(), pinned.etag(), null, failure)
+        return forReader
+                ? new VersionChangedException(address.bucket(), address.key(), pinned.etag(), null, failure)
                 : failure;
     }
 
@@ -479,8 +512,16 @@ public final class ObjectReader implements AutoCloseable {
     }
 
     /** @param afterSubmit runs once the read's own GETs are submitted (before it waits for them) */
-    private int readOn(PinnedVersion pinned, long position, byte[] buffer, int offset, int len, boolean streamingRead,
-            boolean missed, Runnable afterSubmit) throws IOException {
+    private int readOn(
+            PinnedVersion pinned,
+            long position,
+            byte[] buffer,
+            int offset,
+            int len,
+            boolean streamingRead,
+            boolean missed,
+            Runnable afterSubmit)
+            throws IOException {
         if (streamingRead) {
             int copied = streaming.readQuietly(pinned, position, buffer, offset, len, statistics);
             if (copied > 0) {
@@ -489,9 +530,9 @@ public final class ObjectReader implements AutoCloseable {
             noteRampLeftBehind(position);
         }
         // a ramp that wasted too much predicts nothing (a limit at the read) until the reader has read enough
-        long prefetchLimit = !streamingRead ? prefetchEnd
-                : predictionsAllowed()
-                        ? Math.min(prefetchEnd, structureEnd.applyAsLong(position)) : position;
+        long prefetchLimit = !streamingRead
+                ? prefetchEnd
+                : predictionsAllowed() ? Math.min(prefetchEnd, structureEnd.applyAsLong(position)) : position;
         ReadRequest read = new ReadRequest(position, len, pinned.length(), streamingRead, hint, false, prefetchLimit);
         ReadPlanner readPlanner = planner;
         // a small object is read whole whatever the minimum: its reads tell nothing about padding
@@ -523,10 +564,13 @@ public final class ObjectReader implements AutoCloseable {
                 ByteRange window = readPlanner.lookupWindow(read);
                 List<Block> known = takeOverlapping(acquisition, window, position, read.end(), sources);
                 if (streamingRead) {
-                    read = read.starved(sources.stream().anyMatch(source -> source.range().contains(position)
-                            && !source.block().isDone()));
+                    read = read.starved(sources.stream()
+                            .anyMatch(source -> source.range().contains(position)
+                                    && !source.block().isDone()));
                 }
-                plan = readPlanner.plan(read, streamingRead ? streaming.sequential() : SequentialState.initial(),
+                plan = readPlanner.plan(
+                        read,
+                        streamingRead ? streaming.sequential() : SequentialState.initial(),
                         known.stream().map(Block::range).toList());
                 for (ByteRange range : plan.demand()) {
                     Block block = acquisition.claim(range, false);
@@ -539,7 +583,10 @@ public final class ObjectReader implements AutoCloseable {
                     long to = Math.min(range.end(), read.end());
                     if (from < to) {
                         ByteRange wanted = new ByteRange(from, to);
-                        sources.add(new Source(wanted, null, true,
+                        sources.add(new Source(
+                                wanted,
+                                null,
+                                true,
                                 acquisition.direct(wanted, target, offset + (int) (from - position))));
                     }
                 }
@@ -561,8 +608,8 @@ public final class ObjectReader implements AutoCloseable {
                 demandMinimum.planned(position, read.end(), plan.demand(), pinned.length());
             }
             sources.sort(Comparator.comparingLong(source -> source.range().start()));
-            int copied = copy(acquisition, pinned, sources, position, buffer, offset, read.end(), streamingRead,
-                    plan.quietEnd());
+            int copied = copy(
+                    acquisition, pinned, sources, position, buffer, offset, read.end(), streamingRead, plan.quietEnd());
             acquisition.succeeded();
             boolean fetched = sources.stream().anyMatch(Source::own);
             statistics.served(copied, !missed && !fetched);
@@ -575,8 +622,8 @@ public final class ObjectReader implements AutoCloseable {
      * {@code [from, to)}), looking again whenever one turns out to be going away. Returns every block of the
      * window left in the index: the planner must not fetch them again. The caller holds the object's lock.
      */
-    private List<Block> takeOverlapping(Acquisition acquisition, ByteRange window, long from, long to,
-            List<Source> sources) {
+    private List<Block> takeOverlapping(
+            Acquisition acquisition, ByteRange window, long from, long to, List<Source> sources) {
         while (true) {
             List<Block> known = context.cache().blocksOverlapping(acquisition.id(), window.start(), window.end());
             boolean lookAgain = false;
@@ -597,8 +644,17 @@ public final class ObjectReader implements AutoCloseable {
     }
 
     /** Copies the read's bytes from its sources in order; a streaming read hands over what is ready early. */
-    private int copy(Acquisition acquisition, PinnedVersion pinned, List<Source> sources, long position,
-            byte[] buffer, int offset, long end, boolean streamingRead, long quietEnd) throws IOException {
+    private int copy(
+            Acquisition acquisition,
+            PinnedVersion pinned,
+            List<Source> sources,
+            long position,
+            byte[] buffer,
+            int offset,
+            long end,
+            boolean streamingRead,
+            long quietEnd)
+            throws IOException {
         long cursor = position;
         int copied = 0;
         StreamingState.QuietBlock last = null;
@@ -637,7 +693,9 @@ public final class ObjectReader implements AutoCloseable {
         if (streamingRead) {
             if (streaming.sequential().window() > 0) {
                 for (Source source : sources) {
-                    if (source.block() != null && source.range().end() <= cursor && source.block().isDone()) {
+                    if (source.block() != null
+                            && source.range().end() <= cursor
+                            && source.block().isDone()) {
                         context.cache().markPassed(source.block());
                     }
                 }

@@ -83,8 +83,13 @@ final class ObjectVersion {
         }
     }
 
-    ObjectVersion(ReaderContext context, ObjectAddress address, long knownLength, String knownEtag,
-            boolean etagPinnedByCaller, StatisticsCounter statistics) {
+    ObjectVersion(
+            ReaderContext context,
+            ObjectAddress address,
+            long knownLength,
+            String knownEtag,
+            boolean etagPinnedByCaller,
+            StatisticsCounter statistics) {
         this.context = requireNonNull(context, "context is null");
         this.address = requireNonNull(address, "address is null");
         this.etagPinnedByCaller = etagPinnedByCaller;
@@ -137,8 +142,9 @@ final class ObjectVersion {
      * @param learned receives what this read's own learning request wrote into its buffer, if it sent one
      * @throws VersionChangedException if the stream failed for good
      */
-    PinnedVersion pin(boolean counts, PinnedVersion startedOn, FirstFetch.Shape learn,
-            Consumer<FirstFetch.Learned> learned) throws IOException {
+    PinnedVersion pin(
+            boolean counts, PinnedVersion startedOn, FirstFetch.Shape learn, Consumer<FirstFetch.Learned> learned)
+            throws IOException {
         while (true) {
             State now = state.get();
             if (now instanceof PinnedVersion version) {
@@ -233,8 +239,8 @@ final class ObjectVersion {
         }
         ObjectMetadata metadata;
         try {
-            metadata = context.scheduler().call(FetchPriority.DEMAND, abort -> context.gets().head(address, abort,
-                    statistics));
+            metadata = context.scheduler()
+                    .call(FetchPriority.DEMAND, abort -> context.gets().head(address, abort, statistics));
         } catch (IOException | RuntimeException | Error e) {
             state.compareAndSet(mine, unknown);
             mine.done.completeExceptionally(e);
@@ -270,33 +276,37 @@ final class ObjectVersion {
         FirstFetch first = new FirstFetch(context, address, statistics);
         // resumable: a first request answered 503 waits out its backoff off the fetch slot, and is planned and sent
         // again after it (its attempts and the first answer's ETag carry over in the abort)
-        learning.ticket = context.scheduler().submitResumable(FetchPriority.DEMAND, abort -> {
-            FirstFetch.Learned outcome;
-            try {
-                outcome = first.run(shape, learning.basis.length(), learning.basis.etag(), abort);
-                publish(learning, outcome.metadata(), counts);
-            } catch (BackOff e) {
-                throw e;
-            } catch (IOException | RuntimeException | Error e) {
-                failLearning(learning, e);
-                if (e instanceof Error error) {
-                    throw error;
-                }
-                return;
-            }
-            endLearning(learning);
-            learning.done.complete(outcome);
-            if (opened != null) {
-                context.scheduler().afterSlot(opened);
-            }
-        }, failure -> failLearning(learning, failure));
+        learning.ticket = context.scheduler()
+                .submitResumable(
+                        FetchPriority.DEMAND,
+                        abort -> {
+                            FirstFetch.Learned outcome;
+                            try {
+                                outcome = first.run(shape, learning.basis.length(), learning.basis.etag(), abort);
+                                publish(learning, outcome.metadata(), counts);
+                            } catch (BackOff e) {
+                                throw e;
+                            } catch (IOException | RuntimeException | Error e) {
+                                failLearning(learning, e);
+                                if (e instanceof Error error) {
+                                    throw error;
+                                }
+                                return;
+                            }
+                            endLearning(learning);
+                            learning.done.complete(outcome);
+                            if (opened != null) {
+                                context.scheduler().afterSlot(opened);
+                            }
+                        },
+                        failure -> failLearning(learning, failure));
     }
 
     private void failLearning(Learning learning, Throwable failure) {
         if (failure instanceof PreconditionFailedException changed && learning.basis.etag() != null) {
             // the caller named this ETag and the object no longer has it
-            VersionChangedException fail = new VersionChangedException(address.bucket(), address.key(),
-                    learning.basis.etag(), null, changed);
+            VersionChangedException fail =
+                    new VersionChangedException(address.bucket(), address.key(), learning.basis.etag(), null, changed);
             state.compareAndSet(learning, new Changed(fail));
             endLearning(learning);
             learning.done.completeExceptionally(fail);
@@ -321,8 +331,8 @@ final class ObjectVersion {
     private void publish(Learning learning, ObjectMetadata metadata, boolean counts) throws IOException {
         String expected = learning.basis.etag();
         if (metadata != null && expected != null && !expected.equals(metadata.etag())) {
-            VersionChangedException fail = new VersionChangedException(address.bucket(), address.key(), expected,
-                    metadata.etag(), null);
+            VersionChangedException fail =
+                    new VersionChangedException(address.bucket(), address.key(), expected, metadata.etag(), null);
             state.compareAndSet(learning, new Changed(fail));
             throw fail;
         }
@@ -377,8 +387,13 @@ final class ObjectVersion {
      * @param canStartOver whether the finding read has handed nothing to its caller yet
      * @param mayAsk whether this thread may send a HEAD to tell the new ETag (not a fetch thread)
      */
-    void onChanged(PinnedVersion version, int startedBy, boolean canStartOver, boolean mayAsk,
-            PreconditionFailedException failure) throws IOException {
+    void onChanged(
+            PinnedVersion version,
+            int startedBy,
+            boolean canStartOver,
+            boolean mayAsk,
+            PreconditionFailedException failure)
+            throws IOException {
         while (true) {
             State now = state.get();
             if (now instanceof Changed changed) {
@@ -395,14 +410,15 @@ final class ObjectVersion {
             String current = null;
             if (mayAsk) {
                 try {
-                    current = context.scheduler().call(FetchPriority.DEMAND,
-                            abort -> context.gets().head(address, abort, statistics)).etag();
+                    current = context.scheduler()
+                            .call(FetchPriority.DEMAND, abort -> context.gets().head(address, abort, statistics))
+                            .etag();
                 } catch (IOException e) {
                     failure.addSuppressed(e);
                 }
             }
-            VersionChangedException fail = new VersionChangedException(address.bucket(), address.key(),
-                    version.etag(), current, failure);
+            VersionChangedException fail =
+                    new VersionChangedException(address.bucket(), address.key(), version.etag(), current, failure);
             if (state.compareAndSet(now, new Changed(fail))) {
                 forget(version);
                 throw fail;

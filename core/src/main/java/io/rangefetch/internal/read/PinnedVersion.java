@@ -27,7 +27,8 @@ final class PinnedVersion implements ObjectVersion.State {
      */
     PinnedVersion(String etag, long length, int reads) {
         if (length < 0 || (etag == null && length != 0) || reads < 0 || reads > MANY) {
-            throw new IllegalArgumentException("Invalid version: ETag " + etag + ", length " + length + ", reads " + reads);
+            throw new IllegalArgumentException(
+                    "Invalid version: ETag " + etag + ", length " + length + ", reads " + reads);
         }
         this.etag = etag;
         this.length = length;

@@ -66,8 +66,13 @@ final class RangeFetch {
     private volatile int attemptsFailed;
     private volatile String lastFailure;
 
-    RangeFetch(ReaderContext context, ObjectAddress address, String pinned, StatisticsCounter statistics,
-            ByteRange bytes, boolean prefetch) {
+    RangeFetch(
+            ReaderContext context,
+            ObjectAddress address,
+            String pinned,
+            StatisticsCounter statistics,
+            ByteRange bytes,
+            boolean prefetch) {
         this.context = requireNonNull(context, "context is null");
         this.address = requireNonNull(address, "address is null");
         this.pinned = requireNonNull(pinned, "pinned is null");
@@ -116,7 +121,8 @@ final class RangeFetch {
             return toString() + " was never sent";
         }
         int failed = attemptsFailed;
-        return failed == 0 ? toString() + " had not answered (queued, waiting for a place, or receiving)"
+        return failed == 0
+                ? toString() + " had not answered (queued, waiting for a place, or receiving)"
                 : toString() + " failed " + failed + (failed == 1 ? " attempt" : " attempts") + " so far, the last: "
                         + lastFailure;
     }
@@ -140,7 +146,8 @@ final class RangeFetch {
         }
         // only the span of the bytes it was given somewhere to go: a claim that found no room left nothing there
         targets.sort(Comparator.comparingLong(target -> target.bytes().start()));
-        bytes = new ByteRange(targets.get(0).bytes().start(),
+        bytes = new ByteRange(
+                targets.get(0).bytes().start(),
                 targets.stream().mapToLong(target -> target.bytes().end()).max().orElseThrow());
         this.submitted = true;
         FetchScheduler.Ticket submitted = context.scheduler().submitResumable(priority, this::run, this::fail);

@@ -44,8 +44,15 @@ public final class ReaderContext {
      * @param time the factory's one ticker and scheduler, which every timed part of the read path is given: the
      *     governors, the sender (hedge delay, first-byte timeout), the body watchdog, retries, read deadlines
      */
-    public ReaderContext(ObjectClient client, BlockCache cache, MetadataCache metadata, FetchScheduler scheduler,
-            ReadPlanner planner, RangeCoalescer coalescer, Resilience resilience, Executor exchanges,
+    public ReaderContext(
+            ObjectClient client,
+            BlockCache cache,
+            MetadataCache metadata,
+            FetchScheduler scheduler,
+            ReadPlanner planner,
+            RangeCoalescer coalescer,
+            Resilience resilience,
+            Executor exchanges,
             TimeSource time) {
         this.client = requireNonNull(client, "client is null");
         this.cache = requireNonNull(cache, "cache is null");
@@ -57,19 +64,45 @@ public final class ReaderContext {
         this.time = requireNonNull(time, "time is null");
         this.governors = new BucketGovernors(resilience.throttle(), time);
         this.readDeadline = resilience.readDeadline();
-        AttemptSender sender = new AttemptSender(client, exchanges,
-                resilience.firstByteTimeout(), resilience.hedge(), time);
+        AttemptSender sender =
+                new AttemptSender(client, exchanges, resilience.firstByteTimeout(), resilience.hedge(), time);
         BodyWatchdog watchdog = new BodyWatchdog(time, resilience.betweenBytesTimeout());
-        this.gets = new GetPath(planner.settings().maxRequestSize(), resilience.retry(), sender, watchdog, governors,
-                resilience.readDeadline(), time);
+        this.gets = new GetPath(
+                planner.settings().maxRequestSize(),
+                resilience.retry(),
+                sender,
+                watchdog,
+                governors,
+                resilience.readDeadline(),
+                time);
     }
 
     /** A context with no resilience at all (one attempt, nothing watched): for tests of the engine's logic. */
-    public ReaderContext(ObjectClient client, BlockCache cache, MetadataCache metadata, FetchScheduler scheduler,
-            ReadPlanner planner, RangeCoalescer coalescer, RetrySettings retry, TimeSource time) {
-        this(client, cache, metadata, scheduler, planner, coalescer, new Resilience(retry, Duration.ZERO,
-                Duration.ZERO, Duration.ZERO, ThrottleSettings.off(), HedgeSettings.off()),
-                null, time);
+    public ReaderContext(
+            ObjectClient client,
+            BlockCache cache,
+            MetadataCache metadata,
+            FetchScheduler scheduler,
+            ReadPlanner planner,
+            RangeCoalescer coalescer,
+            RetrySettings retry,
+            TimeSource time) {
+        this(
+                client,
+                cache,
+                metadata,
+                scheduler,
+                planner,
+                coalescer,
+                new Resilience(
+                        retry,
+                        Duration.ZERO,
+                        Duration.ZERO,
+                        Duration.ZERO,
+                        ThrottleSettings.off(),
+                        HedgeSettings.off()),
+                null,
+                time);
     }
 
     /** What the predictions of the factory's closed streams wasted, by file and table. */

@@ -10,8 +10,13 @@ import java.time.Duration;
  * deadline of one read call, the throttle governors ({@code throttle.*}) and hedging ({@code hedge.*}). A zero
  * duration is no limit.
  */
-public record Resilience(RetrySettings retry, Duration firstByteTimeout, Duration betweenBytesTimeout,
-        Duration readDeadline, ThrottleSettings throttle, HedgeSettings hedge) {
+public record Resilience(
+        RetrySettings retry,
+        Duration firstByteTimeout,
+        Duration betweenBytesTimeout,
+        Duration readDeadline,
+        ThrottleSettings throttle,
+        HedgeSettings hedge) {
 
     public Resilience {
         requireNonNull(retry, "retry is null");
@@ -27,8 +32,13 @@ public record Resilience(RetrySettings retry, Duration firstByteTimeout, Duratio
 
     /** One attempt, no timeout, no governor, no hedge: each request as the client sends it. */
     public static Resilience none() {
-        return new Resilience(RetrySettings.none(), Duration.ZERO, Duration.ZERO, Duration.ZERO,
-                ThrottleSettings.off(), HedgeSettings.off());
+        return new Resilience(
+                RetrySettings.none(),
+                Duration.ZERO,
+                Duration.ZERO,
+                Duration.ZERO,
+                ThrottleSettings.off(),
+                HedgeSettings.off());
     }
 
     /** Whether requests are sent from exchange threads: needed to give up waiting for an answer's head. */

@@ -35,8 +35,8 @@ public record RetrySettings(int maxAttempts, Duration baseDelay, Duration maxDel
     /** The bound of the wait before retry number {@code retry} (1 for the first retry). */
     Duration delayBound(int retry) {
         int doublings = Math.min(Math.max(0, retry - 1), 30);
-        long bound = baseDelay.toNanos() <= Long.MAX_VALUE >> doublings
-                ? baseDelay.toNanos() << doublings : Long.MAX_VALUE;
+        long bound =
+                baseDelay.toNanos() <= Long.MAX_VALUE >> doublings ? baseDelay.toNanos() << doublings : Long.MAX_VALUE;
         return Duration.ofNanos(Math.min(bound, maxDelay.toNanos()));
     }
 }

@@ -41,8 +41,8 @@ final class StreamingState {
      * would need nothing fetched (see {@link ReadPlan#quietEnd()}); 0 when it cannot. A sequential scan of 8 KiB
      * reads spends most of its reads here, so this path takes no lock and allocates nothing.
      */
-    int readQuietly(PinnedVersion current, long position, byte[] buffer, int offset, int len,
-            StatisticsCounter statistics) {
+    int readQuietly(
+            PinnedVersion current, long position, byte[] buffer, int offset, int len, StatisticsCounter statistics) {
         QuietBlock block = quiet;
         if (block == null || position != sequential.nextExpected() || block.version() != current) {
             return 0;

@@ -12,7 +12,11 @@ import java.util.function.Consumer;
  * threads), then handed over through {@code result} with the limit just past them. On failure the buffer goes
  * back through {@code release} first.
  */
-public record VectoredRange(long offset, int length, ByteBuffer buffer, CompletableFuture<ByteBuffer> result,
+public record VectoredRange(
+        long offset,
+        int length,
+        ByteBuffer buffer,
+        CompletableFuture<ByteBuffer> result,
         Consumer<ByteBuffer> release) {
 
     public VectoredRange {
@@ -20,8 +24,8 @@ public record VectoredRange(long offset, int length, ByteBuffer buffer, Completa
         requireNonNull(result, "result is null");
         requireNonNull(release, "release is null");
         if (offset < 0 || length < 0 || buffer.remaining() < length || buffer.isReadOnly()) {
-            throw new IllegalArgumentException("Invalid vectored range of " + length + " bytes at " + offset
-                    + " into " + buffer);
+            throw new IllegalArgumentException(
+                    "Invalid vectored range of " + length + " bytes at " + offset + " into " + buffer);
         }
     }
 

@@ -5,9 +5,6 @@ import static java.util.Objects.requireNonNull;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.PreconditionFailedException;
 import io.rangefetch.internal.cache.Block;
-import io.rangefetch.internal.cache.ObjectId;
-import io.rangefetch.internal.fetch.FetchPriority;
-import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.internal.plan.CallerRange;
 import io.rangefetch.internal.plan.CoalescedRequest;
 import io.rangefetch.internal.plan.RangeCoalescer;
@@ -61,8 +58,14 @@ final class VectoredRead {
      * @param forReader {@code false} for a format policy's own read (its footer) or a prefetch: its bytes are not
      *     served to the reader, so they neither count in the statistics nor start the version
      */
-    VectoredRead(ObjectReader reader, ReaderContext context, PinnedVersion pinned, StatisticsCounter statistics,
-            List<VectoredRange> ranges, List<ByteRange> prefetched, boolean forReader) {
+    VectoredRead(
+            ObjectReader reader,
+            ReaderContext context,
+            PinnedVersion pinned,
+            StatisticsCounter statistics,
+            List<VectoredRange> ranges,
+            List<ByteRange> prefetched,
+            boolean forReader) {
         this.reader = requireNonNull(reader, "reader is null");
         this.context = requireNonNull(context, "context is null");
         this.pinned = requireNonNull(pinned, "pinned is null");
@@ -103,7 +106,8 @@ final class VectoredRead {
                 List<Block> known = context.cache().blocksOverlapping(acquisition.id(), from, to);
                 List<Block> present = takeCached(acquisition, known, assemblies);
                 // reading a cached block again costs at most what the smallest GET would move
-                long bridge = Math.min(context.coalescer().settings().minSeek(),
+                long bridge = Math.min(
+                        context.coalescer().settings().minSeek(),
                         context.planner().settings().minRequestSize());
                 List<List<Piece>> missing = missingPieces(present, assemblies, bridge);
                 if (!missing.isEmpty()) {
@@ -128,8 +132,10 @@ final class VectoredRead {
 
     /** Prefetch ranges may overlap one another: their union, within the object, as disjoint ranges by offset. */
     private static List<ByteRange> union(List<ByteRange> ranges, long objectLength) {
-        List<ByteRange> sorted = ranges.stream().filter(range -> range.start() < objectLength && range.length() > 0)
-                .sorted(Comparator.comparingLong(ByteRange::start)).toList();
+        List<ByteRange> sorted = ranges.stream()
+                .filter(range -> range.start() < objectLength && range.length() > 0)
+                .sorted(Comparator.comparingLong(ByteRange::start))
+                .toList();
         List<ByteRange> union = new ArrayList<>();
         for (ByteRange range : sorted) {
             long end = Math.min(range.end(), objectLength);
@@ -192,8 +198,10 @@ final class VectoredRead {
                     cursor = block.range().end(); // held by this block
                     continue;
                 }
-                long pieceEnd = block == null ? end : Math.min(end, block.range().start());
-                long lastEnd = run.isEmpty() ? cursor : run.get(run.size() - 1).bytes.end();
+                long pieceEnd =
+                        block == null ? end : Math.min(end, block.range().start());
+                long lastEnd =
+                        run.isEmpty() ? cursor : run.get(run.size() - 1).bytes.end();
                 if (!run.isEmpty() && cursor - lastEnd > bridge && blockBetween(present, next, lastEnd, cursor)) {
                     runs.add(run);
                     run = new ArrayList<>();
@@ -250,11 +258,13 @@ final class VectoredRead {
     private void planFetches(Acquisition acquisition, List<List<Piece>> runs, List<Block> present) {
         for (List<Piece> run : runs) {
             List<CallerRange> pieces = run.stream()
-                    .map(piece -> new CallerRange(piece.bytes.start(), piece.bytes.length())).toList();
-            RangeCoalescer coalescer = context.coalescer().withMaxParallelParts(
-                    context.partsAffordable(context.coalescer().settings().maxParallelParts()));
-            List<CoalescedRequest> requests = isPrefetch() ? coalescer.coalesceAhead(pieces)
-                    : coalescer.coalesce(pieces);
+                    .map(piece -> new CallerRange(piece.bytes.start(), piece.bytes.length()))
+                    .toList();
+            RangeCoalescer coalescer = context.coalescer()
+                    .withMaxParallelParts(context.partsAffordable(
+                            context.coalescer().settings().maxParallelParts()));
+            List<CoalescedRequest> requests =
+                    isPrefetch() ? coalescer.coalesceAhead(pieces) : coalescer.coalesce(pieces);
             for (CoalescedRequest request : requests) {
                 boolean discardGaps = request.discardGaps() || overlapsAny(present, request.span());
                 for (RequestPart part : request.parts()) {
@@ -272,10 +282,11 @@ final class VectoredRead {
      * A small object is fetched whole on a read that misses, as a streaming or positioned read would fetch it:
      * every stretch no present block holds, in parallel parts, whatever the ranges asked for.
      */
-    private void planWholeObject(Acquisition acquisition, List<Block> present, List<Assembly> assemblies,
-            long objectLength) {
-        ReadPlanner planner = reader.planner().withSmallObjectParts(
-                context.partsAffordable(reader.planner().settings().prefetchParallelism()));
+    private void planWholeObject(
+            Acquisition acquisition, List<Block> present, List<Assembly> assemblies, long objectLength) {
+        ReadPlanner planner = reader.planner()
+                .withSmallObjectParts(
+                        context.partsAffordable(reader.planner().settings().prefetchParallelism()));
         long cursor = 0;
         for (int i = 0; i <= present.size(); i++) {
             long stretchEnd = i < present.size() ? present.get(i).range().start() : objectLength;
@@ -292,7 +303,9 @@ final class VectoredRead {
 
     private void claimWholePart(Acquisition acquisition, ByteRange part, List<Assembly> assemblies) {
         // a prefetch's own assemblies wait for nothing: only a reader's ranges use the part
-        List<Assembly> users = overlapping(assemblies, part).stream().filter(user -> user.range != null).toList();
+        List<Assembly> users = overlapping(assemblies, part).stream()
+                .filter(user -> user.range != null)
+                .toList();
         RangeFetch fetch = acquisition.newFetch(part, isPrefetch());
         Block block = acquisition.claimFor(fetch, part, isPrefetch(), false);
         for (Assembly user : users) {
@@ -437,8 +450,12 @@ final class VectoredRead {
                 byte[] data = block.loaded().getNow(null); // loaded: this runs once every wait completed
                 long start = Math.max(block.range().start(), range.offset());
                 long end = Math.min(block.range().end(), range.end());
-                range.buffer().put(range.indexOf(start), data, (int) (start - block.range().start()),
-                        (int) (end - start));
+                range.buffer()
+                        .put(
+                                range.indexOf(start),
+                                data,
+                                (int) (start - block.range().start()),
+                                (int) (end - start));
                 cache.markRead(block);
             }
         }
@@ -450,5 +467,4 @@ final class VectoredRead {
             return cause;
         }
     }
-
 }

@@ -15,8 +15,10 @@ public final class VersionChangedException extends IOException {
     private final String currentEtag;
 
     VersionChangedException(String bucket, String key, String expectedEtag, String currentEtag, Throwable cause) {
-        super("s3://" + bucket + "/" + key + " changed: the stream reads ETag " + expectedEtag + ", the object has "
-                + (currentEtag == null ? "another" : currentEtag), cause);
+        super(
+                "s3://" + bucket + "/" + key + " changed: the stream reads ETag " + expectedEtag + ", the object has "
+                        + (currentEtag == null ? "another" : currentEtag),
+                cause);
         this.bucket = bucket;
         this.key = key;
         this.expectedEtag = expectedEtag;

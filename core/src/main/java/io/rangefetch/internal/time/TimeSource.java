@@ -134,7 +134,7 @@ public final class TimeSource {
     /** A scheduled task that may be cancelled; cancelling one that ran or was cancelled does nothing. */
     @FunctionalInterface
     public interface Timer {
-        Timer NONE = () -> { };
+        Timer NONE = () -> {};
 
         void cancel();
     }

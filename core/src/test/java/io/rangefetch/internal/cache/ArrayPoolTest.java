@@ -52,7 +52,9 @@ class ArrayPoolTest {
         assertThat(ArrayPool.largestFitting(7)).isEqualTo(7);
         assertThat(ArrayPool.largestFitting(16)).isEqualTo(18);
         assertThat(ArrayPool.largestFitting(1 << 20)).isEqualTo((1 << 20) + (1 << 17));
-        assertThat(ArrayPool.largestFitting(Integer.MAX_VALUE - 1)).as("no overflow").isEqualTo(Integer.MAX_VALUE);
+        assertThat(ArrayPool.largestFitting(Integer.MAX_VALUE - 1))
+                .as("no overflow")
+                .isEqualTo(Integer.MAX_VALUE);
         assertThat(ArrayPool.largestFitting(Integer.MAX_VALUE)).isEqualTo(Integer.MAX_VALUE);
     }
 
@@ -127,7 +129,9 @@ class ArrayPoolTest {
         budget.tryReserve(10);
         pool.dropUntilFits(101);
         assertThat(pool.freeBytes()).isZero();
-        assertThat(budget.held()).as("bytes the pool does not own are left alone").isEqualTo(10);
+        assertThat(budget.held())
+                .as("bytes the pool does not own are left alone")
+                .isEqualTo(10);
         pool.dropUntilFits(0);
         assertThat(budget.held()).isEqualTo(10);
     }

@@ -74,15 +74,18 @@ class BlockCachePropertiesTest {
             run.checkAfter(step);
         }
         run.endEverything();
-        assertThat(run.cache.heldBytes()).as("held once everything is released and cleared").isZero();
+        assertThat(run.cache.heldBytes())
+                .as("held once everything is released and cleared")
+                .isZero();
         assertThat(run.cache.freeArrayBytes()).isZero();
         assertThat(run.cache.peakHeldBytes()).isLessThanOrEqualTo(CAPACITY);
     }
 
     @Provide
     Arbitrary<List<Step>> steps() {
-        Arbitrary<Kind> kinds = Arbitraries.frequency(
-                Arrays.stream(Kind.values()).map(kind -> Tuple.of(kind.weight, kind)).toList());
+        Arbitrary<Kind> kinds = Arbitraries.frequency(Arrays.stream(Kind.values())
+                .map(kind -> Tuple.of(kind.weight, kind))
+                .toList());
         return Combinators.combine(
                         kinds,
                         Arbitraries.integers().between(0, OBJECTS.size() - 1),
@@ -117,24 +120,27 @@ class BlockCachePropertiesTest {
             ObjectId object = OBJECTS.get(step.object());
             ByteRange range = ByteRange.ofLength(step.start(), step.length());
             switch (step.kind()) {
-                case CLAIM -> underLock(object, () -> {
-                    // the engine's contract: claim only what nothing covers yet
-                    if (cache.blocksOverlapping(object, range.start(), range.end()).isEmpty()) {
-                        Block block = cache.claim(object, range, step.flag(), statistics);
-                        if (block != null) {
-                            blocks.add(block);
-                            inFlight.add(block);
+                case CLAIM ->
+                    underLock(object, () -> {
+                        // the engine's contract: claim only what nothing covers yet
+                        if (cache.blocksOverlapping(object, range.start(), range.end())
+                                .isEmpty()) {
+                            Block block = cache.claim(object, range, step.flag(), statistics);
+                            if (block != null) {
+                                blocks.add(block);
+                                inFlight.add(block);
+                            }
                         }
-                    }
-                    return true;
-                });
+                        return true;
+                    });
                 case INSERT_LOADED -> {
                     // as the first GET of a stream does: reserve, fetch, then try to index what came back
                     if (cache.reserve(step.length())) {
-                        boolean inserted = underLock(object,
-                                () -> cache.insertLoaded(object, range, new byte[step.length()], statistics));
+                        boolean inserted = underLock(
+                                object, () -> cache.insertLoaded(object, range, new byte[step.length()], statistics));
                         if (inserted) {
-                            blocks.add(cache.blocksOverlapping(object, range.start(), range.start() + 1).get(0));
+                            blocks.add(cache.blocksOverlapping(object, range.start(), range.start() + 1)
+                                    .get(0));
                         } else {
                             cache.release(step.length());
                         }
@@ -236,21 +242,27 @@ class BlockCachePropertiesTest {
 
         void checkAfter(Object step) {
             long held = cache.heldBytes();
-            long blockBytes = blocks.stream().filter(Run::holdsBytes).mapToLong(Block::capacity).sum();
+            long blockBytes = blocks.stream()
+                    .filter(Run::holdsBytes)
+                    .mapToLong(Block::capacity)
+                    .sum();
             long reserved = reservations.stream().mapToLong(Long::longValue).sum();
             assertThat(held).as("held after %s", step).isBetween(0L, (long) CAPACITY);
             assertThat(held)
-                    .as("held after %s: %d in blocks, %d in free arrays, %d reserved", step, blockBytes,
-                            cache.freeArrayBytes(), reserved)
+                    .as(
+                            "held after %s: %d in blocks, %d in free arrays, %d reserved",
+                            step, blockBytes, cache.freeArrayBytes(), reserved)
                     .isEqualTo(blockBytes + cache.freeArrayBytes() + reserved);
             assertThat(cache.peakHeldBytes()).as("peak after %s", step).isBetween(held, (long) CAPACITY);
 
             for (ObjectId object : OBJECTS) {
                 long end = 0;
                 for (Block block : cache.blocksOverlapping(object, 0, Long.MAX_VALUE)) {
-                    assertThat(block.state).as("state of indexed %s after %s", block, step)
+                    assertThat(block.state)
+                            .as("state of indexed %s after %s", block, step)
                             .isIn(Block.State.PENDING, Block.State.RESIDENT);
-                    assertThat(block.range().start()).as("%s overlaps the block before it", block)
+                    assertThat(block.range().start())
+                            .as("%s overlaps the block before it", block)
                             .isGreaterThanOrEqualTo(end);
                     end = block.range().end();
                 }
@@ -262,13 +274,16 @@ class BlockCachePropertiesTest {
             blocks.stream().filter(Run::holdsBytes).forEach(live::add);
             for (Block block : live) {
                 for (byte[] array : arraysOf(block)) {
-                    assertThat(arrays.add(array)).as("%s shares its array after %s", block, step).isTrue();
+                    assertThat(arrays.add(array))
+                            .as("%s shares its array after %s", block, step)
+                            .isTrue();
                 }
             }
         }
 
         private static boolean holdsBytes(Block block) {
-            return block.state == Block.State.PENDING || block.state == Block.State.RESIDENT
+            return block.state == Block.State.PENDING
+                    || block.state == Block.State.RESIDENT
                     || block.state == Block.State.ORPHANED;
         }
 

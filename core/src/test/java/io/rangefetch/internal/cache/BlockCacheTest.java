@@ -27,11 +27,13 @@ class BlockCacheTest {
         Block inFlight = cache.claim(OBJECT, ByteRange.ofLength(0, 60), false, statistics);
         assertThat(cache.heldBytes()).isEqualTo(60);
         // in-flight blocks cannot be evicted: a second claim that does not fit is refused
-        assertThat(cache.claim(OBJECT, ByteRange.ofLength(60, 60), false, statistics)).isNull();
+        assertThat(cache.claim(OBJECT, ByteRange.ofLength(60, 60), false, statistics))
+                .isNull();
         assertThat(cache.reserve(41)).isFalse();
         cache.complete(inFlight, new byte[60]);
         // once loaded, it can make room for a demand claim
-        assertThat(cache.claim(OBJECT, ByteRange.ofLength(60, 60), false, statistics)).isNotNull();
+        assertThat(cache.claim(OBJECT, ByteRange.ofLength(60, 60), false, statistics))
+                .isNotNull();
         assertThat(cache.heldBytes()).isEqualTo(60);
         assertThat(cache.peakHeldBytes()).isLessThanOrEqualTo(100);
     }
@@ -47,7 +49,8 @@ class BlockCacheTest {
         assertThat(prefetch).isNotNull();
         assertThat(cache.blocksOverlapping(OBJECT, 0, 40)).isEmpty();
         cache.complete(prefetch, new byte[40]);
-        assertThat(cache.claim(OBJECT, ByteRange.ofLength(120, 40), true, statistics)).isNull();
+        assertThat(cache.claim(OBJECT, ByteRange.ofLength(120, 40), true, statistics))
+                .isNull();
         // a demand read evicts the oldest unread prefetch before anything else
         Block demand = cache.claim(OBJECT, ByteRange.ofLength(120, 30), false, statistics);
         assertThat(demand).isNotNull();
@@ -67,7 +70,8 @@ class BlockCacheTest {
         cache.markRead(second);
         cache.markRead(third);
         cache.markRead(first);
-        assertThat(cache.claim(OBJECT, ByteRange.ofLength(90, 30), false, statistics)).isNotNull();
+        assertThat(cache.claim(OBJECT, ByteRange.ofLength(90, 30), false, statistics))
+                .isNotNull();
         assertThat(cache.blocksOverlapping(OBJECT, 0, 90)).containsExactly(first, third);
     }
 
@@ -98,7 +102,8 @@ class BlockCacheTest {
     void blocksOfAnotherVersionAreInvisible() {
         BlockCache cache = new BlockCache(100);
         loaded(cache, 0, 50, false);
-        assertThat(cache.blocksOverlapping(new ObjectId("b", "k", "\"e2\""), 0, 50)).isEmpty();
+        assertThat(cache.blocksOverlapping(new ObjectId("b", "k", "\"e2\""), 0, 50))
+                .isEmpty();
     }
 
     private static final int MIB = 1 << 20;
@@ -150,7 +155,8 @@ class BlockCacheTest {
 
         // a claim of another size drops free arrays before refusing
         cache.invalidate(OBJECT);
-        assertThat(cache.claim(OBJECT, ByteRange.ofLength(0, 6L * MIB), false, statistics)).isNotNull();
+        assertThat(cache.claim(OBJECT, ByteRange.ofLength(0, 6L * MIB), false, statistics))
+                .isNotNull();
         assertThat(cache.peakHeldBytes()).isLessThanOrEqualTo(8L * MIB);
     }
 
@@ -158,7 +164,8 @@ class BlockCacheTest {
     void givingBackMoreRawBytesThanWereReservedFailsInsteadOfReleasingABlocksBytes() {
         BlockCache cache = new BlockCache(100);
         assertThat(cache.reserve(10)).isTrue();
-        assertThat(cache.claim(OBJECT, ByteRange.ofLength(0, 50), false, statistics)).isNotNull();
+        assertThat(cache.claim(OBJECT, ByteRange.ofLength(0, 50), false, statistics))
+                .isNotNull();
         // 20 would fit under the 60 held, but 10 of them are the block's: the budget would then allow 110 bytes
         assertThatThrownBy(() -> cache.release(20)).isInstanceOf(IllegalStateException.class);
         assertThat(cache.heldBytes()).isEqualTo(60);
@@ -258,15 +265,18 @@ class BlockCacheTest {
         Block small = loaded(cache, 0, 100, false);
         cache.markPassed(small);
         // an array under the recycling minimum would not be kept: evicting the block would only lose its bytes
-        assertThat(cache.claim(OBJECT, ByteRange.ofLength(100, 100), false, statistics)).isNotNull();
+        assertThat(cache.claim(OBJECT, ByteRange.ofLength(100, 100), false, statistics))
+                .isNotNull();
         assertThat(cache.blocksOverlapping(OBJECT, 0, 100)).containsExactly(small);
 
         // nor would an array of a length the pool does not make, such as a loaded block's exact length
         int unaligned = 4 * MIB + 1;
         ByteRange range = ByteRange.ofLength(MIB, unaligned);
         assertThat(cache.reserve(unaligned)).isTrue();
-        assertThat(cache.insertLoaded(OBJECT, range, new byte[unaligned], statistics)).isTrue();
-        Block loaded = cache.blocksOverlapping(OBJECT, range.start(), range.end()).get(0);
+        assertThat(cache.insertLoaded(OBJECT, range, new byte[unaligned], statistics))
+                .isTrue();
+        Block loaded =
+                cache.blocksOverlapping(OBJECT, range.start(), range.end()).get(0);
         cache.markPassed(loaded);
         Block claimed = cache.claim(OBJECT, ByteRange.ofLength(8L * MIB, 4 * MIB), false, statistics);
         assertThat(claimed).isNotNull();

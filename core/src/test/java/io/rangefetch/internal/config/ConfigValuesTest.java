@@ -40,7 +40,8 @@ class ConfigValuesTest {
         assertThat(ConfigValues.parseDuration("t", "1d")).isEqualTo(Duration.ofDays(1));
         assertThat(ConfigValues.parseDuration("t", "250us")).isEqualTo(Duration.ofNanos(250_000));
         assertThatThrownBy(() -> ConfigValues.parseDuration("t", "30")).hasMessageContaining("with a unit");
-        assertThatThrownBy(() -> ConfigValues.parseDuration("t", "30 fortnights")).hasMessageContaining("unknown unit");
+        assertThatThrownBy(() -> ConfigValues.parseDuration("t", "30 fortnights"))
+                .hasMessageContaining("unknown unit");
     }
 
     @Test

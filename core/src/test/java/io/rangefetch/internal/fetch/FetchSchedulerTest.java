@@ -25,14 +25,35 @@ class FetchSchedulerTest {
         List<String> order = new CopyOnWriteArrayList<>();
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch done = new CountDownLatch(4);
-        scheduler.submit(FetchPriority.PREFETCH, abort -> {
-            await(release);
-            order.add("running prefetch");
-            done.countDown();
-        }, e -> {});
-        scheduler.submit(FetchPriority.PREFETCH, abort -> { order.add("prefetch 1"); done.countDown(); }, e -> {});
-        scheduler.submit(FetchPriority.PREFETCH, abort -> { order.add("prefetch 2"); done.countDown(); }, e -> {});
-        scheduler.submit(FetchPriority.DEMAND, abort -> { order.add("demand"); done.countDown(); }, e -> {});
+        scheduler.submit(
+                FetchPriority.PREFETCH,
+                abort -> {
+                    await(release);
+                    order.add("running prefetch");
+                    done.countDown();
+                },
+                e -> {});
+        scheduler.submit(
+                FetchPriority.PREFETCH,
+                abort -> {
+                    order.add("prefetch 1");
+                    done.countDown();
+                },
+                e -> {});
+        scheduler.submit(
+                FetchPriority.PREFETCH,
+                abort -> {
+                    order.add("prefetch 2");
+                    done.countDown();
+                },
+                e -> {});
+        scheduler.submit(
+                FetchPriority.DEMAND,
+                abort -> {
+                    order.add("demand");
+                    done.countDown();
+                },
+                e -> {});
         release.countDown();
         assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(order).containsExactly("running prefetch", "demand", "prefetch 1", "prefetch 2");
@@ -46,10 +67,13 @@ class FetchSchedulerTest {
         FetchScheduler scheduler = new FetchScheduler(1, executor, executor, time.timeSource());
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        scheduler.submit(FetchPriority.DEMAND, abort -> {
-            started.countDown();
-            await(release);
-        }, e -> {});
+        scheduler.submit(
+                FetchPriority.DEMAND,
+                abort -> {
+                    started.countDown();
+                    await(release);
+                },
+                e -> {});
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
         AtomicReference<Throwable> cancelled = new AtomicReference<>();
         AtomicReference<Throwable> abandoned = new AtomicReference<>();
@@ -73,10 +97,27 @@ class FetchSchedulerTest {
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch done = new CountDownLatch(3);
         scheduler.submit(FetchPriority.DEMAND, abort -> await(release), e -> {});
-        scheduler.submit(FetchPriority.PREFETCH, abort -> { order.add("prefetch 1"); done.countDown(); }, e -> {});
-        FetchScheduler.Ticket second = scheduler.submit(FetchPriority.PREFETCH,
-                abort -> { order.add("prefetch 2"); done.countDown(); }, e -> {});
-        scheduler.submit(FetchPriority.DEMAND, abort -> { order.add("demand"); done.countDown(); }, e -> {});
+        scheduler.submit(
+                FetchPriority.PREFETCH,
+                abort -> {
+                    order.add("prefetch 1");
+                    done.countDown();
+                },
+                e -> {});
+        FetchScheduler.Ticket second = scheduler.submit(
+                FetchPriority.PREFETCH,
+                abort -> {
+                    order.add("prefetch 2");
+                    done.countDown();
+                },
+                e -> {});
+        scheduler.submit(
+                FetchPriority.DEMAND,
+                abort -> {
+                    order.add("demand");
+                    done.countDown();
+                },
+                e -> {});
         second.promote();
         release.countDown();
         assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
@@ -116,26 +157,42 @@ class FetchSchedulerTest {
         FetchScheduler scheduler = new FetchScheduler(8, executor, executor, time.timeSource());
         assertThat(scheduler.partsAffordable(16, 1)).as("half the slots").isEqualTo(4);
         assertThat(scheduler.partsAffordable(3, 1)).as("never more than asked").isEqualTo(3);
-        assertThat(scheduler.partsAffordable(16, 0)).as("no stream open counts as one").isEqualTo(4);
-        assertThat(scheduler.partsAffordable(16, 2)).as("two open streams share the idle slots").isEqualTo(2);
-        assertThat(scheduler.partsAffordable(16, 3)).as("a share under two is no split").isEqualTo(1);
+        assertThat(scheduler.partsAffordable(16, 0))
+                .as("no stream open counts as one")
+                .isEqualTo(4);
+        assertThat(scheduler.partsAffordable(16, 2))
+                .as("two open streams share the idle slots")
+                .isEqualTo(2);
+        assertThat(scheduler.partsAffordable(16, 3))
+                .as("a share under two is no split")
+                .isEqualTo(1);
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch first = new CountDownLatch(1);
-        scheduler.submit(FetchPriority.DEMAND, abort -> {
-            first.countDown();
-            await(release);
-        }, e -> {});
+        scheduler.submit(
+                FetchPriority.DEMAND,
+                abort -> {
+                    first.countDown();
+                    await(release);
+                },
+                e -> {});
         assertThat(first.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(scheduler.partsAffordable(16, 1)).as("one fetch counts twice: (8 - 2) / 2").isEqualTo(3);
+        assertThat(scheduler.partsAffordable(16, 1))
+                .as("one fetch counts twice: (8 - 2) / 2")
+                .isEqualTo(3);
         CountDownLatch started = new CountDownLatch(3);
         for (int i = 0; i < 5; i++) { // 3 more run on the pool's 4 threads, 2 wait in the executor's queue
-            scheduler.submit(FetchPriority.DEMAND, abort -> {
-                started.countDown();
-                await(release);
-            }, e -> {});
+            scheduler.submit(
+                    FetchPriority.DEMAND,
+                    abort -> {
+                        started.countDown();
+                        await(release);
+                    },
+                    e -> {});
         }
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(scheduler.partsAffordable(16, 1)).as("6 of 8 slots held: no split").isEqualTo(1);
+        assertThat(scheduler.partsAffordable(16, 1))
+                .as("6 of 8 slots held: no split")
+                .isEqualTo(1);
         for (int i = 0; i < 3; i++) { // past the scheduler's 8 slots: queued
             scheduler.submit(FetchPriority.PREFETCH, abort -> await(release), e -> {});
         }
@@ -159,19 +216,27 @@ class FetchSchedulerTest {
         FetchScheduler scheduler = new FetchScheduler(1, executor, executor, time.timeSource());
         List<String> runs = new CopyOnWriteArrayList<>();
         AtomicReference<Throwable> abandoned = new AtomicReference<>();
-        FetchScheduler.Ticket waiting = scheduler.submitResumable(FetchPriority.DEMAND, abort -> {
-            runs.add("backing off");
-            throw new BackOff(TimeUnit.HOURS.toNanos(1));
-        }, abandoned::set);
+        FetchScheduler.Ticket waiting = scheduler.submitResumable(
+                FetchPriority.DEMAND,
+                abort -> {
+                    runs.add("backing off");
+                    throw new BackOff(TimeUnit.HOURS.toNanos(1));
+                },
+                abandoned::set);
         awaitBackingOff(scheduler, 1);
         assertThat(scheduler.runningFetches()).as("its one slot is free").isZero();
 
         CountDownLatch other = new CountDownLatch(1);
-        scheduler.submit(FetchPriority.DEMAND, abort -> {
-            runs.add("other");
-            other.countDown();
-        }, e -> {});
-        assertThat(other.await(10, TimeUnit.SECONDS)).as("another fetch ran on the only slot meanwhile").isTrue();
+        scheduler.submit(
+                FetchPriority.DEMAND,
+                abort -> {
+                    runs.add("other");
+                    other.countDown();
+                },
+                e -> {});
+        assertThat(other.await(10, TimeUnit.SECONDS))
+                .as("another fetch ran on the only slot meanwhile")
+                .isTrue();
 
         assertThat(waiting.cancel()).isTrue();
         assertThat(abandoned.get()).isInstanceOf(FetchCancelledException.class);
@@ -188,16 +253,19 @@ class FetchSchedulerTest {
         FetchScheduler scheduler = new FetchScheduler(2, executor, executor, time.timeSource());
         List<FetchAbort> aborts = new CopyOnWriteArrayList<>();
         CountDownLatch done = new CountDownLatch(1);
-        scheduler.submitResumable(FetchPriority.PREFETCH, abort -> {
-            aborts.add(abort);
-            assertThat(abort.mayRunAgain()).isTrue();
-            if (abort.retryState() == null) {
-                abort.retryState("first run");
-                throw new BackOff(TimeUnit.MILLISECONDS.toNanos(1));
-            }
-            assertThat(abort.retryState()).isEqualTo("first run");
-            done.countDown();
-        }, e -> {});
+        scheduler.submitResumable(
+                FetchPriority.PREFETCH,
+                abort -> {
+                    aborts.add(abort);
+                    assertThat(abort.mayRunAgain()).isTrue();
+                    if (abort.retryState() == null) {
+                        abort.retryState("first run");
+                        throw new BackOff(TimeUnit.MILLISECONDS.toNanos(1));
+                    }
+                    assertThat(abort.retryState()).isEqualTo("first run");
+                    done.countDown();
+                },
+                e -> {});
         time.advanceToTaskWithin(Duration.ofMillis(1), null); // the backoff passes
         assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(aborts).hasSize(2);
@@ -220,23 +288,26 @@ class FetchSchedulerTest {
         CountDownLatch secondTaskRan = new CountDownLatch(1);
         AtomicInteger firstTaskRuns = new AtomicInteger();
         AtomicInteger secondTaskRuns = new AtomicInteger();
-        scheduler.submitResumable(FetchPriority.DEMAND, abort -> {
-            if (abort.retryState() == null) {
-                abort.retryState("first run");
-                scheduler.afterSlot(() -> {
-                    firstTaskRuns.incrementAndGet();
-                    firstTaskRunning.countDown();
-                    await(secondRunDeferred); // still running when the fetch runs again elsewhere
-                });
-                throw new BackOff(0);
-            }
-            await(firstTaskRunning); // the first run's task holds its thread
-            scheduler.afterSlot(() -> {
-                secondTaskRuns.incrementAndGet();
-                secondTaskRan.countDown();
-            });
-            secondRunDeferred.countDown();
-        }, e -> {});
+        scheduler.submitResumable(
+                FetchPriority.DEMAND,
+                abort -> {
+                    if (abort.retryState() == null) {
+                        abort.retryState("first run");
+                        scheduler.afterSlot(() -> {
+                            firstTaskRuns.incrementAndGet();
+                            firstTaskRunning.countDown();
+                            await(secondRunDeferred); // still running when the fetch runs again elsewhere
+                        });
+                        throw new BackOff(0);
+                    }
+                    await(firstTaskRunning); // the first run's task holds its thread
+                    scheduler.afterSlot(() -> {
+                        secondTaskRuns.incrementAndGet();
+                        secondTaskRan.countDown();
+                    });
+                    secondRunDeferred.countDown();
+                },
+                e -> {});
         time.advanceToTaskWithin(Duration.ZERO, null); // a backoff of nothing: requeued as soon as the scheduler runs
         assertThat(secondTaskRan.await(10, TimeUnit.SECONDS)).isTrue();
         scheduler.close();
@@ -250,11 +321,15 @@ class FetchSchedulerTest {
         ExecutorService executor = Executors.newCachedThreadPool();
         FetchScheduler scheduler = new FetchScheduler(1, executor, executor, time.timeSource());
         AtomicReference<Throwable> abandoned = new AtomicReference<>();
-        scheduler.submitResumable(FetchPriority.DEMAND, abort -> {
-            throw new BackOff(TimeUnit.HOURS.toNanos(1));
-        }, abandoned::set);
+        scheduler.submitResumable(
+                FetchPriority.DEMAND,
+                abort -> {
+                    throw new BackOff(TimeUnit.HOURS.toNanos(1));
+                },
+                abandoned::set);
         awaitBackingOff(scheduler, 1);
-        assertThat(time.awaitTaskWithin(Duration.ofHours(1))).as("the task that requeues it is scheduled")
+        assertThat(time.awaitTaskWithin(Duration.ofHours(1)))
+                .as("the task that requeues it is scheduled")
                 .isEqualTo(Duration.ofHours(1));
         scheduler.close();
         assertThat(abandoned.get()).isInstanceOf(FactoryClosedException.class);
@@ -262,7 +337,8 @@ class FetchSchedulerTest {
         assertThat(executor.isTerminated()).isTrue();
         time.advance(Duration.ofHours(1)); // the requeue, run after close, finds the fetch ended and does nothing
         assertThat(scheduler.backingOffFetches()).isZero();
-        assertThat(Thread.getAllStackTraces().keySet()).as("threads once the scheduler closed")
+        assertThat(Thread.getAllStackTraces().keySet())
+                .as("threads once the scheduler closed")
                 .noneMatch(thread -> thread.getName().startsWith("rangefetch-") && thread.isAlive());
     }
 
@@ -272,10 +348,13 @@ class FetchSchedulerTest {
         FetchScheduler scheduler = new FetchScheduler(1, executor, executor, time.timeSource());
         CountDownLatch ran = new CountDownLatch(1);
         AtomicReference<Boolean> mayRunAgain = new AtomicReference<>();
-        scheduler.submit(FetchPriority.DEMAND, abort -> {
-            mayRunAgain.set(abort.mayRunAgain());
-            ran.countDown();
-        }, e -> {});
+        scheduler.submit(
+                FetchPriority.DEMAND,
+                abort -> {
+                    mayRunAgain.set(abort.mayRunAgain());
+                    ran.countDown();
+                },
+                e -> {});
         assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(mayRunAgain.get()).as("it must sleep a backoff out itself").isFalse();
         scheduler.close();

@@ -29,10 +29,13 @@ class LoadTestedLimitTest {
     void randomFiftyPercent503sDoNotSerializeTheReads() {
         Outcome tested = simulate(true, 0.5, 0, 1);
         Outcome plain = simulate(false, 0.5, 0, 1);
-        assertThat(tested.meanInFlight).as("mean requests in flight under noise, tested (plain AIMD: %s)",
-                plain.meanInFlight).isGreaterThanOrEqualTo(0.8 * READERS);
+        assertThat(tested.meanInFlight)
+                .as("mean requests in flight under noise, tested (plain AIMD: %s)", plain.meanInFlight)
+                .isGreaterThanOrEqualTo(0.8 * READERS);
         assertThat(tested.noiseFloor).as("%s", tested).isBetween(0.3, 0.7);
-        assertThat(tested.takesNoise).as("503s at this share are retried promptly").isTrue();
+        assertThat(tested.takesNoise)
+                .as("503s at this share are retried promptly")
+                .isTrue();
         assertThat(plain.meanInFlight).as("plain AIMD halves on the noise").isLessThan(0.4 * READERS);
         assertThat(tested.answers).isGreaterThan(2 * plain.answers);
     }
@@ -64,7 +67,9 @@ class LoadTestedLimitTest {
             }
         }
         assertThat(meanInFlight).as("mean requests in flight, of %s", READERS).isGreaterThanOrEqualTo(0.78 * READERS);
-        assertThat(serialized).as("runs under half the concurrency, of %s", runs).isLessThan(runs / 10);
+        assertThat(serialized)
+                .as("runs under half the concurrency, of %s", runs)
+                .isLessThan(runs / 10);
     }
 
     @Test
@@ -72,10 +77,14 @@ class LoadTestedLimitTest {
         // 400 requests a second at 20 ms each: 8 in flight is the rate the server allows
         Outcome governed = simulate(true, 0, 400, 3);
         Outcome ungoverned = simulate(null, 0, 400, 3);
-        assertThat(governed.meanInFlight).as("%s against %s", governed, ungoverned).isBetween(4.0, 11.0);
-        assertThat(governed.throttled).as("503s with the governor (without: %s)", ungoverned.throttled)
+        assertThat(governed.meanInFlight)
+                .as("%s against %s", governed, ungoverned)
+                .isBetween(4.0, 11.0);
+        assertThat(governed.throttled)
+                .as("503s with the governor (without: %s)", ungoverned.throttled)
                 .isLessThan(ungoverned.throttled / 5);
-        assertThat(governed.succeeded).as("answers served, of the server's %s", 400 * SECONDS)
+        assertThat(governed.succeeded)
+                .as("answers served, of the server's %s", 400 * SECONDS)
                 .isGreaterThan(400 * SECONDS * 7 / 10);
     }
 
@@ -83,7 +92,9 @@ class LoadTestedLimitTest {
     void aRequestRateLimitUnderNoiseIsStillFound() {
         Outcome governed = simulate(true, 0.1, 400, 4);
         Outcome ungoverned = simulate(null, 0.1, 400, 4);
-        assertThat(governed.meanInFlight).as("%s against %s", governed, ungoverned).isBetween(3.0, 12.0);
+        assertThat(governed.meanInFlight)
+                .as("%s against %s", governed, ungoverned)
+                .isBetween(3.0, 12.0);
         assertThat(governed.throttled).isLessThan(ungoverned.throttled / 2);
     }
 
@@ -95,8 +106,7 @@ class LoadTestedLimitTest {
         // two halvings leave it at the rate, where a step may see one 503 and take them for noise for a while: the
         // average share of 503s then stands far above that floor and the next trial finds the load
         assertThat(governed.meanInFlight).as("%s", governed).isBetween(2.0, 6.0);
-        assertThat(governed.throttled).as("%s against %s", governed, ungoverned)
-                .isLessThan(ungoverned.throttled / 8);
+        assertThat(governed.throttled).as("%s against %s", governed, ungoverned).isLessThan(ungoverned.throttled / 8);
     }
 
     /**
@@ -124,11 +134,15 @@ class LoadTestedLimitTest {
             governedTime += with[1];
             ungovernedTime += without[1];
         }
-        assertThat(governed).as("503s over %s runs, governed (ungoverned: %s)", runs, ungoverned)
+        assertThat(governed)
+                .as("503s over %s runs, governed (ungoverned: %s)", runs, ungoverned)
                 .isLessThan(ungoverned / 5);
-        assertThat(worst).as("the most 503s of one governed run (ungoverned mean %s)", ungoverned / runs)
+        assertThat(worst)
+                .as("the most 503s of one governed run (ungoverned mean %s)", ungoverned / runs)
                 .isLessThan(ungoverned / runs / 3);
-        assertThat(governedTime).as("simulated time, governed against ungoverned").isLessThan(ungovernedTime * 11 / 10);
+        assertThat(governedTime)
+                .as("simulated time, governed against ungoverned")
+                .isLessThan(ungovernedTime * 11 / 10);
     }
 
     /** One cold run of {@link #aColdStartAgainstARateLimitSendsAFifthOfThe503s}: its 503s and its simulated time. */
@@ -140,11 +154,14 @@ class LoadTestedLimitTest {
         long millisecond = TimeUnit.MILLISECONDS.toNanos(1);
         AtomicLong now = new AtomicLong();
         Random random = new Random(seed);
-        ThrottleGovernor governor = governed ? new ThrottleGovernor("bucket",
-                new ThrottleSettings(true, 2, 64, 16, 1, 0.5, true),
-                new TimeSource(now::get, new ManualTime().scheduler())) : null;
-        PriorityQueue<ColdEvent> events = new PriorityQueue<>((a, b) -> a.at != b.at ? Long.compare(a.at, b.at)
-                : Long.compare(a.sequence, b.sequence));
+        ThrottleGovernor governor = governed
+                ? new ThrottleGovernor(
+                        "bucket",
+                        new ThrottleSettings(true, 2, 64, 16, 1, 0.5, true),
+                        new TimeSource(now::get, new ManualTime().scheduler()))
+                : null;
+        PriorityQueue<ColdEvent> events = new PriorityQueue<>(
+                (a, b) -> a.at != b.at ? Long.compare(a.at, b.at) : Long.compare(a.sequence, b.sequence));
         ArrayDeque<Integer> waiting = new ArrayDeque<>();
         int[] left = new int[readers];
         int[] attempts = new int[readers];
@@ -190,10 +207,11 @@ class LoadTestedLimitTest {
                     next.permit.throttled();
                 }
                 attempts[next.reader]++;
-                long bound = governor != null && governor.retriesWaitShort() ? 50 * millisecond
+                long bound = governor != null && governor.retriesWaitShort()
+                        ? 50 * millisecond
                         : Math.min(2000 * millisecond, (50 * millisecond) << Math.min(10, attempts[next.reader] - 1));
-                events.add(new ColdEvent(now.get() + (long) (random.nextDouble() * bound), next.reader, true, null,
-                        sequence++));
+                events.add(new ColdEvent(
+                        now.get() + (long) (random.nextDouble() * bound), next.reader, true, null, sequence++));
             }
         }
     }
@@ -223,7 +241,13 @@ class LoadTestedLimitTest {
         }
     }
 
-    private record Outcome(double meanLimit, double meanInFlight, long answers, long succeeded, long throttled, double noiseFloor,
+    private record Outcome(
+            double meanLimit,
+            double meanInFlight,
+            long answers,
+            long succeeded,
+            long throttled,
+            double noiseFloor,
             boolean takesNoise) {}
 
     private record InFlight(long answeredAt, Permit permit, long sequence) {}
@@ -241,11 +265,15 @@ class LoadTestedLimitTest {
     private static Outcome simulate(Boolean testsNoise, double noise, double rate, long seed, long maxAnswers) {
         AtomicLong now = new AtomicLong();
         Random random = new Random(seed);
-        ThrottleGovernor governor = testsNoise == null ? null : new ThrottleGovernor("bucket",
-                new ThrottleSettings(true, 1, 64, 16, 1, 0.5, testsNoise),
-                new TimeSource(now::get, new ManualTime().scheduler()));
+        ThrottleGovernor governor = testsNoise == null
+                ? null
+                : new ThrottleGovernor(
+                        "bucket",
+                        new ThrottleSettings(true, 1, 64, 16, 1, 0.5, testsNoise),
+                        new TimeSource(now::get, new ManualTime().scheduler()));
         PriorityQueue<InFlight> inFlight = new PriorityQueue<>((a, b) -> a.answeredAt != b.answeredAt
-                ? Long.compare(a.answeredAt, b.answeredAt) : Long.compare(a.sequence, b.sequence));
+                ? Long.compare(a.answeredAt, b.answeredAt)
+                : Long.compare(a.sequence, b.sequence));
         ServerRate server = new ServerRate(rate);
         long sequence = 0;
         long answers = 0;
@@ -289,7 +317,13 @@ class LoadTestedLimitTest {
             }
         }
         double floor = governor == null ? 0 : governor.noiseFloor();
-        return new Outcome(limitTime / lastEvent, inFlightTime / lastEvent, answers, succeeded, throttled, floor,
+        return new Outcome(
+                limitTime / lastEvent,
+                inFlightTime / lastEvent,
+                answers,
+                succeeded,
+                throttled,
+                floor,
                 governor != null && governor.takes503sForNoise());
     }
 }

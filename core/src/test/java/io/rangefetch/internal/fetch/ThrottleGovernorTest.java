@@ -46,15 +46,14 @@ class ThrottleGovernorTest {
     }
 
     private ThrottleGovernor governor(int min, int max, int initial, int step, double factor) {
-        ThrottleGovernor governor = new ThrottleGovernor("bucket",
-                new ThrottleSettings(true, min, max, initial, step, factor, false), time());
+        ThrottleGovernor governor = new ThrottleGovernor(
+                "bucket", new ThrottleSettings(true, min, max, initial, step, factor, false), time());
         return initial >= 3 ? warm(governor) : governor; // a limit of 1 or 2 is all used by one at a time
     }
 
     /** A governor that tests whether 503s are noise, with step 1 and factor 0.5. */
     private ThrottleGovernor noiseTesting(int min, int initial) {
-        return warm(new ThrottleGovernor("bucket", new ThrottleSettings(true, min, 64, initial, 1, 0.5, true),
-                time()));
+        return warm(new ThrottleGovernor("bucket", new ThrottleSettings(true, min, 64, initial, 1, 0.5, true), time()));
     }
 
     /**
@@ -85,13 +84,17 @@ class ThrottleGovernorTest {
         List<Permit> burst = take(governor, 16);
         now.addAndGet(10);
         burst.forEach(Permit::throttled);
-        assertThat(governor.limit()).as("16 answers of 503 to requests sent before the decrease").isEqualTo(8);
+        assertThat(governor.limit())
+                .as("16 answers of 503 to requests sent before the decrease")
+                .isEqualTo(8);
         assertThat(governor.inFlight()).isZero();
 
         List<Permit> later = take(governor, 8);
         now.addAndGet(10);
         later.get(0).throttled();
-        assertThat(governor.limit()).as("a request sent after the decrease counts again").isEqualTo(4);
+        assertThat(governor.limit())
+                .as("a request sent after the decrease counts again")
+                .isEqualTo(4);
         later.forEach(Permit::succeeded);
 
         // a decrease starts from what was in flight, not from a limit nobody used
@@ -114,7 +117,8 @@ class ThrottleGovernorTest {
             window.poll().succeeded();
             answersSinceChange++;
             if (governor.limit() != limits.get(limits.size() - 1)) {
-                assertThat(answersSinceChange).as("answers in the round before growing from %s", limits)
+                assertThat(answersSinceChange)
+                        .as("answers in the round before growing from %s", limits)
                         .isGreaterThanOrEqualTo(limits.get(limits.size() - 1) / 2);
                 limits.add(governor.limit());
                 answersSinceChange = 0;
@@ -145,15 +149,19 @@ class ThrottleGovernorTest {
 
     @Test
     void aFreshGovernorsFirst503AloneLowersNothingAndASecondDoes() {
-        ThrottleGovernor governor = new ThrottleGovernor("bucket",
-                new ThrottleSettings(true, 1, 64, 16, 1, 0.5, true), time());
+        ThrottleGovernor governor =
+                new ThrottleGovernor("bucket", new ThrottleSettings(true, 1, 64, 16, 1, 0.5, true), time());
         List<Permit> first = take(governor, 8);
         now.addAndGet(10);
         first.get(0).throttled();
-        assertThat(governor.limit()).as("one 503 among a fresh governor's first answers").isEqualTo(16);
+        assertThat(governor.limit())
+                .as("one 503 among a fresh governor's first answers")
+                .isEqualTo(16);
         first.get(1).succeeded();
         first.get(2).throttled();
-        assertThat(governor.limit()).as("a second among them, no burst: 6 in flight, cut by a quarter").isEqualTo(4);
+        assertThat(governor.limit())
+                .as("a second among them, no burst: 6 in flight, cut by a quarter")
+                .isEqualTo(4);
         first.subList(3, first.size()).forEach(Permit::succeeded);
     }
 
@@ -166,7 +174,9 @@ class ThrottleGovernorTest {
         permits.get(0).throttled();
         assertThat(governor.limit()).as("4 in flight, halved").isEqualTo(2);
         permits.subList(1, permits.size()).forEach(Permit::ignored);
-        assertThat(governor.retriesWaitShort()).as("at the minimum only a growing wait sends less").isFalse();
+        assertThat(governor.retriesWaitShort())
+                .as("at the minimum only a growing wait sends less")
+                .isFalse();
 
         assertThat(noiseTesting(2, 8).retriesWaitShort()).isTrue();
     }
@@ -175,7 +185,9 @@ class ThrottleGovernorTest {
     void aLimitATrialLoweredForLoadGoesBackWhenLater503sProveThemNoise() {
         ThrottleGovernor governor = noiseTesting(2, 16);
         List<Permit> rest = openTrial(governor, 16);
-        assertThat(governor.limit()).as("a lone 503, no burst: cut by a quarter").isEqualTo(12);
+        assertThat(governor.limit())
+                .as("a lone 503, no burst: cut by a quarter")
+                .isEqualTo(12);
         now.addAndGet(10);
         rest.forEach(Permit::succeeded);
         // the trial's answers, none 503: 8 are too few to tell from noise at the share before (1 in 16), so it
@@ -250,7 +262,9 @@ class ThrottleGovernorTest {
         round.get(0).succeeded();
         round.get(1).answered();
         assertThat(governor.limit()).as("two answers of a round of three").isEqualTo(3);
-        assertThat(governor.inFlight()).as("an answered request keeps its place").isEqualTo(2);
+        assertThat(governor.inFlight())
+                .as("an answered request keeps its place")
+                .isEqualTo(2);
         round.get(2).succeeded();
         assertThat(governor.limit()).as("the third").isEqualTo(4);
         round.get(1).succeeded();

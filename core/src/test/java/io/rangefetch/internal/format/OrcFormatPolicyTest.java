@@ -42,11 +42,14 @@ class OrcFormatPolicyTest {
 
     @RegisterExtension
     final StreamFixture fixture = new StreamFixture();
+
     private final InMemoryObjectClient client = fixture.client();
 
     private static StreamConfig config(long tailSize) {
-        return StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB)
-                .set(OrcFormatPolicy.TAIL_SIZE, tailSize).build();
+        return StreamConfig.builder()
+                .set(CACHE_MAX_MEMORY, 256L * MIB)
+                .set(OrcFormatPolicy.TAIL_SIZE, tailSize)
+                .build();
     }
 
     private Settling orcPolicy() {
@@ -59,7 +62,10 @@ class OrcFormatPolicyTest {
     }
 
     private OpenOptions known(String key) {
-        return OpenOptions.builder().length(fixture.length(key)).etag(client.etag(BUCKET, key)).build();
+        return OpenOptions.builder()
+                .length(fixture.length(key))
+                .etag(client.etag(BUCKET, key))
+                .build();
     }
 
     private byte[] put(String key, byte[] data) {
@@ -80,9 +86,11 @@ class OrcFormatPolicyTest {
         byte[] data = put("fits.orc", OrcTails.file(LENGTH, postScript, 1));
         long tail = OrcTails.tailLength(postScript, 9000, 1000);
         Settling policy = orcPolicy();
-        try (SeekableS3InputStream stream = open(StreamConfig.builder()
-                .set(CACHE_MAX_MEMORY, 256L * MIB).build(), policy,
-                "fits.orc", OpenOptions.defaults())) {
+        try (SeekableS3InputStream stream = open(
+                StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB).build(),
+                policy,
+                "fits.orc",
+                OpenOptions.defaults())) {
             policy.awaitSettled();
             fixture.awaitQuiet();
             assertThat(client.gets()).extracting(Request::range).containsExactly("bytes=-" + 256 * KIB);
@@ -100,14 +108,15 @@ class OrcFormatPolicyTest {
         byte[] data = put("large-footer.orc", OrcTails.file(LENGTH, postScript, 2));
         long tail = OrcTails.tailLength(postScript, 250_000, 49_000);
         Settling policy = orcPolicy();
-        try (SeekableS3InputStream stream = open(config(64 * KIB), policy, "large-footer.orc",
-                OpenOptions.defaults())) {
+        try (SeekableS3InputStream stream =
+                open(config(64 * KIB), policy, "large-footer.orc", OpenOptions.defaults())) {
             policy.awaitSettled();
             assertTailReads(stream, data, tail);
         }
         fixture.awaitQuiet();
         List<Request> requests = client.requests();
-        assertThat(requests).extracting(Request::range)
+        assertThat(requests)
+                .extracting(Request::range)
                 .containsExactly("bytes=-" + 64 * KIB, new ByteRange(LENGTH - tail, LENGTH - 64 * KIB).toHttpRange());
         assertThat(requests.get(1).ifMatch()).isEqualTo(client.etag(BUCKET, "large-footer.orc"));
     }
@@ -118,14 +127,19 @@ class OrcFormatPolicyTest {
         byte[] data = put("known.orc", OrcTails.file(LENGTH, postScript, 3));
         long tail = OrcTails.tailLength(postScript, 250_000, 49_000);
         Settling policy = orcPolicy();
-        OpenOptions options = OpenOptions.builder().length(LENGTH).etag(client.etag(BUCKET, "known.orc")).build();
+        OpenOptions options = OpenOptions.builder()
+                .length(LENGTH)
+                .etag(client.etag(BUCKET, "known.orc"))
+                .build();
         try (SeekableS3InputStream stream = open(config(64 * KIB), policy, "known.orc", options)) {
             policy.awaitSettled();
             assertTailReads(stream, data, tail);
         }
         fixture.awaitQuiet();
-        assertThat(client.gets()).extracting(Request::byteRange).containsExactlyInAnyOrder(
-                new ByteRange(LENGTH - 64 * KIB, LENGTH), new ByteRange(LENGTH - tail, LENGTH - 64 * KIB));
+        assertThat(client.gets())
+                .extracting(Request::byteRange)
+                .containsExactlyInAnyOrder(
+                        new ByteRange(LENGTH - 64 * KIB, LENGTH), new ByteRange(LENGTH - tail, LENGTH - 64 * KIB));
         assertThat(client.requests()).hasSize(2);
     }
 
@@ -148,8 +162,7 @@ class OrcFormatPolicyTest {
                 policy.awaitSettled();
                 assertTailReads(stream, data, 64 * KIB);
                 fixture.awaitQuiet();
-                assertThat(client.requests()).as(key).extracting(Request::range)
-                        .containsExactly("bytes=-" + 64 * KIB);
+                assertThat(client.requests()).as(key).extracting(Request::range).containsExactly("bytes=-" + 64 * KIB);
                 byte[] head = new byte[1000];
                 stream.readFully(0, head, 0, head.length);
                 assertThat(head).isEqualTo(Arrays.copyOf(data, head.length));
@@ -193,7 +206,9 @@ class OrcFormatPolicyTest {
         }
 
         void awaitSettled() throws Exception {
-            assertThat(opened.await(20, TimeUnit.SECONDS)).as("opened() returned").isTrue();
+            assertThat(opened.await(20, TimeUnit.SECONDS))
+                    .as("opened() returned")
+                    .isTrue();
             CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).get(20, TimeUnit.SECONDS);
         }
 

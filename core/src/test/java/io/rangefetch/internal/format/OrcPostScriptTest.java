@@ -22,7 +22,8 @@ class OrcPostScriptTest {
     }
 
     private static void assertNotOrc(byte[] tail, String because) {
-        assertThatThrownBy(() -> tailLength(tail)).isInstanceOf(OrcPostScript.NotOrcException.class)
+        assertThatThrownBy(() -> tailLength(tail))
+                .isInstanceOf(OrcPostScript.NotOrcException.class)
                 .hasMessageContaining(because);
     }
 

@@ -22,11 +22,13 @@ class TextFormatPolicyTest {
     private static final String BUCKET = StreamFixture.BUCKET;
     private static final int KIB = 1024;
     private static final int MIB = StreamFixture.MIB;
-    private static final StreamConfig CONFIG = StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB).build();
+    private static final StreamConfig CONFIG =
+            StreamConfig.builder().set(CACHE_MAX_MEMORY, 256L * MIB).build();
     private static final long MIN_REQUEST = CONFIG.get(MIN_REQUEST_SIZE);
 
     @RegisterExtension
     final StreamFixture fixture = new StreamFixture();
+
     private final InMemoryObjectClient client = fixture.client();
 
     private SeekableS3InputStream open(String key, OpenOptions options) {
@@ -60,15 +62,19 @@ class TextFormatPolicyTest {
         long splitEnd = 3L * MIB + 12_345;
         OpenOptions.Builder options = versionKnown ? known("split.csv") : OpenOptions.builder();
         long readEnd;
-        try (SeekableS3InputStream stream = open("split.csv", options.split(0, splitEnd).build())) {
+        try (SeekableS3InputStream stream =
+                open("split.csv", options.split(0, splitEnd).build())) {
             readEnd = readThrough(stream, data, splitEnd);
         }
         fixture.awaitQuiet();
         List<Request> gets = client.gets();
-        assertThat(gets).extracting(Request::byteRange)
-                .allSatisfy(range -> assertThat(range.end()).as("%s", gets)
+        assertThat(gets)
+                .extracting(Request::byteRange)
+                .allSatisfy(range -> assertThat(range.end())
+                        .as("%s", gets)
                         .isLessThanOrEqualTo(Math.max(splitEnd, readEnd) + MIN_REQUEST));
-        long requested = gets.stream().mapToLong(get -> get.byteRange().length()).sum();
+        long requested =
+                gets.stream().mapToLong(get -> get.byteRange().length()).sum();
         assertThat(requested).as("every byte is fetched once").isLessThanOrEqualTo(readEnd + MIN_REQUEST);
     }
 
@@ -93,7 +99,8 @@ class TextFormatPolicyTest {
             assertThat(first).isEqualTo(Arrays.copyOf(data, 100));
             assertThat(seen.awaitHeld(2)).as("a prefetch was sent").isTrue();
         }
-        assertThat(client.gets()).extracting(Request::byteRange)
+        assertThat(client.gets())
+                .extracting(Request::byteRange)
                 .contains(new ByteRange(0, MIN_REQUEST))
                 .anySatisfy(range -> assertThat(range.start()).isGreaterThanOrEqualTo(MIN_REQUEST));
     }
@@ -113,15 +120,19 @@ class TextFormatPolicyTest {
     @Test
     void aPositionedReadOfACsvFetchesOnlyItsRangeGrownToTheMinimum() throws Exception {
         byte[] data = fixture.put("lookup.csv", 64 * MIB);
-        try (SeekableS3InputStream stream = open("lookup.csv", known("lookup.csv").build())) {
+        try (SeekableS3InputStream stream =
+                open("lookup.csv", known("lookup.csv").build())) {
             fixture.awaitQuiet();
-            assertThat(client.requests()).as("opening a text object sends nothing").isEmpty();
+            assertThat(client.requests())
+                    .as("opening a text object sends nothing")
+                    .isEmpty();
             byte[] bytes = new byte[100];
             stream.readFully(5L * MIB, bytes, 0, bytes.length);
             assertThat(bytes).isEqualTo(Arrays.copyOfRange(data, 5 * MIB, 5 * MIB + 100));
         }
         fixture.awaitQuiet();
-        assertThat(client.gets()).extracting(Request::byteRange)
+        assertThat(client.gets())
+                .extracting(Request::byteRange)
                 .containsExactly(ByteRange.ofLength(5L * MIB, MIN_REQUEST));
     }
 }

@@ -80,32 +80,50 @@ class ListingCallsTest {
         assertThat(edges.calls()).as("first-last").isLessThanOrEqualTo(3);
 
         Counted scattered = list(partitions, new ArrayList<>(random));
-        assertThat(scattered.calls()).as("random: calls against paging the common prefix")
+        assertThat(scattered.calls())
+                .as("random: calls against paging the common prefix")
                 .isLessThanOrEqualTo(commonPrefixPages);
-        assertThat(scattered.calls()).as("random: calls against one listing per location")
+        assertThat(scattered.calls())
+                .as("random: calls against one listing per location")
                 .isLessThanOrEqualTo(perLocationCalls(partitions, random));
         assertThat(scattered.cursors()).as("random: cursors").isGreaterThan(1);
 
         Counted everything = list(partitions, all);
         assertThat(everything.calls()).as("all").isEqualTo(commonPrefixPages);
-        System.out.printf("%,d x %d: first-last %d calls (%d cursors), random %d (%d), all %d (%d); common prefix "
-                + "%d%n", partitions, files, edges.calls(), edges.cursors(), scattered.calls(), scattered.cursors(),
-                everything.calls(), everything.cursors(), commonPrefixPages);
+        System.out.printf(
+                "%,d x %d: first-last %d calls (%d cursors), random %d (%d), all %d (%d); common prefix " + "%d%n",
+                partitions,
+                files,
+                edges.calls(),
+                edges.cursors(),
+                scattered.calls(),
+                scattered.cursors(),
+                everything.calls(),
+                everything.cursors(),
+                commonPrefixPages);
     }
 
     private static String partition(int partitions, int index) {
-        return ROOT + String.format("p=%0" + Math.max(4, Integer.toString(partitions - 1).length()) + "d/", index);
+        return ROOT
+                + String.format(
+                        "p=%0" + Math.max(4, Integer.toString(partitions - 1).length()) + "d/", index);
     }
 
     private Counted list(int partitions, List<Integer> wanted) throws IOException {
-        List<String> directories = wanted.stream().map(index -> partition(partitions, index)).toList();
+        List<String> directories =
+                wanted.stream().map(index -> partition(partitions, index)).toList();
         List<String> expected = new ArrayList<>();
         directories.forEach(directory -> expected.addAll(under(directory)));
         client.clearLog();
         List<String> keys = new ArrayList<>();
         int cursors;
-        try (ParallelListing listing = ParallelListing.start(Map.of(BUCKET, directories), SETTINGS, scheduler, time.timeSource(),
-                (request, abort) -> client.list(request), (bucket, entry) -> { })) {
+        try (ParallelListing listing = ParallelListing.start(
+                Map.of(BUCKET, directories),
+                SETTINGS,
+                scheduler,
+                time.timeSource(),
+                (request, abort) -> client.list(request),
+                (bucket, entry) -> {})) {
             for (ParallelListing.Listed listed = listing.next(); listed != null; listed = listing.next()) {
                 keys.add(listed.entry().key());
             }

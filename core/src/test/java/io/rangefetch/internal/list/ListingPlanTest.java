@@ -16,8 +16,9 @@ class ListingPlanTest {
     }
 
     private static List<ListTarget> partitions(int... numbers) {
-        return ListingPlan.disjoint(IntStream.of(numbers).mapToObj(n -> ListTarget.under(String.format("t/p=%04d/",
-                n))).toList());
+        return ListingPlan.disjoint(IntStream.of(numbers)
+                .mapToObj(n -> ListTarget.under(String.format("t/p=%04d/", n)))
+                .toList());
     }
 
     private static List<String> firsts(List<List<ListTarget>> groups) {
@@ -76,8 +77,9 @@ class ListingPlanTest {
         assertThat(firsts(ListingPlan.groups(tables, 16, 1000))).containsExactly("sales/", "stock/", "users/");
 
         // every neighbour two letters apart: 39 gaps of unknown size, more than 15 cuts
-        List<ListTarget> hashed = directories(IntStream.range(0, 40).mapToObj(i -> "t/h=" + (char) ('a' + 2 * (i / 10))
-                + (char) ('a' + 2 * (i % 10)) + "/").toArray(String[]::new));
+        List<ListTarget> hashed = directories(IntStream.range(0, 40)
+                .mapToObj(i -> "t/h=" + (char) ('a' + 2 * (i / 10)) + (char) ('a' + 2 * (i % 10)) + "/")
+                .toArray(String[]::new));
         assertThat(ListingPlan.groups(hashed, 16, 1000)).hasSize(1);
         assertThat(ListingPlan.groups(hashed, 64, 1000)).hasSize(40);
     }
@@ -85,8 +87,10 @@ class ListingPlanTest {
     @Test
     void badArgumentsAreRefused() {
         assertThatThrownBy(() -> ListingPlan.groups(partitions(1), 0, 1000))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("positive");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("positive");
         assertThatThrownBy(() -> ListingPlan.groups(partitions(1), 1, 0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("positive");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("positive");
     }
 }

@@ -34,8 +34,14 @@ import net.jqwik.api.statistics.Statistics;
 class ListingSplitPropertiesTest {
     private static final String BUCKET = "data";
 
-    record Scenario(List<Integer> sizes, boolean padded, List<Integer> tricky, List<String> wanted, int pageSize,
-            int cursors, int parallelism) {
+    record Scenario(
+            List<Integer> sizes,
+            boolean padded,
+            List<Integer> tricky,
+            List<String> wanted,
+            int pageSize,
+            int cursors,
+            int parallelism) {
 
         String partition(int number) {
             return padded ? String.format("t/p=%04d", number) : "t/p=" + number;
@@ -63,9 +69,13 @@ class ListingSplitPropertiesTest {
         InMemoryObjectClient client = new InMemoryObjectClient();
         TreeSet<String> keys = scenario.keys();
         keys.forEach(key -> client.put(BUCKET, key, new byte[1]));
-        List<String> expected = keys.stream().filter(key -> !key.endsWith("/") && scenario.wanted().stream()
-                .anyMatch(location -> location.endsWith("/") ? key.startsWith(location)
-                        : key.equals(location) || key.startsWith(location + "/"))).toList();
+        List<String> expected = keys.stream()
+                .filter(key -> !key.endsWith("/")
+                        && scenario.wanted().stream()
+                                .anyMatch(location -> location.endsWith("/")
+                                        ? key.startsWith(location)
+                                        : key.equals(location) || key.startsWith(location + "/")))
+                .toList();
 
         Listed single = list(client, scenario, 1);
         Listed split = list(client, scenario, scenario.cursors());
@@ -80,19 +90,25 @@ class ListingSplitPropertiesTest {
     record Listed(List<String> keys, long calls, int cursors, int planned) {}
 
     private static Listed list(InMemoryObjectClient client, Scenario scenario, int cursors) throws IOException {
-        ListingSettings settings = new ListingSettings(scenario.pageSize(), cursors, scenario.parallelism(),
-                Duration.ZERO);
+        ListingSettings settings =
+                new ListingSettings(scenario.pageSize(), cursors, scenario.parallelism(), Duration.ZERO);
         List<ListTarget> targets = new ArrayList<>();
         scenario.wanted().forEach(key -> targets.addAll(ListingPlan.targetsOf(key)));
-        int planned = ListingPlan.groups(ListingPlan.disjoint(targets), cursors, scenario.pageSize()).size();
+        int planned = ListingPlan.groups(ListingPlan.disjoint(targets), cursors, scenario.pageSize())
+                .size();
         client.clearLog();
         ExecutorService threads = Executors.newFixedThreadPool(3);
         ManualTime time = new ManualTime();
         List<String> keys = new ArrayList<>();
         int count;
         try (FetchScheduler scheduler = new FetchScheduler(4, threads, threads, time.timeSource());
-                ParallelListing listing = ParallelListing.start(Map.of(BUCKET, scenario.wanted()), settings,
-                        scheduler, time.timeSource(), (request, abort) -> client.list(request), (bucket, entry) -> { })) {
+                ParallelListing listing = ParallelListing.start(
+                        Map.of(BUCKET, scenario.wanted()),
+                        settings,
+                        scheduler,
+                        time.timeSource(),
+                        (request, abort) -> client.list(request),
+                        (bucket, entry) -> {})) {
             for (ParallelListing.Listed listed = listing.next(); listed != null; listed = listing.next()) {
                 keys.add(listed.entry().key());
             }
@@ -103,36 +119,48 @@ class ListingSplitPropertiesTest {
 
     @Provide
     Arbitrary<Scenario> scenarios() {
-        Arbitrary<List<Integer>> uniform = Combinators.combine(Arbitraries.integers().between(1, 200).withDistribution(RandomDistribution.uniform()),
-                Arbitraries.integers().between(0, 24)).as((count, size) -> java.util.Collections.nCopies(count, size));
-        Arbitrary<List<Integer>> uneven = Arbitraries.integers().between(0, 24).list().ofMinSize(1).ofMaxSize(200)
+        Arbitrary<List<Integer>> uniform = Combinators.combine(
+                        Arbitraries.integers().between(1, 200).withDistribution(RandomDistribution.uniform()),
+                        Arbitraries.integers().between(0, 24))
+                .as((count, size) -> java.util.Collections.nCopies(count, size));
+        Arbitrary<List<Integer>> uneven = Arbitraries.integers()
+                .between(0, 24)
+                .list()
+                .ofMinSize(1)
+                .ofMaxSize(200)
                 .withSizeDistribution(RandomDistribution.uniform());
         Arbitrary<List<Integer>> sizes = Arbitraries.oneOf(uniform, uneven);
         return sizes.flatMap(partitions -> {
             int count = partitions.size();
             Arbitrary<Integer> number = Arbitraries.integers().between(0, count + 5); // a few that do not exist
-            Arbitrary<String> location = Combinators.combine(number, Arbitraries.of("/", "/", "/", "", "/sub/", "!x/", "-x"))
+            Arbitrary<String> location = Combinators.combine(
+                            number, Arbitraries.of("/", "/", "/", "", "/sub/", "!x/", "-x"))
                     .as((n, tail) -> n + "|" + tail);
-            Arbitrary<List<String>> scattered = location.list().ofMaxSize(60)
-                    .withSizeDistribution(RandomDistribution.uniform());
-            Arbitrary<List<String>> dense = Combinators.combine(Arbitraries.integers().between(0, count),
-                    Arbitraries.integers().between(0, count)).as((from, length) -> {
+            Arbitrary<List<String>> scattered =
+                    location.list().ofMaxSize(60).withSizeDistribution(RandomDistribution.uniform());
+            Arbitrary<List<String>> dense = Combinators.combine(
+                            Arbitraries.integers().between(0, count),
+                            Arbitraries.integers().between(0, count))
+                    .as((from, length) -> {
                         List<String> run = new ArrayList<>();
                         for (int n = from; n < Math.min(count, from + length); n++) {
                             run.add(n + "|/");
                         }
                         return run;
                     });
-            Arbitrary<List<String>> strided = Combinators.combine(Arbitraries.integers().between(0, count),
-                    Arbitraries.integers().between(2, 9)).as((from, stride) -> {
+            Arbitrary<List<String>> strided = Combinators.combine(
+                            Arbitraries.integers().between(0, count),
+                            Arbitraries.integers().between(2, 9))
+                    .as((from, stride) -> {
                         List<String> every = new ArrayList<>();
                         for (int n = from; n < count; n += stride) {
                             every.add(n + "|/");
                         }
                         return every;
                     });
-            Arbitrary<List<String>> wanted = Combinators.combine(scattered, dense, strided,
-                    Arbitraries.integers().between(0, 3)).as((some, run, every, kind) -> {
+            Arbitrary<List<String>> wanted = Combinators.combine(
+                            scattered, dense, strided, Arbitraries.integers().between(0, 3))
+                    .as((some, run, every, kind) -> {
                         List<String> all = new ArrayList<>(kind == 1 ? List.of() : some);
                         if (kind == 1 || kind == 3 || all.isEmpty()) {
                             all.addAll(run);
@@ -142,16 +170,22 @@ class ListingSplitPropertiesTest {
                         }
                         return all;
                     });
-            return Combinators.combine(Arbitraries.of(true, true, false), Arbitraries.integers().between(0, count)
-                    .list().ofMaxSize(4), wanted, Arbitraries.integers().between(2, 40).withDistribution(RandomDistribution.uniform()),
-                    Arbitraries.integers().between(1, 16), Arbitraries.integers().between(1, 4))
+            return Combinators.combine(
+                            Arbitraries.of(true, true, false),
+                            Arbitraries.integers().between(0, count).list().ofMaxSize(4),
+                            wanted,
+                            Arbitraries.integers().between(2, 40).withDistribution(RandomDistribution.uniform()),
+                            Arbitraries.integers().between(1, 16),
+                            Arbitraries.integers().between(1, 4))
                     .as((padded, tricky, picked, pageSize, cursors, parallelism) -> {
-                        Scenario draft = new Scenario(partitions, padded, tricky, List.of(), pageSize, cursors,
-                                parallelism);
-                        List<String> locations = picked.stream().map(pick -> {
-                            String[] parts = pick.split("\\|", -1);
-                            return draft.partition(Integer.parseInt(parts[0])) + parts[1];
-                        }).toList();
+                        Scenario draft =
+                                new Scenario(partitions, padded, tricky, List.of(), pageSize, cursors, parallelism);
+                        List<String> locations = picked.stream()
+                                .map(pick -> {
+                                    String[] parts = pick.split("\\|", -1);
+                                    return draft.partition(Integer.parseInt(parts[0])) + parts[1];
+                                })
+                                .toList();
                         return new Scenario(partitions, padded, tricky, locations, pageSize, cursors, parallelism);
                     });
         });

@@ -84,32 +84,40 @@ class ParallelListingSplitTest {
     }
 
     private ParallelListing start() {
-        return ParallelListing.start(Map.of(BUCKET, wanted), SETTINGS, scheduler, time.timeSource(), (request, abort) -> {
-            sent.add(request);
-            if (held.test(request)) {
-                heldReached.countDown();
-                heldCount.release();
-                try {
-                    release.await(10, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            ListPage page = client.list(request);
-            if (page.truncated()) {
-                tokens.put(page.nextContinuationToken(), page.objects().get(page.objects().size() - 1).key());
-            }
-            if (ofANewCursor(request)) {
-                newCursorAnswered.countDown();
-            }
-            return page;
-        }, (bucket, entry) -> { });
+        return ParallelListing.start(
+                Map.of(BUCKET, wanted),
+                SETTINGS,
+                scheduler,
+                time.timeSource(),
+                (request, abort) -> {
+                    sent.add(request);
+                    if (held.test(request)) {
+                        heldReached.countDown();
+                        heldCount.release();
+                        try {
+                            release.await(10, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                    ListPage page = client.list(request);
+                    if (page.truncated()) {
+                        tokens.put(
+                                page.nextContinuationToken(),
+                                page.objects().get(page.objects().size() - 1).key());
+                    }
+                    if (ofANewCursor(request)) {
+                        newCursorAnswered.countDown();
+                    }
+                    return page;
+                },
+                (bucket, entry) -> {});
     }
 
     /** Where a request lists from: after its StartAfter, or after the last key of the page its token follows. */
     private String from(ListRequest request) {
-        String from = request.continuationToken() != null ? tokens.get(request.continuationToken())
-                : request.startAfter();
+        String from =
+                request.continuationToken() != null ? tokens.get(request.continuationToken()) : request.startAfter();
         return from == null ? "" : from;
     }
 
@@ -119,12 +127,15 @@ class ParallelListingSplitTest {
     }
 
     private boolean ofTheSplitCursorAfterItsFirst(ListRequest request) {
-        return !request.prefix().equals(FIRST_CURSOR_PREFIX) && !ofANewCursor(request)
+        return !request.prefix().equals(FIRST_CURSOR_PREFIX)
+                && !ofANewCursor(request)
                 && !(request.continuationToken() == null && SPLIT_CURSOR_FIRST_START.equals(request.startAfter()));
     }
 
     private void awaitHeld() throws InterruptedException {
-        assertThat(heldReached.await(10, TimeUnit.SECONDS)).as("the held request was sent").isTrue();
+        assertThat(heldReached.await(10, TimeUnit.SECONDS))
+                .as("the held request was sent")
+                .isTrue();
     }
 
     private List<String> expected() {
@@ -151,7 +162,9 @@ class ParallelListingSplitTest {
             Future<List<String>> read = reader.submit(() -> readAll(listing));
             awaitHeld();
 
-            assertThat(newCursorAnswered.await(10, TimeUnit.SECONDS)).as("a new cursor's page came").isTrue();
+            assertThat(newCursorAnswered.await(10, TimeUnit.SECONDS))
+                    .as("a new cursor's page came")
+                    .isTrue();
             assertThat(read).isNotDone();
             assertThat(listing.cursorCount()).isGreaterThan(2);
 
@@ -167,7 +180,9 @@ class ParallelListingSplitTest {
             Future<List<String>> read = reader.submit(() -> readAll(listing));
             awaitHeld();
 
-            assertThat(newCursorAnswered.await(10, TimeUnit.SECONDS)).as("a new cursor's page came").isTrue();
+            assertThat(newCursorAnswered.await(10, TimeUnit.SECONDS))
+                    .as("a new cursor's page came")
+                    .isTrue();
             assertThat(read).isNotDone();
 
             release.countDown();
@@ -185,7 +200,9 @@ class ParallelListingSplitTest {
         assertThat(cursors).isGreaterThan(2);
         // in flight: the split cursor's next page and the first page of each new cursor in the window
         int inFlight = 1 + Math.min(cursors, SETTINGS.parallelism()) - 2;
-        assertThat(heldCount.tryAcquire(inFlight, 10, TimeUnit.SECONDS)).as("every page due was sent").isTrue();
+        assertThat(heldCount.tryAcquire(inFlight, 10, TimeUnit.SECONDS))
+                .as("every page due was sent")
+                .isTrue();
 
         listing.close();
         int atClose = sent.size();

@@ -24,20 +24,23 @@ class SplitPlannerTest {
     }
 
     private static List<ListTarget> wanted(IntStream numbers) {
-        return numbers.mapToObj(n -> ListTarget.under(String.format("t/p=%04d/", n))).toList();
+        return numbers.mapToObj(n -> ListTarget.under(String.format("t/p=%04d/", n)))
+                .toList();
     }
 
     /** The first page of a cursor over {@code targets}: the keys after just before the first, {@code size} of them. */
     private List<String> firstPage(List<ListTarget> targets, int size) {
-        return keys.tailSet(Utf8Order.justBefore(targets.get(0).text()), false).stream().limit(size).toList();
+        return keys.tailSet(Utf8Order.justBefore(targets.get(0).text()), false).stream()
+                .limit(size)
+                .toList();
     }
 
     @Test
     void aFirstPageCountsTheTargetsAndGapsItPassedWhole() {
-        keys.addAll(List.of("t/p=1/a", "t/p=1/b", "t/p=2/a", "t/p=2/b", "t/p=2/c", "t/p=3/a", "t/p=4/a", "t/p=9/a",
-                "t/q/a"));
-        List<ListTarget> targets = List.of(ListTarget.under("t/p=1/"), ListTarget.under("t/p=3/"),
-                ListTarget.under("t/p=9/"));
+        keys.addAll(List.of(
+                "t/p=1/a", "t/p=1/b", "t/p=2/a", "t/p=2/b", "t/p=2/c", "t/p=3/a", "t/p=4/a", "t/p=9/a", "t/q/a"));
+        List<ListTarget> targets =
+                List.of(ListTarget.under("t/p=1/"), ListTarget.under("t/p=3/"), ListTarget.under("t/p=9/"));
 
         FirstPage seen = FirstPage.observe(targets, firstPage(targets, 7));
 
@@ -45,8 +48,12 @@ class SplitPlannerTest {
         assertThat(seen.keysPerTarget()).isEqualTo(1.5);
         assertThat(seen.keysPerGapUnit()).isEqualTo(3);
         assertThat(seen.keysPerOpaqueGap()).isEqualTo(1.5);
-        assertThat(FirstPage.observe(targets, firstPage(targets, 9))).as("past the last target").isNull();
-        assertThat(FirstPage.observe(targets, List.of("t/p=0/a"))).as("before the first").isNull();
+        assertThat(FirstPage.observe(targets, firstPage(targets, 9)))
+                .as("past the last target")
+                .isNull();
+        assertThat(FirstPage.observe(targets, List.of("t/p=0/a")))
+                .as("before the first")
+                .isNull();
     }
 
     @Test
@@ -102,7 +109,9 @@ class SplitPlannerTest {
         List<Integer> fifteen = SplitPlanner.cuts(targets, seen, 100, 15);
 
         // pages of 100 keys: one cursor skips enough of the 60-key gaps to leave room for every paid cut
-        assertThat(fifteen).hasSize(15).doesNotHaveDuplicates()
+        assertThat(fifteen)
+                .hasSize(15)
+                .doesNotHaveDuplicates()
                 .allSatisfy(cut -> assertThat(cut).isBetween(seen.current(), targets.size() - 2));
         for (int most = 1; most < fifteen.size(); most++) {
             assertThat(SplitPlanner.cuts(targets, seen, 100, most)).isEqualTo(fifteen.subList(0, most));
@@ -117,6 +126,7 @@ class SplitPlannerTest {
         List<String> atTheLast = new ArrayList<>(firstPage(targets, 1000));
         atTheLast.add("t/p=0002/part-000");
 
-        assertThat(SplitPlanner.cuts(targets, FirstPage.observe(targets, atTheLast), 1000, 15)).isEmpty();
+        assertThat(SplitPlanner.cuts(targets, FirstPage.observe(targets, atTheLast), 1000, 15))
+                .isEmpty();
     }
 }

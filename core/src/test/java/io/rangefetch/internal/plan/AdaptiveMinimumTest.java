@@ -57,8 +57,10 @@ class AdaptiveMinimumTest {
             long current = minimum.minimum();
             minima.add(current);
             ReadPlan plan = planner.withDemandMinimum(current)
-                    .plan(new ReadRequest(position, end - position, OBJECT, false, AccessHint.DETECT),
-                            SequentialState.initial(), cached);
+                    .plan(
+                            new ReadRequest(position, end - position, OBJECT, false, AccessHint.DETECT),
+                            SequentialState.initial(),
+                            cached);
             minimum.planned(position, end, plan.demand(), OBJECT);
             cached.addAll(plan.demand());
             fetched += plan.demand().stream().mapToLong(ByteRange::length).sum();
@@ -144,7 +146,8 @@ class AdaptiveMinimumTest {
             reader.read(start + 8 * KIB, 8 * KIB);
         }
         assertThat(reader.current()).isEqualTo(16 * KIB);
-        assertThat(reader.minima.subList(reader.minima.size() - 200, reader.minima.size())).containsOnly(16 * KIB);
+        assertThat(reader.minima.subList(reader.minima.size() - 200, reader.minima.size()))
+                .containsOnly(16 * KIB);
     }
 
     @Test
@@ -225,16 +228,19 @@ class AdaptiveMinimumTest {
             // a read at an object's end: its request is grown backward, nothing can follow it
             long objectLength = OBJECT - i * 64 * KIB;
             minimum.touched(objectLength - 8 * KIB, objectLength);
-            minimum.planned(objectLength - 8 * KIB, objectLength,
-                    List.of(new ByteRange(objectLength - 64 * KIB, objectLength)), objectLength);
+            minimum.planned(
+                    objectLength - 8 * KIB,
+                    objectLength,
+                    List.of(new ByteRange(objectLength - 64 * KIB, objectLength)),
+                    objectLength);
         }
         assertThat(minimum.minimum()).isEqualTo(64 * KIB);
     }
 
     @Test
     void aConfiguredMinimumBelowTheFloorNeverMoves() {
-        Reader reader = new Reader(new PlannerSettings(2 * KIB, 8 * MIB, 8 * MIB, 2, 4 * MIB, 64 * MIB, 16, 2 * MIB,
-                512 * KIB));
+        Reader reader = new Reader(
+                new PlannerSettings(2 * KIB, 8 * MIB, 8 * MIB, 2, 4 * MIB, 64 * MIB, 16, 2 * MIB, 512 * KIB));
         Random random = new Random(9);
         for (int i = 0; i < 100; i++) {
             reader.read(randomPosition(random, 100), 100);
@@ -244,7 +250,8 @@ class AdaptiveMinimumTest {
 
     @Test
     void aMinimumThatIsNotPositiveIsRejected() {
-        assertThatThrownBy(() -> new AdaptiveMinimum(0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new AdaptiveMinimum(0))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("got 0");
     }
 
@@ -262,8 +269,11 @@ class AdaptiveMinimumTest {
                         minimum.touched(position, position + 8 * KIB);
                         long current = minimum.minimum();
                         assertThat(current).isBetween(8 * KIB, 64 * KIB);
-                        minimum.planned(position, position + 8 * KIB,
-                                List.of(ByteRange.ofLength(position, Math.max(8 * KIB, current))), OBJECT);
+                        minimum.planned(
+                                position,
+                                position + 8 * KIB,
+                                List.of(ByteRange.ofLength(position, Math.max(8 * KIB, current))),
+                                OBJECT);
                     }
                 }));
             }
@@ -280,15 +290,17 @@ class AdaptiveMinimumTest {
     record Step(boolean follows, double where, long length, boolean told) {}
 
     @Property(tries = 300)
-    void theMinimumStaysBetweenTheFloorAndTheConfiguredMinimum(@ForAll @LongRange(min = 1, max = 1024 * 1024)
-            long configured, @ForAll @Size(min = 1, max = 300) List<@From("steps") Step> steps) {
+    void theMinimumStaysBetweenTheFloorAndTheConfiguredMinimum(
+            @ForAll @LongRange(min = 1, max = 1024 * 1024) long configured,
+            @ForAll @Size(min = 1, max = 300) List<@From("steps") Step> steps) {
         AdaptiveMinimum minimum = new AdaptiveMinimum(configured);
         long lowest = Math.min(configured, AdaptiveMinimum.FLOOR);
         List<ByteRange> cached = new ArrayList<>();
         long next = 0;
         for (Step step : steps) {
             long length = Math.min(step.length(), OBJECT);
-            long position = step.follows() ? Math.min(next, OBJECT - length) : (long) (step.where() * (OBJECT - length));
+            long position =
+                    step.follows() ? Math.min(next, OBJECT - length) : (long) (step.where() * (OBJECT - length));
             long end = position + length;
             if (step.told()) {
                 minimum.touched(position, end);
@@ -296,7 +308,8 @@ class AdaptiveMinimumTest {
             long current = minimum.minimum();
             assertThat(current).isBetween(lowest, configured);
             long grownEnd = Math.min(OBJECT, position + Math.max(length, current));
-            List<ByteRange> demand = cached.stream().anyMatch(range -> range.contains(position)) ? List.of()
+            List<ByteRange> demand = cached.stream().anyMatch(range -> range.contains(position))
+                    ? List.of()
                     : List.of(new ByteRange(position, grownEnd));
             minimum.planned(position, end, demand, OBJECT);
             cached.addAll(demand);
@@ -306,13 +319,15 @@ class AdaptiveMinimumTest {
     }
 
     @Property(tries = 300)
-    void aReaderOfOneReadSizeNeverGetsAMinimumBelowIt(@ForAll @LongRange(min = 1, max = 256 * 1024) long length,
+    void aReaderOfOneReadSizeNeverGetsAMinimumBelowIt(
+            @ForAll @LongRange(min = 1, max = 256 * 1024) long length,
             @ForAll @Size(min = 1, max = 300) List<@From("steps") Step> steps) {
         Reader reader = new Reader();
         long floor = Math.min(64 * KIB, Math.max(AdaptiveMinimum.FLOOR, length));
         long next = 0;
         for (Step step : steps) {
-            long position = step.follows() ? Math.min(next, OBJECT - length) : (long) (step.where() * (OBJECT - length));
+            long position =
+                    step.follows() ? Math.min(next, OBJECT - length) : (long) (step.where() * (OBJECT - length));
             reader.read(position, length);
             next = position + length;
         }

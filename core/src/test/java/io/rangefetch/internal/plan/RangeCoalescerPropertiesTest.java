@@ -8,11 +8,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
-import java.util.stream.Collectors;
-import java.util.Set;
 import java.util.LongSummaryStatistics;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -40,15 +40,20 @@ class RangeCoalescerPropertiesTest {
         long previousPartEnd = -1;
         for (CoalescedRequest request : plan) {
             for (RequestPart part : request.parts()) {
-                assertThat(part.range().start()).as("parts overlap or go backwards").isGreaterThanOrEqualTo(previousPartEnd);
+                assertThat(part.range().start())
+                        .as("parts overlap or go backwards")
+                        .isGreaterThanOrEqualTo(previousPartEnd);
                 previousPartEnd = part.range().end();
                 for (RangeSegment segment : part.segments()) {
                     CallerRange range = scenario.ranges().get(segment.range());
                     assertThat(request.ranges()).contains(segment.range());
-                    assertThat(segment.bytes().start()).isGreaterThanOrEqualTo(part.range().start());
-                    assertThat(segment.bytes().end()).isLessThanOrEqualTo(part.range().end());
+                    assertThat(segment.bytes().start())
+                            .isGreaterThanOrEqualTo(part.range().start());
+                    assertThat(segment.bytes().end())
+                            .isLessThanOrEqualTo(part.range().end());
                     long expected = nextByteOfRange.getOrDefault(segment.range(), range.offset());
-                    assertThat(segment.bytes().start()).as("segments of range %d leave a hole or overlap", segment.range())
+                    assertThat(segment.bytes().start())
+                            .as("segments of range %d leave a hole or overlap", segment.range())
                             .isEqualTo(expected);
                     nextByteOfRange.put(segment.range(), segment.bytes().end());
                 }
@@ -57,15 +62,25 @@ class RangeCoalescerPropertiesTest {
         for (int i = 0; i < scenario.ranges().size(); i++) {
             CallerRange range = scenario.ranges().get(i);
             if (range.length() == 0) {
-                assertThat(nextByteOfRange).as("an empty range caused a request").doesNotContainKey(i);
+                assertThat(nextByteOfRange)
+                        .as("an empty range caused a request")
+                        .doesNotContainKey(i);
             } else {
-                assertThat(nextByteOfRange.get(i)).as("range %d is not covered to its end", i).isEqualTo(range.end());
+                assertThat(nextByteOfRange.get(i))
+                        .as("range %d is not covered to its end", i)
+                        .isEqualTo(range.end());
             }
         }
-        List<Integer> carried = plan.stream().flatMap(request -> request.ranges().stream()).sorted().toList();
-        assertThat(carried).as("every non-empty range is in exactly one request").isEqualTo(
-                IntStream.range(0, scenario.ranges().size()).filter(i -> scenario.ranges().get(i).length() > 0)
-                        .boxed().toList());
+        List<Integer> carried = plan.stream()
+                .flatMap(request -> request.ranges().stream())
+                .sorted()
+                .toList();
+        assertThat(carried)
+                .as("every non-empty range is in exactly one request")
+                .isEqualTo(IntStream.range(0, scenario.ranges().size())
+                        .filter(i -> scenario.ranges().get(i).length() > 0)
+                        .boxed()
+                        .toList());
     }
 
     @Property(tries = 1000)
@@ -75,9 +90,13 @@ class RangeCoalescerPropertiesTest {
             if (request.ranges().size() > 1) {
                 assertThat(request.span().length()).isLessThanOrEqualTo(settings.maxMergedSize());
             }
-            request.parts().forEach(part -> assertThat(part.range().length()).isLessThanOrEqualTo(settings.maxRequestSize()));
-            assertThat(request.gapBytes()).isEqualTo(request.fetchedBytes()
-                    - request.ranges().stream().mapToLong(i -> scenario.ranges().get(i).length()).sum());
+            request.parts()
+                    .forEach(part -> assertThat(part.range().length()).isLessThanOrEqualTo(settings.maxRequestSize()));
+            assertThat(request.gapBytes())
+                    .isEqualTo(request.fetchedBytes()
+                            - request.ranges().stream()
+                                    .mapToLong(i -> scenario.ranges().get(i).length())
+                                    .sum());
             assertThat(request.discardGaps())
                     .isEqualTo(request.gapBytes() > settings.discardTolerance() * request.usefulBytes());
         }
@@ -112,8 +131,12 @@ class RangeCoalescerPropertiesTest {
             }
         }
         if (joinableEnd) {
-            assertThat(plan.size()).as("split with no idle connection").isLessThanOrEqualTo(settings.maxParallelParts());
-            assertThat(split).as("a request ended early, but at no gap worth splitting").isTrue();
+            assertThat(plan.size())
+                    .as("split with no idle connection")
+                    .isLessThanOrEqualTo(settings.maxParallelParts());
+            assertThat(split)
+                    .as("a request ended early, but at no gap worth splitting")
+                    .isTrue();
         }
     }
 
@@ -123,7 +146,8 @@ class RangeCoalescerPropertiesTest {
         List<CoalescedRequest> plan = scenario.plan();
         if (plan.size() < settings.maxParallelParts()) {
             assertThat(widestGapReadThrough(scenario, plan, settings.minSplitGap()))
-                    .as("a gap worth splitting is read through while a connection is idle").isEqualTo(-1);
+                    .as("a gap worth splitting is read through while a connection is idle")
+                    .isEqualTo(-1);
         }
     }
 
@@ -131,33 +155,52 @@ class RangeCoalescerPropertiesTest {
     void manyEvenlySpacedRangesAreSplitIntoRequestsOfEvenSpans() {
         // 64 ranges of 50 bytes every 150 bytes (an ORC stripe's streams): 16 connections, so 16 requests of four
         // ranges each, not 15 of one range and one of 49
-        List<CallerRange> ranges = IntStream.range(0, 64).mapToObj(i -> range(i * 150L, 50)).toList();
-        List<CoalescedRequest> plan = new RangeCoalescer(new CoalescerSettings(1000, 100_000, 100_000, 10, 100_000,
-                16, 64)).coalesce(ranges);
-        assertThat(plan).hasSize(16).allSatisfy(request -> assertThat(request.ranges()).hasSize(4));
+        List<CallerRange> ranges =
+                IntStream.range(0, 64).mapToObj(i -> range(i * 150L, 50)).toList();
+        List<CoalescedRequest> plan =
+                new RangeCoalescer(new CoalescerSettings(1000, 100_000, 100_000, 10, 100_000, 16, 64)).coalesce(ranges);
+        assertThat(plan)
+                .hasSize(16)
+                .allSatisfy(request -> assertThat(request.ranges()).hasSize(4));
     }
 
     @Property(tries = 1000)
     void aPrefetchIsSplitAtEveryWideGapAndOtherwiseMergedAsARead(@ForAll("scenarios") Scenario scenario) {
         CoalescerSettings settings = scenario.settings();
         List<CoalescedRequest> ahead = new RangeCoalescer(settings).coalesceAhead(scenario.ranges());
-        assertThat(widestGapReadThrough(scenario, ahead, settings.minSplitGap())).as("a wide gap read through")
+        assertThat(widestGapReadThrough(scenario, ahead, settings.minSplitGap()))
+                .as("a wide gap read through")
                 .isEqualTo(-1);
-        List<Integer> carried = ahead.stream().flatMap(request -> request.ranges().stream()).sorted().toList();
-        assertThat(carried).isEqualTo(IntStream.range(0, scenario.ranges().size())
-                .filter(i -> scenario.ranges().get(i).length() > 0).boxed().toList());
+        List<Integer> carried = ahead.stream()
+                .flatMap(request -> request.ranges().stream())
+                .sorted()
+                .toList();
+        assertThat(carried)
+                .isEqualTo(IntStream.range(0, scenario.ranges().size())
+                        .filter(i -> scenario.ranges().get(i).length() > 0)
+                        .boxed()
+                        .toList());
         // merged requests break where they would with no splitting at all, and at wide gaps only
-        CoalescerSettings unsplit = new CoalescerSettings(settings.minSeek(), settings.maxMergedSize(),
-                settings.maxRequestSize(), settings.discardTolerance(), settings.minPartSize(), 1);
+        CoalescerSettings unsplit = new CoalescerSettings(
+                settings.minSeek(),
+                settings.maxMergedSize(),
+                settings.maxRequestSize(),
+                settings.discardTolerance(),
+                settings.minPartSize(),
+                1);
         Set<Integer> unsplitStarts = firstRanges(new RangeCoalescer(unsplit).coalesce(scenario.ranges()));
         Set<Integer> aheadStarts = firstRanges(ahead);
         assertThat(aheadStarts).containsAll(unsplitStarts);
         for (int start : aheadStarts) {
             if (!unsplitStarts.contains(start)) {
                 CallerRange range = scenario.ranges().get(start);
-                long previousEnd = scenario.ranges().stream().filter(other -> other.length() > 0
-                        && other.end() <= range.offset()).mapToLong(CallerRange::end).max().orElseThrow();
-                assertThat(range.offset() - previousEnd).as("split at a narrow gap")
+                long previousEnd = scenario.ranges().stream()
+                        .filter(other -> other.length() > 0 && other.end() <= range.offset())
+                        .mapToLong(CallerRange::end)
+                        .max()
+                        .orElseThrow();
+                assertThat(range.offset() - previousEnd)
+                        .as("split at a narrow gap")
                         .isGreaterThanOrEqualTo(settings.minSplitGap());
             }
         }
@@ -176,12 +219,13 @@ class RangeCoalescerPropertiesTest {
             projected.add(range(rowGroup * 800L, 100));
             projected.add(range(rowGroup * 800L + 700, 100));
         }
-        RangeCoalescer coalescer = new RangeCoalescer(new CoalescerSettings(1000, 100_000, 100_000, 10, 100_000,
-                4, 64));
+        RangeCoalescer coalescer =
+                new RangeCoalescer(new CoalescerSettings(1000, 100_000, 100_000, 10, 100_000, 4, 64));
         List<CoalescedRequest> ahead = coalescer.coalesceAhead(projected);
         assertThat(ahead).hasSize(31);
         assertThat(ahead.stream().mapToLong(CoalescedRequest::gapBytes).sum()).isZero();
-        assertThat(coalescer.coalesce(projected)).as("a read waited for: as many requests as connections")
+        assertThat(coalescer.coalesce(projected))
+                .as("a read waited for: as many requests as connections")
                 .hasSize(4);
     }
 
@@ -205,14 +249,17 @@ class RangeCoalescerPropertiesTest {
         // three 200-byte chunks of twelve, 600 bytes apart: one merged request would carry 1,200 gap bytes
         List<CallerRange> chunks = List.of(range(0, 200), range(800, 200), range(1600, 200));
         RangeCoalescer coalescer = new RangeCoalescer(new CoalescerSettings(1000, 10_000, 10_000, 10, 400, 16, 64));
-        assertThat(coalescer.coalesce(chunks)).extracting(CoalescedRequest::span).containsExactly(
-                new ByteRange(0, 200), new ByteRange(800, 1000), new ByteRange(1600, 1800));
+        assertThat(coalescer.coalesce(chunks))
+                .extracting(CoalescedRequest::span)
+                .containsExactly(new ByteRange(0, 200), new ByteRange(800, 1000), new ByteRange(1600, 1800));
         // with two connections, the split that leaves the longer half shortest (the lowest offset among equals)
         List<CallerRange> uneven = List.of(range(0, 200), range(500, 200), range(1600, 200));
         assertThat(new RangeCoalescer(new CoalescerSettings(1000, 10_000, 10_000, 10, 400, 2, 64)).coalesce(uneven))
-                .extracting(CoalescedRequest::span).containsExactly(new ByteRange(0, 700), new ByteRange(1600, 1800));
+                .extracting(CoalescedRequest::span)
+                .containsExactly(new ByteRange(0, 700), new ByteRange(1600, 1800));
         assertThat(new RangeCoalescer(new CoalescerSettings(1000, 10_000, 10_000, 10, 400, 2, 64)).coalesce(chunks))
-                .extracting(CoalescedRequest::span).containsExactly(new ByteRange(0, 200), new ByteRange(800, 1800));
+                .extracting(CoalescedRequest::span)
+                .containsExactly(new ByteRange(0, 200), new ByteRange(800, 1800));
         // a gap below the minimum split gap is read through: the request it would save is worth more
         assertThat(new RangeCoalescer(new CoalescerSettings(1000, 10_000, 10_000, 10, 400, 16, 601)).coalesce(chunks))
                 .hasSize(1);
@@ -225,7 +272,8 @@ class RangeCoalescerPropertiesTest {
         for (CoalescedRequest request : scenario.plan()) {
             List<List<RequestPart>> pieces = new ArrayList<>();
             for (RequestPart part : request.parts()) {
-                if (pieces.isEmpty() || part.range().start() != last(last(pieces)).range().end()) {
+                if (pieces.isEmpty()
+                        || part.range().start() != last(last(pieces)).range().end()) {
                     pieces.add(new ArrayList<>());
                 }
                 last(pieces).add(part);
@@ -235,25 +283,33 @@ class RangeCoalescerPropertiesTest {
             if (request.ranges().size() == 1) {
                 assertThat(pieces).hasSize(1);
             }
-            Set<Long> rangeStarts = request.ranges().stream().map(i -> scenario.ranges().get(i).offset())
+            Set<Long> rangeStarts = request.ranges().stream()
+                    .map(i -> scenario.ranges().get(i).offset())
                     .collect(Collectors.toSet());
-            Set<Long> rangeEnds = request.ranges().stream().map(i -> scenario.ranges().get(i).end())
+            Set<Long> rangeEnds = request.ranges().stream()
+                    .map(i -> scenario.ranges().get(i).end())
                     .collect(Collectors.toSet());
             for (List<RequestPart> piece : pieces) {
                 long start = piece.get(0).range().start();
                 long end = last(piece).range().end();
-                assertThat(rangeStarts).as("a piece starts where a range starts").contains(start);
+                assertThat(rangeStarts)
+                        .as("a piece starts where a range starts")
+                        .contains(start);
                 assertThat(rangeEnds).as("a piece ends where a range ends").contains(end);
                 assertThat((long) piece.size()).isEqualTo((end - start + max - 1) / max);
-                LongSummaryStatistics sizes = piece.stream().mapToLong(part -> part.range().length()).summaryStatistics();
+                LongSummaryStatistics sizes =
+                        piece.stream().mapToLong(part -> part.range().length()).summaryStatistics();
                 assertThat(sizes.getMax() - sizes.getMin()).isLessThanOrEqualTo(1);
             }
             for (int i = 0; i < pieces.size() && pieces.size() > 1; i++) {
-                long pieceSpan = last(pieces.get(i)).range().end() - pieces.get(i).get(0).range().start();
-                assertThat(pieceSpan).as("a cut piece is at least the minimum part size")
+                long pieceSpan = last(pieces.get(i)).range().end()
+                        - pieces.get(i).get(0).range().start();
+                assertThat(pieceSpan)
+                        .as("a cut piece is at least the minimum part size")
                         .isGreaterThanOrEqualTo(settings.minPartSize());
                 if (i + 1 < pieces.size()) {
-                    assertThat(pieceSpan).as("every piece but the last reaches its share of the span")
+                    assertThat(pieceSpan)
+                            .as("every piece but the last reaches its share of the span")
                             .isGreaterThanOrEqualTo((request.span().length() + wanted - 1) / wanted);
                 }
             }
@@ -268,37 +324,54 @@ class RangeCoalescerPropertiesTest {
     void aMergedRequestIsCutAtItsGapsIntoParallelPartsOfAtLeastTheMinimumSize() {
         // ten 50-byte ranges every 150 bytes: a span of 1,400; parts of at least 400, at most 4 in parallel, so
         // 3 pieces of a share of 467 bytes each, but the last would be 200 bytes: too small to stand alone
-        List<CallerRange> ranges = IntStream.range(0, 10).mapToObj(i -> range(i * 150L, 50)).toList();
+        List<CallerRange> ranges =
+                IntStream.range(0, 10).mapToObj(i -> range(i * 150L, 50)).toList();
         RangeCoalescer coalescer = new RangeCoalescer(new CoalescerSettings(1000, 10_000, 10_000, 10, 400, 4));
         List<CoalescedRequest> plan = coalescer.coalesce(ranges);
         assertThat(plan).hasSize(1);
-        assertThat(plan.get(0).parts()).extracting(RequestPart::range).containsExactly(
-                new ByteRange(0, 500), new ByteRange(600, 1400));
+        assertThat(plan.get(0).parts())
+                .extracting(RequestPart::range)
+                .containsExactly(new ByteRange(0, 500), new ByteRange(600, 1400));
         assertThat(plan.get(0).gapBytes()).isEqualTo(1300 - 500);
         // with room for one part only, or parts of at least the span, nothing is cut
-        assertThat(new RangeCoalescer(new CoalescerSettings(1000, 10_000, 10_000, 10, 400, 1)).coalesce(ranges)
-                .get(0).parts()).hasSize(1);
-        assertThat(new RangeCoalescer(new CoalescerSettings(1000, 10_000, 10_000, 10, 1400, 4)).coalesce(ranges)
-                .get(0).parts()).hasSize(1);
+        assertThat(new RangeCoalescer(new CoalescerSettings(1000, 10_000, 10_000, 10, 400, 1))
+                        .coalesce(ranges)
+                        .get(0)
+                        .parts())
+                .hasSize(1);
+        assertThat(new RangeCoalescer(new CoalescerSettings(1000, 10_000, 10_000, 10, 1400, 4))
+                        .coalesce(ranges)
+                        .get(0)
+                        .parts())
+                .hasSize(1);
     }
 
     @Property(tries = 500)
-    void thePlanIsDeterministicAndIndependentOfInputOrder(@ForAll("scenarios") Scenario scenario,
-            @ForAll long seed) {
-        List<Integer> permutation = new ArrayList<>(IntStream.range(0, scenario.ranges().size()).boxed().toList());
+    void thePlanIsDeterministicAndIndependentOfInputOrder(@ForAll("scenarios") Scenario scenario, @ForAll long seed) {
+        List<Integer> permutation = new ArrayList<>(
+                IntStream.range(0, scenario.ranges().size()).boxed().toList());
         Collections.shuffle(permutation, new Random(seed));
-        List<CallerRange> reordered = permutation.stream().map(scenario.ranges()::get).toList();
+        List<CallerRange> reordered =
+                permutation.stream().map(scenario.ranges()::get).toList();
         List<CoalescedRequest> original = scenario.plan();
         assertThat(scenario.plan()).isEqualTo(original);
         // Map the reordered plan's indices back to the original list's: it must then be the same plan.
-        List<CoalescedRequest> mappedBack = new RangeCoalescer(scenario.settings()).coalesce(reordered).stream()
-                .map(request -> new CoalescedRequest(request.span(),
-                        request.ranges().stream().map(permutation::get).toList(), request.gapBytes(),
-                        request.discardGaps(),
-                        request.parts().stream().map(part -> new RequestPart(part.range(), part.segments().stream()
-                                .map(segment -> new RangeSegment(permutation.get(segment.range()), segment.bytes()))
-                                .toList())).toList()))
-                .toList();
+        List<CoalescedRequest> mappedBack = new RangeCoalescer(scenario.settings())
+                .coalesce(reordered).stream()
+                        .map(request -> new CoalescedRequest(
+                                request.span(),
+                                request.ranges().stream().map(permutation::get).toList(),
+                                request.gapBytes(),
+                                request.discardGaps(),
+                                request.parts().stream()
+                                        .map(part -> new RequestPart(
+                                                part.range(),
+                                                part.segments().stream()
+                                                        .map(segment -> new RangeSegment(
+                                                                permutation.get(segment.range()), segment.bytes()))
+                                                        .toList()))
+                                        .toList()))
+                        .toList();
         assertThat(mappedBack).isEqualTo(original);
     }
 
@@ -306,13 +379,14 @@ class RangeCoalescerPropertiesTest {
     void noRangesOrOnlyEmptyOnesCauseNoRequest() {
         RangeCoalescer coalescer = coalescer(10, 100, 50, 0.25);
         assertThat(coalescer.coalesce(List.of())).isEmpty();
-        assertThat(coalescer.coalesce(List.of(range(0, 0), range(500, 0), range(10, 0)))).isEmpty();
+        assertThat(coalescer.coalesce(List.of(range(0, 0), range(500, 0), range(10, 0))))
+                .isEmpty();
     }
 
     @Example
     void anEmptyRangeBetweenTwoOthersIsIgnored() {
-        List<CoalescedRequest> plan = coalescer(10, 100, 50, 0.25)
-                .coalesce(List.of(range(0, 10), range(15, 0), range(20, 10)));
+        List<CoalescedRequest> plan =
+                coalescer(10, 100, 50, 0.25).coalesce(List.of(range(0, 10), range(15, 0), range(20, 10)));
         assertThat(plan).hasSize(1);
         assertThat(plan.get(0).ranges()).containsExactly(0, 2);
         assertThat(plan.get(0).gapBytes()).isEqualTo(10);
@@ -327,7 +401,8 @@ class RangeCoalescerPropertiesTest {
         assertThat(atThreshold.get(0).gapBytes()).isEqualTo(100);
 
         List<CoalescedRequest> above = coalescer.coalesce(List.of(range(0, 50), range(151, 50)));
-        assertThat(above).extracting(CoalescedRequest::span)
+        assertThat(above)
+                .extracting(CoalescedRequest::span)
                 .containsExactly(new ByteRange(0, 50), new ByteRange(151, 201));
         assertThat(above).allSatisfy(request -> assertThat(request.gapBytes()).isZero());
     }
@@ -351,42 +426,62 @@ class RangeCoalescerPropertiesTest {
 
     @Example
     void oneHugeRangeStandsAloneInEvenParts() {
-        List<CoalescedRequest> plan = coalescer(10, 50, 30, 0.25)
-                .coalesce(List.of(range(0, 5), range(10, 100), range(115, 5)));
-        assertThat(plan).extracting(CoalescedRequest::span)
+        List<CoalescedRequest> plan =
+                coalescer(10, 50, 30, 0.25).coalesce(List.of(range(0, 5), range(10, 100), range(115, 5)));
+        assertThat(plan)
+                .extracting(CoalescedRequest::span)
                 .containsExactly(new ByteRange(0, 5), new ByteRange(10, 110), new ByteRange(115, 120));
         CoalescedRequest huge = plan.get(1);
         assertThat(huge.ranges()).containsExactly(1);
-        assertThat(huge.parts()).extracting(RequestPart::range).containsExactly(new ByteRange(10, 35),
-                new ByteRange(35, 60), new ByteRange(60, 85), new ByteRange(85, 110));
-        assertThat(huge.parts()).allSatisfy(part -> assertThat(part.segments())
-                .containsExactly(new RangeSegment(1, part.range())));
-        assertThat(huge.parts().get(2).segments().get(0).offsetIn(range(10, 100))).isEqualTo(50);
+        assertThat(huge.parts())
+                .extracting(RequestPart::range)
+                .containsExactly(
+                        new ByteRange(10, 35), new ByteRange(35, 60), new ByteRange(60, 85), new ByteRange(85, 110));
+        assertThat(huge.parts())
+                .allSatisfy(part -> assertThat(part.segments()).containsExactly(new RangeSegment(1, part.range())));
+        assertThat(huge.parts().get(2).segments().get(0).offsetIn(range(10, 100)))
+                .isEqualTo(50);
     }
 
     @Example
     void aSplitMergedRequestTellsWhichPartsCarryWhichSegments() {
         // [0,30) gap [30,40) [40,70): 70 bytes cut into parts [0,35) and [35,70)
-        CoalescedRequest request = coalescer(10, 100, 40, 1).coalesce(List.of(range(0, 30), range(40, 30))).get(0);
+        CoalescedRequest request = coalescer(10, 100, 40, 1)
+                .coalesce(List.of(range(0, 30), range(40, 30)))
+                .get(0);
         assertThat(request.parts()).hasSize(2);
         assertThat(request.parts().get(0).segments()).containsExactly(new RangeSegment(0, new ByteRange(0, 30)));
         assertThat(request.parts().get(1).segments()).containsExactly(new RangeSegment(1, new ByteRange(40, 70)));
 
         // [0,50) [55,60): parts [0,30) and [30,60); the first range spans both
-        request = coalescer(10, 100, 30, 1).coalesce(List.of(range(0, 50), range(55, 5))).get(0);
+        request = coalescer(10, 100, 30, 1)
+                .coalesce(List.of(range(0, 50), range(55, 5)))
+                .get(0);
         assertThat(request.parts().get(0).segments()).containsExactly(new RangeSegment(0, new ByteRange(0, 30)));
-        assertThat(request.parts().get(1).segments()).containsExactly(new RangeSegment(0, new ByteRange(30, 50)),
-                new RangeSegment(1, new ByteRange(55, 60)));
+        assertThat(request.parts().get(1).segments())
+                .containsExactly(
+                        new RangeSegment(0, new ByteRange(30, 50)), new RangeSegment(1, new ByteRange(55, 60)));
     }
 
     @Example
     void gapBytesAreDiscardedOnlyAboveTheTolerance() {
         // 100 useful bytes, 25 gap bytes: exactly at a tolerance of 0.25, so kept
         RangeCoalescer coalescer = coalescer(1000, 10_000, 10_000, 0.25);
-        assertThat(coalescer.coalesce(List.of(range(0, 50), range(75, 50))).get(0).discardGaps()).isFalse();
-        assertThat(coalescer.coalesce(List.of(range(0, 50), range(76, 50))).get(0).discardGaps()).isTrue();
-        assertThat(coalescer(1000, 10_000, 10_000, 0).coalesce(List.of(range(0, 50), range(51, 50))).get(0)
-                .discardGaps()).isTrue();
+        assertThat(coalescer
+                        .coalesce(List.of(range(0, 50), range(75, 50)))
+                        .get(0)
+                        .discardGaps())
+                .isFalse();
+        assertThat(coalescer
+                        .coalesce(List.of(range(0, 50), range(76, 50)))
+                        .get(0)
+                        .discardGaps())
+                .isTrue();
+        assertThat(coalescer(1000, 10_000, 10_000, 0)
+                        .coalesce(List.of(range(0, 50), range(51, 50)))
+                        .get(0)
+                        .discardGaps())
+                .isTrue();
     }
 
     @Example
@@ -407,7 +502,8 @@ class RangeCoalescerPropertiesTest {
                         Arbitraries.doubles().between(0, 2).ofScale(2),
                         Arbitraries.longs().between(1, 4000),
                         Arbitraries.integers().between(1, 8),
-                        Arbitraries.frequencyOf(Tuple.of(4, Arbitraries.longs().between(1, 1500)),
+                        Arbitraries.frequencyOf(
+                                Tuple.of(4, Arbitraries.longs().between(1, 1500)),
                                 Tuple.of(1, Arbitraries.just(Long.MAX_VALUE))))
                 .as(CoalescerSettings::new);
         // Each range: a gap after the previous one, then its length; zero is common for both.

@@ -21,8 +21,15 @@ import net.jqwik.api.constraints.Size;
 class ReadPlannerPropertiesTest {
 
     /** One read against one object with some ranges already cached. */
-    record Scenario(PlannerSettings settings, long objectLength, List<ByteRange> cached, long position, long length,
-            boolean streaming, AccessHint hint, SequentialState state) {
+    record Scenario(
+            PlannerSettings settings,
+            long objectLength,
+            List<ByteRange> cached,
+            long position,
+            long length,
+            boolean streaming,
+            AccessHint hint,
+            SequentialState state) {
 
         ReadRequest read() {
             return new ReadRequest(position, length, objectLength, streaming, hint);
@@ -41,7 +48,9 @@ class ReadPlannerPropertiesTest {
         all.addAll(plan.prefetch());
         all.sort(null);
         for (int i = 1; i < all.size(); i++) {
-            assertThat(all.get(i).start()).as("ranges overlap: %s", all).isGreaterThanOrEqualTo(all.get(i - 1).end());
+            assertThat(all.get(i).start())
+                    .as("ranges overlap: %s", all)
+                    .isGreaterThanOrEqualTo(all.get(i - 1).end());
         }
         List<ByteRange> available = new ArrayList<>(scenario.cached());
         available.addAll(plan.demand());
@@ -72,7 +81,9 @@ class ReadPlannerPropertiesTest {
     void everyRequestIsClosedWithinTheObjectAndAtMostTheMaximum(@ForAll("scenarios") Scenario scenario) {
         ReadPlan plan = scenario.plan();
         Stream.concat(plan.demand().stream(), plan.prefetch().stream()).forEach(range -> {
-            assertThat(range.length()).isPositive().isLessThanOrEqualTo(scenario.settings().maxRequestSize());
+            assertThat(range.length())
+                    .isPositive()
+                    .isLessThanOrEqualTo(scenario.settings().maxRequestSize());
             assertThat(range.end()).isLessThanOrEqualTo(scenario.objectLength());
         });
     }
@@ -81,13 +92,13 @@ class ReadPlannerPropertiesTest {
     void noRequestIsBelowTheMinimumUnlessItReachesTheEndOrFillsAGap(@ForAll("scenarios") Scenario scenario) {
         ReadPlan plan = scenario.plan();
         long minimum = scenario.settings().minRequestSize();
-        assertBelowOnlyWhereBounded(scenario, plan, Stream.concat(plan.demand().stream(), plan.prefetch().stream()),
-                minimum);
+        assertBelowOnlyWhereBounded(
+                scenario, plan, Stream.concat(plan.demand().stream(), plan.prefetch().stream()), minimum);
     }
 
     @Property(tries = 2000)
-    void aSmallerDemandMinimumShapesOnlyTheDemandOfObjectsThatAreNotSmall(@ForAll("scenarios") Scenario scenario,
-            @ForAll double fraction) {
+    void aSmallerDemandMinimumShapesOnlyTheDemandOfObjectsThatAreNotSmall(
+            @ForAll("scenarios") Scenario scenario, @ForAll double fraction) {
         PlannerSettings settings = scenario.settings();
         long demandMinimum = 1 + (long) (Math.abs(fraction) % 1.0 * settings.minRequestSize());
         ReadPlanner configured = new ReadPlanner(settings);
@@ -96,7 +107,8 @@ class ReadPlannerPropertiesTest {
 
         assertThat(adapted.lookupWindow(scenario.read())).isEqualTo(configured.lookupWindow(scenario.read()));
         if (configured.isSmall(scenario.objectLength())) {
-            assertThat(plan).as("a small object is read whole as before")
+            assertThat(plan)
+                    .as("a small object is read whole as before")
                     .isEqualTo(configured.plan(scenario.read(), scenario.state(), scenario.cached()));
             return;
         }
@@ -109,7 +121,9 @@ class ReadPlannerPropertiesTest {
                 cursor = range.end();
             }
         }
-        assertThat(cursor).as("bytes of the read left unplanned").isGreaterThanOrEqualTo(scenario.read().end());
+        assertThat(cursor)
+                .as("bytes of the read left unplanned")
+                .isGreaterThanOrEqualTo(scenario.read().end());
         assertBelowOnlyWhereBounded(scenario, plan, plan.demand().stream(), adapted.demandMinimum());
         assertBelowOnlyWhereBounded(scenario, plan, plan.prefetch().stream(), settings.minRequestSize());
     }
@@ -118,22 +132,26 @@ class ReadPlannerPropertiesTest {
     void aDemandMinimumAboveTheConfiguredOneIsRejected(@ForAll("settings") PlannerSettings settings) {
         ReadPlanner planner = new ReadPlanner(settings);
         assertThat(planner.withDemandMinimum(settings.minRequestSize())).isSameAs(planner);
-        assertThat(planner.withDemandMinimum(1).withSmallObjectSizeAtMost(settings.smallObjectSize() / 2)
-                .demandMinimum()).isEqualTo(1);
+        assertThat(planner.withDemandMinimum(1)
+                        .withSmallObjectSizeAtMost(settings.smallObjectSize() / 2)
+                        .demandMinimum())
+                .isEqualTo(1);
         assertThatThrownBy(() -> planner.withDemandMinimum(settings.minRequestSize() + 1))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> planner.withDemandMinimum(0)).isInstanceOf(IllegalArgumentException.class);
     }
 
     /** Each of {@code ranges} is at least {@code minimum} long, or reaches the object's end or fills a gap. */
-    private static void assertBelowOnlyWhereBounded(Scenario scenario, ReadPlan plan, Stream<ByteRange> ranges,
-            long minimum) {
+    private static void assertBelowOnlyWhereBounded(
+            Scenario scenario, ReadPlan plan, Stream<ByteRange> ranges, long minimum) {
         TreeSet<Long> starts = new TreeSet<>();
         TreeSet<Long> ends = new TreeSet<>();
-        Stream.of(scenario.cached(), plan.demand(), plan.prefetch()).flatMap(List::stream).forEach(range -> {
-            starts.add(range.start());
-            ends.add(range.end());
-        });
+        Stream.of(scenario.cached(), plan.demand(), plan.prefetch())
+                .flatMap(List::stream)
+                .forEach(range -> {
+                    starts.add(range.start());
+                    ends.add(range.end());
+                });
         ranges.filter(range -> range.length() < minimum).forEach(range -> {
             boolean startBounded = range.start() == 0 || ends.contains(range.start());
             boolean endBounded = range.end() == scenario.objectLength() || starts.contains(range.end());
@@ -146,7 +164,8 @@ class ReadPlannerPropertiesTest {
     @Property(tries = 1000)
     void aSmallObjectIsFetchedWholeOnItsFirstMiss(@ForAll("scenarios") Scenario scenario) {
         PlannerSettings settings = scenario.settings();
-        if (scenario.objectLength() > settings.smallObjectSize() || !scenario.cached().isEmpty()) {
+        if (scenario.objectLength() > settings.smallObjectSize()
+                || !scenario.cached().isEmpty()) {
             return;
         }
         List<ByteRange> demand = scenario.plan().demand();
@@ -155,8 +174,9 @@ class ReadPlannerPropertiesTest {
         // in parallel parts: as many of at least the small-object part size as the parallelism allows
         long length = scenario.objectLength();
         long max = settings.maxRequestSize();
-        long parts = Math.max(Math.max(1, Math.min(settings.prefetchParallelism(),
-                length / settings.smallObjectPartSize())), (length + max - 1) / max);
+        long parts = Math.max(
+                Math.max(1, Math.min(settings.prefetchParallelism(), length / settings.smallObjectPartSize())),
+                (length + max - 1) / max);
         assertThat((long) demand.size()).isEqualTo(parts);
         for (int i = 1; i < demand.size(); i++) {
             assertThat(demand.get(i).start()).isEqualTo(demand.get(i - 1).end());
@@ -175,8 +195,8 @@ class ReadPlannerPropertiesTest {
     }
 
     @Property(tries = 300)
-    void aRandomReaderNeverPrefetches(@ForAll("settings") PlannerSettings settings,
-            @ForAll("positions") List<Long> positions) {
+    void aRandomReaderNeverPrefetches(
+            @ForAll("settings") PlannerSettings settings, @ForAll("positions") List<Long> positions) {
         ReadPlanner planner = new ReadPlanner(settings);
         long objectLength = 1_000_000_000L;
         SequentialState state = SequentialState.initial();
@@ -185,8 +205,8 @@ class ReadPlannerPropertiesTest {
             if (position == previousEnd) {
                 continue; // that one would follow on: not random
             }
-            ReadPlan plan = planner.plan(new ReadRequest(position, 100, objectLength, true, AccessHint.DETECT), state,
-                    List.of());
+            ReadPlan plan = planner.plan(
+                    new ReadRequest(position, 100, objectLength, true, AccessHint.DETECT), state, List.of());
             if (settings.sequentialReads() > 1) {
                 assertThat(plan.prefetch()).isEmpty();
                 assertThat(plan.next().window()).isZero();
@@ -203,15 +223,16 @@ class ReadPlannerPropertiesTest {
         }
         ReadPlanner planner = new ReadPlanner(settings);
         long objectLength = Math.max(settings.prefetchMaxSize() * 8, settings.minRequestSize() * 64)
-                + settings.smallObjectSize() + 1;
+                + settings.smallObjectSize()
+                + 1;
         long readSize = Math.max(1, settings.minRequestSize() / 4);
         List<ByteRange> cached = new ArrayList<>();
         SequentialState state = SequentialState.initial();
         long lastWindow = 0;
         long largestPrefetchBatch = 0;
         for (long position = 0; position < objectLength; position += readSize) {
-            ReadPlan plan = planner.plan(new ReadRequest(position, readSize, objectLength, true, AccessHint.DETECT),
-                    state, cached);
+            ReadPlan plan = planner.plan(
+                    new ReadRequest(position, readSize, objectLength, true, AccessHint.DETECT), state, cached);
             cached.addAll(plan.demand());
             cached.addAll(plan.prefetch());
             long readEnd = position + readSize;
@@ -219,8 +240,10 @@ class ReadPlannerPropertiesTest {
             long furthest = cached.stream().mapToLong(ByteRange::end).max().orElse(readEnd);
             // the window grows with what the reader read, not with each read: a few small reads never
             // leave a large prefetch behind
-            assertThat(furthest - readEnd).as("bytes fetched ahead after reading %d", readEnd).isLessThanOrEqualTo(
-                    Math.max(settings.prefetchInitialSize(), 4 * readEnd) + 2 * settings.minRequestSize());
+            assertThat(furthest - readEnd)
+                    .as("bytes fetched ahead after reading %d", readEnd)
+                    .isLessThanOrEqualTo(
+                            Math.max(settings.prefetchInitialSize(), 4 * readEnd) + 2 * settings.minRequestSize());
             assertThat(plan.next().window()).isLessThanOrEqualTo(settings.prefetchMaxSize());
             if (plan.next().window() != 0) {
                 assertThat(plan.next().window()).isGreaterThanOrEqualTo(lastWindow);
@@ -231,7 +254,8 @@ class ReadPlannerPropertiesTest {
             long window = plan.next().window();
             if (window == settings.prefetchMaxSize() && readEnd + window < objectLength) {
                 // kept full: refilled whenever a step of at most half the window is free
-                assertThat(furthest - readEnd).as("ahead of the reader at %d", readEnd)
+                assertThat(furthest - readEnd)
+                        .as("ahead of the reader at %d", readEnd)
                         .isGreaterThanOrEqualTo(window / 2 - readSize);
             }
             largestPrefetchBatch = Math.max(largestPrefetchBatch, batch);
@@ -254,7 +278,12 @@ class ReadPlannerPropertiesTest {
         List<ByteRange> cached = new ArrayList<>(scenario.cached());
         cached.addAll(plan.demand());
         cached.addAll(plan.prefetch());
-        ReadRequest next = new ReadRequest(end, nextEnd - end, scenario.objectLength(), true, scenario.read().hint());
+        ReadRequest next = new ReadRequest(
+                end,
+                nextEnd - end,
+                scenario.objectLength(),
+                true,
+                scenario.read().hint());
 
         ReadPlan following = new ReadPlanner(scenario.settings()).plan(next, plan.next(), cached);
 
@@ -264,9 +293,13 @@ class ReadPlannerPropertiesTest {
     }
 
     @Property(tries = 1000)
-    void theFirstRequestIsClosedAndBounded(@ForAll("settings") PlannerSettings settings,
-            @ForAll("lengths") long objectLength, @ForAll("lengths") long readLength, @ForAll boolean tail,
-            @ForAll boolean lengthKnown, @ForAll AccessHint hint) {
+    void theFirstRequestIsClosedAndBounded(
+            @ForAll("settings") PlannerSettings settings,
+            @ForAll("lengths") long objectLength,
+            @ForAll("lengths") long readLength,
+            @ForAll boolean tail,
+            @ForAll boolean lengthKnown,
+            @ForAll AccessHint hint) {
         ReadPlanner planner = new ReadPlanner(settings);
         long position = tail ? 0 : objectLength / 3;
         FirstRequest first = planner.firstRequest(position, readLength, lengthKnown ? objectLength : -1, tail, hint);
@@ -284,7 +317,8 @@ class ReadPlannerPropertiesTest {
             if (tail) {
                 assertThat(first.range().end()).isEqualTo(objectLength);
             } else {
-                assertThat(first.range().contains(Math.min(position, objectLength - 1))).isTrue();
+                assertThat(first.range().contains(Math.min(position, objectLength - 1)))
+                        .isTrue();
             }
         } else {
             assertThat(first.range().start()).isEqualTo(position);
@@ -295,8 +329,10 @@ class ReadPlannerPropertiesTest {
     record Step(boolean jump, double fraction, long length, boolean starved) {}
 
     @Property(tries = 500)
-    void prefetchNeverPassesThePrefetchEndAndDemandStillCoversEveryRead(@ForAll("settings") PlannerSettings settings,
-            @ForAll("lengths") long objectLength, @ForAll("prefetchEnds") double endFraction,
+    void prefetchNeverPassesThePrefetchEndAndDemandStillCoversEveryRead(
+            @ForAll("settings") PlannerSettings settings,
+            @ForAll("lengths") long objectLength,
+            @ForAll("prefetchEnds") double endFraction,
             @ForAll @Size(min = 1, max = 60) List<@From("steps") Step> steps,
             @ForAll AccessHint hint) {
         ReadPlanner planner = new ReadPlanner(settings);
@@ -313,12 +349,12 @@ class ReadPlannerPropertiesTest {
                 position = 0;
             }
             long length = Math.min(step.length(), objectLength - position);
-            ReadRequest read = new ReadRequest(position, length, objectLength, true, hint, step.starved(),
-                    prefetchEnd);
+            ReadRequest read = new ReadRequest(position, length, objectLength, true, hint, step.starved(), prefetchEnd);
             ReadPlan plan = planner.plan(read, state, cached);
             for (ByteRange range : plan.prefetch()) {
-                assertThat(range.end()).as("prefetch %s with prefetch end %d of %d bytes", range, prefetchEnd,
-                        objectLength).isLessThanOrEqualTo(limit);
+                assertThat(range.end())
+                        .as("prefetch %s with prefetch end %d of %d bytes", range, prefetchEnd, objectLength)
+                        .isLessThanOrEqualTo(limit);
             }
             List<ByteRange> available = new ArrayList<>(cached);
             available.addAll(plan.demand());
@@ -338,8 +374,11 @@ class ReadPlannerPropertiesTest {
     }
 
     @Property(tries = 500)
-    void theFirstRequestFromTheStartReadsOnNoFurtherThanThePrefetchEnd(@ForAll("settings") PlannerSettings settings,
-            @ForAll("lengths") long readLength, @ForAll("lengths") long prefetchEnd, @ForAll AccessHint hint) {
+    void theFirstRequestFromTheStartReadsOnNoFurtherThanThePrefetchEnd(
+            @ForAll("settings") PlannerSettings settings,
+            @ForAll("lengths") long readLength,
+            @ForAll("lengths") long prefetchEnd,
+            @ForAll AccessHint hint) {
         FirstRequest first = new ReadPlanner(settings).firstRequest(0, readLength, -1, false, hint, prefetchEnd);
         long asked = Math.max(settings.minRequestSize(), Math.min(settings.maxRequestSize(), readLength));
         assertThat(first.range().start()).isZero();
@@ -377,8 +416,15 @@ class ReadPlannerPropertiesTest {
                         Arbitraries.integers().between(1, 16))
                 .flatAs((maximum, sequentialReads, initial, growth, parallelism) -> Arbitraries.longs()
                         .between(0, 10 * maximum)
-                        .map(small -> new PlannerSettings(minimum, maximum, small, sequentialReads, initial,
-                                growth == 0 ? 0 : initial << growth, parallelism, minimum * (1 + parallelism % 3),
+                        .map(small -> new PlannerSettings(
+                                minimum,
+                                maximum,
+                                small,
+                                sequentialReads,
+                                initial,
+                                growth == 0 ? 0 : initial << growth,
+                                parallelism,
+                                minimum * (1 + parallelism % 3),
                                 minimum * (1 + growth)))));
     }
 
@@ -396,18 +442,33 @@ class ReadPlannerPropertiesTest {
     Arbitrary<Scenario> scenarios() {
         return settings().flatMap(settings -> {
             long unit = settings.maxRequestSize();
-            return Arbitraries.longs().between(1, 40 * unit).flatMap(objectLength -> Combinators.combine(
-                            Arbitraries.longs().between(0, objectLength - 1).list().ofMaxSize(12),
-                            Arbitraries.longs().between(0, objectLength - 1),
-                            Arbitraries.longs().between(1, 3 * unit),
-                            Arbitraries.of(true, false),
-                            Arbitraries.of(AccessHint.class),
-                            Arbitraries.integers().between(0, 4),
-                            Arbitraries.longs().between(0, settings.prefetchMaxSize()),
-                            Arbitraries.of(true, false))
-                    .as((cuts, position, length, streaming, hint, streak, window, followsOn) -> new Scenario(
-                            settings, objectLength, cachedFrom(cuts, objectLength), position, length, streaming, hint,
-                            new SequentialState(followsOn ? position : -1, streak, window, followsOn ? position / 2 : -1))));
+            return Arbitraries.longs()
+                    .between(1, 40 * unit)
+                    .flatMap(objectLength -> Combinators.combine(
+                                    Arbitraries.longs()
+                                            .between(0, objectLength - 1)
+                                            .list()
+                                            .ofMaxSize(12),
+                                    Arbitraries.longs().between(0, objectLength - 1),
+                                    Arbitraries.longs().between(1, 3 * unit),
+                                    Arbitraries.of(true, false),
+                                    Arbitraries.of(AccessHint.class),
+                                    Arbitraries.integers().between(0, 4),
+                                    Arbitraries.longs().between(0, settings.prefetchMaxSize()),
+                                    Arbitraries.of(true, false))
+                            .as((cuts, position, length, streaming, hint, streak, window, followsOn) -> new Scenario(
+                                    settings,
+                                    objectLength,
+                                    cachedFrom(cuts, objectLength),
+                                    position,
+                                    length,
+                                    streaming,
+                                    hint,
+                                    new SequentialState(
+                                            followsOn ? position : -1,
+                                            streak,
+                                            window,
+                                            followsOn ? position / 2 : -1))));
         });
     }
 

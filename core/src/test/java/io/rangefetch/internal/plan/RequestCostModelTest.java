@@ -25,16 +25,21 @@ class RequestCostModelTest {
     @Test
     void whatComesToWholeBytesIsExact() {
         // 0.1 is not a double; a floating-point product could land a byte below
-        assertThat(new RequestCostModel(Duration.ofMillis(100), 10L << 20).bytesIn(1)).isEqualTo(1L << 20);
+        assertThat(new RequestCostModel(Duration.ofMillis(100), 10L << 20).bytesIn(1))
+                .isEqualTo(1L << 20);
         assertThat(new RequestCostModel(Duration.ofMillis(300), 10).bytesIn(1)).isEqualTo(3);
-        assertThat(new RequestCostModel(Duration.ofSeconds(1, 1), 1_000_000_000L).bytesIn(1)).isEqualTo(1_000_000_001L);
-        assertThat(new RequestCostModel(Duration.ofNanos(999_999_999), 1).bytesIn(1)).isZero();
+        assertThat(new RequestCostModel(Duration.ofSeconds(1, 1), 1_000_000_000L).bytesIn(1))
+                .isEqualTo(1_000_000_001L);
+        assertThat(new RequestCostModel(Duration.ofNanos(999_999_999), 1).bytesIn(1))
+                .isZero();
     }
 
     @Test
     void noLatencyMovesNothingAndMoreThanALongSaturates() {
-        assertThat(new RequestCostModel(Duration.ZERO, Long.MAX_VALUE).bytesIn(4)).isZero();
-        assertThat(new RequestCostModel(Duration.ofDays(365_000), Long.MAX_VALUE).bytesIn(1)).isEqualTo(Long.MAX_VALUE);
+        assertThat(new RequestCostModel(Duration.ZERO, Long.MAX_VALUE).bytesIn(4))
+                .isZero();
+        assertThat(new RequestCostModel(Duration.ofDays(365_000), Long.MAX_VALUE).bytesIn(1))
+                .isEqualTo(Long.MAX_VALUE);
         assertThat(new RequestCostModel(Duration.ofSeconds(2), Long.MAX_VALUE / 2).bytesIn(Integer.MAX_VALUE))
                 .isEqualTo(Long.MAX_VALUE);
     }
@@ -42,22 +47,31 @@ class RequestCostModelTest {
     @Test
     void aPartIsOneLatencysWorthWithinTheRequestSizes() {
         assertThat(S3.minPartSize(64L << 10, 8L << 20)).isEqualTo(2_673_868);
-        assertThat(S3.minPartSize(4L << 20, 8L << 20)).as("raised to the minimum request").isEqualTo(4L << 20);
-        assertThat(S3.minPartSize(64L << 10, 1L << 20)).as("cut to the maximum request").isEqualTo(1L << 20);
+        assertThat(S3.minPartSize(4L << 20, 8L << 20))
+                .as("raised to the minimum request")
+                .isEqualTo(4L << 20);
+        assertThat(S3.minPartSize(64L << 10, 1L << 20))
+                .as("cut to the maximum request")
+                .isEqualTo(1L << 20);
         assertThat(new RequestCostModel(Duration.ZERO, 1).minPartSize(1, 2)).isEqualTo(1);
     }
 
     @Test
     void aModelOutsideItsRangeIsRefusedWithTheValue() {
         assertThatThrownBy(() -> new RequestCostModel(Duration.ofMillis(-1), 1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT-0.001S");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PT-0.001S");
         assertThatThrownBy(() -> new RequestCostModel(Duration.ZERO, 0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("got 0");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("got 0");
         assertThatThrownBy(() -> new RequestCostModel(null, 1)).isInstanceOf(NullPointerException.class);
-        assertThatThrownBy(() -> S3.bytesIn(-1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> S3.bytesIn(-1))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("-1");
-        assertThatThrownBy(() -> S3.minPartSize(2, 1)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("2").hasMessageContaining("1");
+        assertThatThrownBy(() -> S3.minPartSize(2, 1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("2")
+                .hasMessageContaining("1");
     }
 
     @Property(tries = 500)

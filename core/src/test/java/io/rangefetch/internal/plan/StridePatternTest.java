@@ -17,8 +17,7 @@ class StridePatternTest {
     private static final long OBJECT = 256 * MIB;
 
     private static PlannerSettings settings(int sequentialReads, long initial, long max) {
-        return new PlannerSettings(64 * KIB, 8 * MIB, 8 * MIB, sequentialReads, initial, max, 16, 2 * MIB,
-                512 * KIB);
+        return new PlannerSettings(64 * KIB, 8 * MIB, 8 * MIB, sequentialReads, initial, max, 16, 2 * MIB, 512 * KIB);
     }
 
     private static final PlannerSettings DEFAULTS = settings(2, 4 * MIB, 64 * MIB);
@@ -75,7 +74,9 @@ class StridePatternTest {
         assertThat(pattern.pending()).isEqualTo(predicted.size() * 1000L);
         observe(pattern, 30_000, 1000); // the first predicted read: one fewer left behind
         assertThat(pattern.pending()).isEqualTo((predicted.size() - 1) * 1000L);
-        assertThat(pattern.takeAbandoned()).as("nothing left behind while the pattern holds").isZero();
+        assertThat(pattern.takeAbandoned())
+                .as("nothing left behind while the pattern holds")
+                .isZero();
         observe(pattern, 5_000_000, 1000);
         assertThat(pattern.takeAbandoned()).isEqualTo((predicted.size() - 1) * 1000L);
         assertThat(pattern.takeAbandoned()).as("taken once").isZero();
@@ -88,9 +89,15 @@ class StridePatternTest {
         observe(pattern, 0, 1000);
         observe(pattern, 10_000, 1000);
         assertThat(observe(pattern, 10_000, 1000)).as("the same read again").isEmpty();
-        assertThat(observe(pattern, 20_000, 1000)).as("still the third read at the stride").isNotEmpty();
-        assertThat(observe(pattern, 31_000, 1000)).as("another stride: its first").isEmpty();
-        assertThat(observe(pattern, 42_000, 1000)).as("the second of the new stride").isNotEmpty();
+        assertThat(observe(pattern, 20_000, 1000))
+                .as("still the third read at the stride")
+                .isNotEmpty();
+        assertThat(observe(pattern, 31_000, 1000))
+                .as("another stride: its first")
+                .isEmpty();
+        assertThat(observe(pattern, 42_000, 1000))
+                .as("the second of the new stride")
+                .isNotEmpty();
         assertThat(observe(pattern, 64_000, 2000)).as("another length").isEmpty();
         assertThat(observe(pattern, 5_000, 2000)).as("backwards").isEmpty();
     }
@@ -99,7 +106,8 @@ class StridePatternTest {
     void randomHintsPrefetchOffSmallerStridesThanTheReadAndHugeStridesPredictNothing() {
         StridePattern random = new StridePattern(DEFAULTS);
         for (int i = 0; i < 10; i++) {
-            assertThat(random.observe(i * 10_000L, 1000, OBJECT, Long.MAX_VALUE, AccessHint.RANDOM)).isEmpty();
+            assertThat(random.observe(i * 10_000L, 1000, OBJECT, Long.MAX_VALUE, AccessHint.RANDOM))
+                    .isEmpty();
         }
         StridePattern off = new StridePattern(settings(2, 4 * MIB, 0));
         StridePattern overlapping = new StridePattern(DEFAULTS);
@@ -123,8 +131,10 @@ class StridePatternTest {
 
     @Property(tries = 1000)
     void predictionsArePastTheReadDisjointAtTheStrideAndWithinTheObjectAndSplit(
-            @ForAll @LongRange(min = 1, max = 300_000) long length, @ForAll @LongRange(min = 0, max = 3_000_000) long gap,
-            @ForAll @IntRange(min = 1, max = 4) int sequentialReads, @ForAll @IntRange(min = 1, max = 60) int reads,
+            @ForAll @LongRange(min = 1, max = 300_000) long length,
+            @ForAll @LongRange(min = 0, max = 3_000_000) long gap,
+            @ForAll @IntRange(min = 1, max = 4) int sequentialReads,
+            @ForAll @IntRange(min = 1, max = 60) int reads,
             @ForAll @LongRange(min = 0, max = 40_000_000) long first,
             @ForAll @LongRange(min = 1, max = 60_000_000) long splitEnd) {
         StridePattern pattern = new StridePattern(settings(sequentialReads, 256 * KIB, 16 * MIB));
@@ -141,7 +151,8 @@ class StridePatternTest {
                 assertThat(predicted).isEmpty();
             }
             for (ByteRange range : predicted) {
-                assertThat(range.start()).isGreaterThanOrEqualTo(position + stride)
+                assertThat(range.start())
+                        .isGreaterThanOrEqualTo(position + stride)
                         .isGreaterThanOrEqualTo(predictedEnd);
                 assertThat((range.start() - first) % stride).isZero();
                 assertThat(range.end()).isLessThanOrEqualTo(Math.min(objectLength, splitEnd));

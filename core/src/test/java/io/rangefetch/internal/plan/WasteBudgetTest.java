@@ -19,9 +19,15 @@ class WasteBudgetTest {
         budget.wasted(4 * MIB);
         assertThat(budget.allowsPrediction(0)).as("within the allowance").isTrue();
         budget.wasted(4 * MIB);
-        assertThat(budget.allowsPrediction(1 * MIB)).as("8 MiB wasted for 1 MiB read").isFalse();
-        assertThat(budget.excess(1 * MIB)).as("the next stream starts backed off").isEqualTo(8 * MIB - MIB / 2);
-        assertThat(budget.allowsPrediction(8 * MIB)).as("the reader has read enough to pay for it").isTrue();
+        assertThat(budget.allowsPrediction(1 * MIB))
+                .as("8 MiB wasted for 1 MiB read")
+                .isFalse();
+        assertThat(budget.excess(1 * MIB))
+                .as("the next stream starts backed off")
+                .isEqualTo(8 * MIB - MIB / 2);
+        assertThat(budget.allowsPrediction(8 * MIB))
+                .as("the reader has read enough to pay for it")
+                .isTrue();
         assertThat(budget.excess(8 * MIB)).isZero();
     }
 
@@ -38,7 +44,8 @@ class WasteBudgetTest {
      * allows, ends within 1.5× what it read plus the allowance and one window.
      */
     @Property
-    void wasteStaysWithinTheBoundPlusOneWindow(@ForAll @IntRange(min = 1, max = 400) int steps,
+    void wasteStaysWithinTheBoundPlusOneWindow(
+            @ForAll @IntRange(min = 1, max = 400) int steps,
             @ForAll @LongRange(min = 1, max = 1_000_000) long readPerStep,
             @ForAll @LongRange(min = 1, max = 8_000_000) long window,
             @ForAll @LongRange(min = 0, max = 4_000_000) long allowance) {

@@ -35,10 +35,15 @@ class AcquisitionTest {
     private final ManualTime time = new ManualTime();
     private final BlockCache cache = new BlockCache(1024 * KIB);
     private final FetchScheduler scheduler = new FetchScheduler(2, threads, threads, time.timeSource());
-    private final ReaderContext context = new ReaderContext(client, cache,
-            new MetadataCache(Duration.ofMinutes(1), 100, Ticker.systemTicker()), scheduler,
+    private final ReaderContext context = new ReaderContext(
+            client,
+            cache,
+            new MetadataCache(Duration.ofMinutes(1), 100, Ticker.systemTicker()),
+            scheduler,
             new ReadPlanner(new PlannerSettings(4 * KIB, 64 * KIB, 0, 2, 16 * KIB, 64 * KIB, 2, 16 * KIB, 16 * KIB)),
-            new RangeCoalescer(new CoalescerSettings(8 * KIB, 64 * KIB, 64 * KIB, 0.25)), RetrySettings.none(), time.timeSource());
+            new RangeCoalescer(new CoalescerSettings(8 * KIB, 64 * KIB, 64 * KIB, 0.25)),
+            RetrySettings.none(),
+            time.timeSource());
     private final ObjectAddress address = new ObjectAddress("bucket", "key");
     private final StatisticsCounter statistics = StatisticsCounter.root();
 
@@ -48,8 +53,13 @@ class AcquisitionTest {
     }
 
     private Acquisition acquire(PinnedVersion version) {
-        return new Acquisition(context, address, version,
-                new ObjectId(address.bucket(), address.key(), version.etag()), statistics, new PrefetchTracker());
+        return new Acquisition(
+                context,
+                address,
+                version,
+                new ObjectId(address.bucket(), address.key(), version.etag()),
+                statistics,
+                new PrefetchTracker());
     }
 
     @Test
@@ -74,7 +84,8 @@ class AcquisitionTest {
         assertThatThrownBy(() -> joiner.await(shared, false)).isInstanceOf(BlockLostException.class);
         joiner.close();
         assertThat(cache.heldBytes()).as("every claimed byte given back").isZero();
-        assertThat(cache.blocksOverlapping(new ObjectId("bucket", "key", etag), 0, 256 * KIB)).isEmpty();
+        assertThat(cache.blocksOverlapping(new ObjectId("bucket", "key", etag), 0, 256 * KIB))
+                .isEmpty();
     }
 
     @Test
@@ -127,7 +138,9 @@ class AcquisitionTest {
             cache.fail(prefetched, new io.rangefetch.internal.fetch.FetchCancelledException("dropped", null));
             try (Acquisition read = acquire(version)) {
                 assertThat(read.take(prefetched)).as("a failed block taken").isFalse();
-                assertThat(cache.blocksOverlapping(read.id(), 0, 256 * KIB)).as("out of the index").isEmpty();
+                assertThat(cache.blocksOverlapping(read.id(), 0, 256 * KIB))
+                        .as("out of the index")
+                        .isEmpty();
             }
         }
         cache.release(prefetched);

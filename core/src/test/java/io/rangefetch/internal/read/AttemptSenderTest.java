@@ -86,8 +86,12 @@ class AttemptSenderTest {
 
     /** A sender that has seen enough first bytes (of a millisecond) to hedge GETs of this test's size. */
     private AttemptSender sender(Duration firstByteTimeout, double hedgeShare) {
-        AttemptSender sender = new AttemptSender(client, exchanges, firstByteTimeout,
-                new HedgeSettings(hedgeShare > 0, 0.95, Duration.ofMillis(100), hedgeShare), time.timeSource());
+        AttemptSender sender = new AttemptSender(
+                client,
+                exchanges,
+                firstByteTimeout,
+                new HedgeSettings(hedgeShare > 0, 0.95, Duration.ofMillis(100), hedgeShare),
+                time.timeSource());
         for (int i = 0; i < FirstByteLatencies.MIN_SAMPLES; i++) {
             sender.recordFirstByte(4, TimeUnit.MILLISECONDS.toNanos(1));
         }
@@ -96,8 +100,12 @@ class AttemptSenderTest {
 
     @Test
     void aFreshSendersSlowGetIsHedgedThoughItsSizeClassHasNoLatenciesYet() throws Exception {
-        AttemptSender fresh = new AttemptSender(client, exchanges, Duration.ZERO,
-                new HedgeSettings(true, 0.95, Duration.ofMillis(100), 0.05), time.timeSource());
+        AttemptSender fresh = new AttemptSender(
+                client,
+                exchanges,
+                Duration.ZERO,
+                new HedgeSettings(true, 0.95, Duration.ofMillis(100), 0.05),
+                time.timeSource());
         AttemptSender.Answer answer = fresh.get(REQUEST, 4, FetchAbort.standalone(), statistics, null, null);
         assertThat(answer.content().body().readAllBytes()).containsExactly(2, 2, 2, 2); // the hedge's
         assertThat(statistics.hedgesSent()).isEqualTo(1);
@@ -108,8 +116,8 @@ class AttemptSenderTest {
     @Test
     void aGetSlowToAnswerIsSentAgainAndTheFirstAnswerWinsWhileTheOtherIsCut() throws Exception {
         ThrottleGovernor governor = governor(4);
-        AttemptSender.Answer answer = sender(Duration.ZERO, 1.0).get(REQUEST, 4, FetchAbort.standalone(), statistics,
-                governor, governor.tryAcquire());
+        AttemptSender.Answer answer = sender(Duration.ZERO, 1.0)
+                .get(REQUEST, 4, FetchAbort.standalone(), statistics, governor, governor.tryAcquire());
 
         assertThat(answer.content().body().readAllBytes()).containsExactly(2, 2, 2, 2); // the second send's
         assertThat(client.gets.get()).isEqualTo(2);
@@ -118,7 +126,9 @@ class AttemptSenderTest {
         assertThat(statistics.getRequests()).as("the hedge is a GET sent").isEqualTo(1);
 
         firstMayAnswer.countDown();
-        assertThat(client.firstCut.await(10, TimeUnit.SECONDS)).as("the late first answer is cut").isTrue();
+        assertThat(client.firstCut.await(10, TimeUnit.SECONDS))
+                .as("the late first answer is cut")
+                .isTrue();
         answer.permit().succeeded();
         awaitNothingInFlight(governor);
     }
@@ -149,12 +159,14 @@ class AttemptSenderTest {
     void aHedgeNeedsAFreePlaceUnderTheBucketsGovernor() throws Exception {
         ThrottleGovernor governor = governor(1);
         AttemptSender sender = sender(Duration.ofSeconds(5), 1.0);
-        assertThatThrownBy(() -> sender.get(REQUEST, 4, FetchAbort.standalone(), statistics, governor,
-                governor.tryAcquire()))
+        assertThatThrownBy(() ->
+                        sender.get(REQUEST, 4, FetchAbort.standalone(), statistics, governor, governor.tryAcquire()))
                 .isInstanceOf(SocketTimeoutException.class)
                 .hasMessageContaining("s3://bucket/key")
                 .hasMessageContaining("retry.first-byte-timeout");
-        assertThat(statistics.hedgesSent()).as("the only place is the first send's").isZero();
+        assertThat(statistics.hedgesSent())
+                .as("the only place is the first send's")
+                .isZero();
         firstMayAnswer.countDown();
         assertThat(client.firstCut.await(10, TimeUnit.SECONDS)).isTrue();
         awaitNothingInFlight(governor);
@@ -169,8 +181,9 @@ class AttemptSenderTest {
             others.add(governor.tryAcquire()); // the limit is in use: a 503 halves what is in flight
         }
         for (int answer = 1; answer <= 2; answer++) {
-            assertThatThrownBy(() -> sender(Duration.ZERO, 0).get(REQUEST, 4, FetchAbort.standalone(),
-                    statistics, governor, governor.tryAcquire())).isInstanceOf(HttpStatusException.class);
+            assertThatThrownBy(() -> sender(Duration.ZERO, 0)
+                            .get(REQUEST, 4, FetchAbort.standalone(), statistics, governor, governor.tryAcquire()))
+                    .isInstanceOf(HttpStatusException.class);
             assertThat(statistics.throttledResponses()).isEqualTo(answer);
             // a fresh governor takes a lone first 503 for no load yet; the second halves what is in flight
             assertThat(governor.limit()).as("after 503 number %s", answer).isEqualTo(answer == 1 ? 8 : 4);
@@ -192,7 +205,9 @@ class AttemptSenderTest {
         for (int i = 0; i < 2; i++) {
             answers.add(sender.get(REQUEST, 4, FetchAbort.standalone(), statistics, governor, governor.tryAcquire()));
         }
-        assertThat(governor.limit()).as("a round of answers at a limit in use, no body read yet").isEqualTo(3);
+        assertThat(governor.limit())
+                .as("a round of answers at a limit in use, no body read yet")
+                .isEqualTo(3);
         assertThat(governor.inFlight()).isEqualTo(2);
         for (AttemptSender.Answer answer : answers) {
             assertThat(answer.content().body().readAllBytes()).hasSize(4);
@@ -213,8 +228,8 @@ class AttemptSenderTest {
             }
             FetchAbortAccess.abort(abort);
         });
-        assertThatThrownBy(() -> sender(Duration.ZERO, 0).get(REQUEST, 4, abort, statistics, governor,
-                governor.tryAcquire()))
+        assertThatThrownBy(() ->
+                        sender(Duration.ZERO, 0).get(REQUEST, 4, abort, statistics, governor, governor.tryAcquire()))
                 .isInstanceOf(io.rangefetch.internal.fetch.FetchCancelledException.class);
         firstMayAnswer.countDown();
         assertThat(client.firstCut.await(10, TimeUnit.SECONDS)).isTrue();

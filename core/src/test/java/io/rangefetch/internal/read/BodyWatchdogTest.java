@@ -30,7 +30,8 @@ class BodyWatchdogTest {
     }
 
     private static ObjectContent body() {
-        return new ObjectContent(new ByteArrayInputStream(new byte[4]), new ByteRange(0, 4), new ObjectMetadata(4, "e"));
+        return new ObjectContent(
+                new ByteArrayInputStream(new byte[4]), new ByteRange(0, 4), new ObjectMetadata(4, "e"));
     }
 
     @Test

@@ -7,8 +7,8 @@ import org.junit.jupiter.api.Test;
 
 /** How long a retry may wait: growing with each attempt, except after 503s the bucket's governor takes for noise. */
 class GetPathBackoffTest {
-    private final RetrySettings retry = new RetrySettings(8, Duration.ofMillis(50), Duration.ofSeconds(2),
-            Duration.ofSeconds(30));
+    private final RetrySettings retry =
+            new RetrySettings(8, Duration.ofMillis(50), Duration.ofSeconds(2), Duration.ofSeconds(30));
 
     @Test
     void theWaitDoublesWithEachAttemptUpToTheMaximum() {

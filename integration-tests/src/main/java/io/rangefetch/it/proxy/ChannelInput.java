@@ -14,81 +14,81 @@ import java.nio.channels.ReadableByteChannel;
  */
 final class ChannelInput extends InputStream {
 
-  private static final ByteBuffer END = ByteBuffer.allocate(0);
+    private static final ByteBuffer END = ByteBuffer.allocate(0);
 
-  private final ReadableByteChannel channel;
-  private final ByteBuffer buffer; // position..limit: read from the channel, not yet consumed
+    private final ReadableByteChannel channel;
+    private final ByteBuffer buffer; // position..limit: read from the channel, not yet consumed
 
-  ChannelInput(ReadableByteChannel channel, int bufferSize) {
-    this.channel = channel;
-    this.buffer = ByteBuffer.allocateDirect(bufferSize).flip();
-  }
-
-  @Override
-  public int read() throws IOException {
-    if (!buffer.hasRemaining() && !fill()) {
-      return -1;
+    ChannelInput(ReadableByteChannel channel, int bufferSize) {
+        this.channel = channel;
+        this.buffer = ByteBuffer.allocateDirect(bufferSize).flip();
     }
-    return buffer.get() & 0xff;
-  }
 
-  @Override
-  public int read(byte[] bytes, int offset, int length) throws IOException {
-    if (length == 0) {
-      return 0;
+    @Override
+    public int read() throws IOException {
+        if (!buffer.hasRemaining() && !fill()) {
+            return -1;
+        }
+        return buffer.get() & 0xff;
     }
-    if (!buffer.hasRemaining() && !fill()) {
-      return -1;
+
+    @Override
+    public int read(byte[] bytes, int offset, int length) throws IOException {
+        if (length == 0) {
+            return 0;
+        }
+        if (!buffer.hasRemaining() && !fill()) {
+            return -1;
+        }
+        int n = Math.min(length, buffer.remaining());
+        buffer.get(bytes, offset, n);
+        return n;
     }
-    int n = Math.min(length, buffer.remaining());
-    buffer.get(bytes, offset, n);
-    return n;
-  }
 
-  /**
-   * Up to {@code max} (positive) bytes as a view of the buffer, valid until the next read; empty at the
-   * end of the stream. Blocks only when nothing is buffered.
-   */
-  ByteBuffer next(long max) throws IOException {
-    if (!buffer.hasRemaining() && !fill()) {
-      return END;
+    /**
+     * Up to {@code max} (positive) bytes as a view of the buffer, valid until the next read; empty at the
+     * end of the stream. Blocks only when nothing is buffered.
+     */
+    ByteBuffer next(long max) throws IOException {
+        if (!buffer.hasRemaining() && !fill()) {
+            return END;
+        }
+        int n = (int) Math.min(max, buffer.remaining());
+        ByteBuffer view = buffer.slice(buffer.position(), n);
+        buffer.position(buffer.position() + n);
+        return view;
     }
-    int n = (int) Math.min(max, buffer.remaining());
-    ByteBuffer view = buffer.slice(buffer.position(), n);
-    buffer.position(buffer.position() + n);
-    return view;
-  }
 
-  /**
-   * Adds to the buffer what the channel has ready, without waiting (the channel must be non-blocking
-   * for the call): bytes already buffered stay, and later reads see them first. Returns false at the
-   * end of the stream.
-   */
-  boolean readAvailable() throws IOException {
-    buffer.compact();
-    try {
-      return channel.read(buffer) >= 0;
-    } finally {
-      buffer.flip();
+    /**
+     * Adds to the buffer what the channel has ready, without waiting (the channel must be non-blocking
+     * for the call): bytes already buffered stay, and later reads see them first. Returns false at the
+     * end of the stream.
+     */
+    boolean readAvailable() throws IOException {
+        buffer.compact();
+        try {
+            return channel.read(buffer) >= 0;
+        } finally {
+            buffer.flip();
+        }
     }
-  }
 
-  /** Whether the buffer has no room left: {@link #readAvailable()} can add nothing until bytes are read. */
-  boolean full() {
-    return buffer.remaining() == buffer.capacity();
-  }
+    /** Whether the buffer has no room left: {@link #readAvailable()} can add nothing until bytes are read. */
+    boolean full() {
+        return buffer.remaining() == buffer.capacity();
+    }
 
-  /** Does not close the channel: its connection owns it. */
-  @Override
-  public void close() {}
+    /** Does not close the channel: its connection owns it. */
+    @Override
+    public void close() {}
 
-  private boolean fill() throws IOException {
-    buffer.clear();
-    int read;
-    do {
-      read = channel.read(buffer); // 0 only from a non-blocking channel; ours block
-    } while (read == 0);
-    buffer.flip();
-    return read > 0;
-  }
+    private boolean fill() throws IOException {
+        buffer.clear();
+        int read;
+        do {
+            read = channel.read(buffer); // 0 only from a non-blocking channel; ours block
+        } while (read == 0);
+        buffer.flip();
+        return read > 0;
+    }
 }

@@ -26,54 +26,54 @@ import java.util.concurrent.TimeUnit;
  */
 final class FirstByteHold {
 
-  private FirstByteHold() {}
+    private FirstByteHold() {}
 
-  /**
-   * Returns once the delay has passed; throws if the client went away or the proxy is closing, and the
-   * connection must end.
-   */
-  static void hold(ShapingProxy proxy, SocketChannel client, ChannelInput clientIn) throws IOException {
-    long heldAt = System.nanoTime();
-    Selector selector = Selector.open();
-    try {
-      client.configureBlocking(false);
-      SelectionKey key = client.register(selector, SelectionKey.OP_READ);
-      proxy.headHeld(selector);
-      try {
-        waitOut(proxy, selector, key, clientIn, heldAt);
-      } finally {
-        proxy.headReleased(selector);
-      }
-    } finally {
-      selector.close(); // deregisters the client, which may then block again
-      if (client.isOpen()) {
-        client.configureBlocking(true);
-      }
+    /**
+     * Returns once the delay has passed; throws if the client went away or the proxy is closing, and the
+     * connection must end.
+     */
+    static void hold(ShapingProxy proxy, SocketChannel client, ChannelInput clientIn) throws IOException {
+        long heldAt = System.nanoTime();
+        Selector selector = Selector.open();
+        try {
+            client.configureBlocking(false);
+            SelectionKey key = client.register(selector, SelectionKey.OP_READ);
+            proxy.headHeld(selector);
+            try {
+                waitOut(proxy, selector, key, clientIn, heldAt);
+            } finally {
+                proxy.headReleased(selector);
+            }
+        } finally {
+            selector.close(); // deregisters the client, which may then block again
+            if (client.isOpen()) {
+                client.configureBlocking(true);
+            }
+        }
     }
-  }
 
-  private static void waitOut(
-      ShapingProxy proxy, Selector selector, SelectionKey key, ChannelInput clientIn, long heldAt)
-      throws IOException {
-    while (true) {
-      // elapsed first, then the difference: a delay near Long.MAX_VALUE nanoseconds cannot overflow
-      long left = proxy.faultFirstByteDelayNanos() - (System.nanoTime() - heldAt);
-      if (left <= 0) {
-        return;
-      }
-      // select(0) would wait for ever: wait at least a millisecond, and measure again after
-      selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
-      if (Thread.interrupted()) {
-        throw new InterruptedIOException("the proxy is closing");
-      }
-      if (selector.selectedKeys().remove(key)) {
-        if (!clientIn.readAvailable()) {
-          throw new EOFException("the client closed its connection while its response head was held");
+    private static void waitOut(
+            ShapingProxy proxy, Selector selector, SelectionKey key, ChannelInput clientIn, long heldAt)
+            throws IOException {
+        while (true) {
+            // elapsed first, then the difference: a delay near Long.MAX_VALUE nanoseconds cannot overflow
+            long left = proxy.faultFirstByteDelayNanos() - (System.nanoTime() - heldAt);
+            if (left <= 0) {
+                return;
+            }
+            // select(0) would wait for ever: wait at least a millisecond, and measure again after
+            selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+            if (Thread.interrupted()) {
+                throw new InterruptedIOException("the proxy is closing");
+            }
+            if (selector.selectedKeys().remove(key)) {
+                if (!clientIn.readAvailable()) {
+                    throw new EOFException("the client closed its connection while its response head was held");
+                }
+                if (clientIn.full()) {
+                    key.interestOps(0);
+                }
+            }
         }
-        if (clientIn.full()) {
-          key.interestOps(0);
-        }
-      }
     }
-  }
 }

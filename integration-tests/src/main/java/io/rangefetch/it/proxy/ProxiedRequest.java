@@ -13,23 +13,21 @@ import static java.util.Objects.requireNonNull;
  */
 public record ProxiedRequest(String method, String target, String rangeHeader, int status, long bodyBytes) {
 
-  public ProxiedRequest {
-    requireNonNull(method, "method is null");
-    requireNonNull(target, "target is null");
-  }
+    public ProxiedRequest {
+        requireNonNull(method, "method is null");
+        requireNonNull(target, "target is null");
+    }
 
-  /**
-   * Whether this is a ListObjectsV2 request: a GET of a bucket with {@code list-type=2} in its query (the
-   * ledger counts these as {@code LIST}, apart from object GETs).
-   */
-  public boolean isList() {
-    return isList(method, target);
-  }
+    /**
+     * Whether this is a ListObjectsV2 request: a GET of a bucket with {@code list-type=2} in its query (the
+     * ledger counts these as {@code LIST}, apart from object GETs).
+     */
+    public boolean isList() {
+        return isList(method, target);
+    }
 
-  static boolean isList(String method, String target) {
-    int query = target.indexOf('?');
-    return method.equals("GET")
-        && query >= 0
-        && ("&" + target.substring(query + 1)).contains("&list-type=2");
-  }
+    static boolean isList(String method, String target) {
+        int query = target.indexOf('?');
+        return method.equals("GET") && query >= 0 && ("&" + target.substring(query + 1)).contains("&list-type=2");
+    }
 }

@@ -9,23 +9,23 @@ package io.rangefetch.it.proxy;
  */
 record Shaping(NetworkModel model, TokenBucket total) {
 
-  /** Credit a connection or the whole proxy may spend at once: small, so caps hold over short transfers. */
-  static final int BURST_BYTES = 64 * 1024;
+    /** Credit a connection or the whole proxy may spend at once: small, so caps hold over short transfers. */
+    static final int BURST_BYTES = 64 * 1024;
 
-  static Shaping of(NetworkModel model) {
-    return new Shaping(model, bucket(model.totalBytesPerSecond()));
-  }
-
-  /** {@code model} in force after this one; the shared bucket carries over when its rate is unchanged. */
-  Shaping next(NetworkModel model) {
-    if (total != null && total.unitsPerSecond() == model.totalBytesPerSecond()) {
-      return new Shaping(model, total);
+    static Shaping of(NetworkModel model) {
+        return new Shaping(model, bucket(model.totalBytesPerSecond()));
     }
-    return of(model);
-  }
 
-  /** A bucket for {@code bytesPerSecond}, or null for 0 (no cap). */
-  static TokenBucket bucket(long bytesPerSecond) {
-    return bytesPerSecond == 0 ? null : new TokenBucket(bytesPerSecond, BURST_BYTES, System::nanoTime);
-  }
+    /** {@code model} in force after this one; the shared bucket carries over when its rate is unchanged. */
+    Shaping next(NetworkModel model) {
+        if (total != null && total.unitsPerSecond() == model.totalBytesPerSecond()) {
+            return new Shaping(model, total);
+        }
+        return of(model);
+    }
+
+    /** A bucket for {@code bytesPerSecond}, or null for 0 (no cap). */
+    static TokenBucket bucket(long bytesPerSecond) {
+        return bytesPerSecond == 0 ? null : new TokenBucket(bytesPerSecond, BURST_BYTES, System::nanoTime);
+    }
 }

@@ -23,97 +23,96 @@ import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
  */
 public final class S3ProxyServer implements S3Server {
 
-  public static final String ACCESS_KEY = "s3proxy-access";
-  public static final String SECRET_KEY = "s3proxy-secret";
+    public static final String ACCESS_KEY = "s3proxy-access";
+    public static final String SECRET_KEY = "s3proxy-secret";
 
-  /** Thread-name prefix of the server's Jetty pool, for {@link ThreadLeakChecker}. */
-  public static final String THREAD_NAME_PREFIX = "S3Proxy-Jetty";
+    /** Thread-name prefix of the server's Jetty pool, for {@link ThreadLeakChecker}. */
+    public static final String THREAD_NAME_PREFIX = "S3Proxy-Jetty";
 
-  // Requests still running at close belong to a test that is already over: do not wait for them long.
-  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(2);
+    // Requests still running at close belong to a test that is already over: do not wait for them long.
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(2);
 
-  private final S3Proxy proxy;
-  private final BlobStore store;
-  private final URI endpoint;
+    private final S3Proxy proxy;
+    private final BlobStore store;
+    private final URI endpoint;
 
-  private S3ProxyServer(S3Proxy proxy, BlobStore store) {
-    this.proxy = proxy;
-    this.store = store;
-    this.endpoint = URI.create("http://127.0.0.1:" + proxy.getPort());
-  }
-
-  /** Starts S3Proxy and returns once it listens. */
-  public static S3ProxyServer start() throws Exception {
-    BlobStore store = new TransientNio2BlobStore();
-    S3Proxy proxy =
-        S3Proxy.builder()
-            .blobStore(store)
-            .endpoint(URI.create("http://127.0.0.1:0"))
-            .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
-            .stopTimeout(STOP_TIMEOUT.toMillis())
-            .build();
-    try {
-      proxy.start(); // returns once Jetty is bound and accepting
-    } catch (Exception e) {
-      stopQuietly(proxy, e);
-      store.close();
-      throw e;
+    private S3ProxyServer(S3Proxy proxy, BlobStore store) {
+        this.proxy = proxy;
+        this.store = store;
+        this.endpoint = URI.create("http://127.0.0.1:" + proxy.getPort());
     }
-    return new S3ProxyServer(proxy, store);
-  }
 
-  @Override
-  public URI endpoint() {
-    return endpoint;
-  }
-
-  @Override
-  public String accessKey() {
-    return ACCESS_KEY;
-  }
-
-  @Override
-  public String secretKey() {
-    return SECRET_KEY;
-  }
-
-  @Override
-  public String name() {
-    return "s3proxy";
-  }
-
-  /**
-   * No: under overwrites the in-memory store now and then answers a GET with one version's ETag and another's
-   * bytes (its metadata and its content are read apart). Measured here: 4 of 1,535 whole-object GETs racing a
-   * loop of PUTs of a 1 MiB object carried an ETag that was not their bytes' MD5.
-   */
-  @Override
-  public boolean overwritesAtomically() {
-    return false;
-  }
-
-  /** Stops Jetty and waits for its threads; the in-memory objects become garbage. */
-  @Override
-  public void close() {
-    try {
-      proxy.stop();
-    } catch (Exception e) {
-      throw new IllegalStateException("could not stop S3Proxy at " + endpoint, e);
-    } finally {
-      store.close();
+    /** Starts S3Proxy and returns once it listens. */
+    public static S3ProxyServer start() throws Exception {
+        BlobStore store = new TransientNio2BlobStore();
+        S3Proxy proxy = S3Proxy.builder()
+                .blobStore(store)
+                .endpoint(URI.create("http://127.0.0.1:0"))
+                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+                .stopTimeout(STOP_TIMEOUT.toMillis())
+                .build();
+        try {
+            proxy.start(); // returns once Jetty is bound and accepting
+        } catch (Exception e) {
+            stopQuietly(proxy, e);
+            store.close();
+            throw e;
+        }
+        return new S3ProxyServer(proxy, store);
     }
-  }
 
-  @Override
-  public String toString() {
-    return "s3proxy at " + endpoint;
-  }
-
-  private static void stopQuietly(S3Proxy proxy, Exception cause) {
-    try {
-      proxy.stop();
-    } catch (Exception e) {
-      cause.addSuppressed(e);
+    @Override
+    public URI endpoint() {
+        return endpoint;
     }
-  }
+
+    @Override
+    public String accessKey() {
+        return ACCESS_KEY;
+    }
+
+    @Override
+    public String secretKey() {
+        return SECRET_KEY;
+    }
+
+    @Override
+    public String name() {
+        return "s3proxy";
+    }
+
+    /**
+     * No: under overwrites the in-memory store now and then answers a GET with one version's ETag and another's
+     * bytes (its metadata and its content are read apart). Measured here: 4 of 1,535 whole-object GETs racing a
+     * loop of PUTs of a 1 MiB object carried an ETag that was not their bytes' MD5.
+     */
+    @Override
+    public boolean overwritesAtomically() {
+        return false;
+    }
+
+    /** Stops Jetty and waits for its threads; the in-memory objects become garbage. */
+    @Override
+    public void close() {
+        try {
+            proxy.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("could not stop S3Proxy at " + endpoint, e);
+        } finally {
+            store.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "s3proxy at " + endpoint;
+    }
+
+    private static void stopQuietly(S3Proxy proxy, Exception cause) {
+        try {
+            proxy.stop();
+        } catch (Exception e) {
+            cause.addSuppressed(e);
+        }
+    }
 }

@@ -15,70 +15,70 @@ import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
  */
 public interface S3Server extends AutoCloseable {
 
-  /** Base URL of the S3 API, for example {@code http://127.0.0.1:41234}. */
-  URI endpoint();
+    /** Base URL of the S3 API, for example {@code http://127.0.0.1:41234}. */
+    URI endpoint();
 
-  String accessKey();
+    String accessKey();
 
-  String secretKey();
+    String secretKey();
 
-  /** Signing region; local servers accept any, so they say {@code us-east-1}. */
-  default String region() {
-    return "us-east-1";
-  }
-
-  /** Short backend name for messages and test names: {@code minio}, {@code s3proxy}, {@code external}. */
-  String name();
-
-  /**
-   * Creates {@code bucket} unless it exists already (and is ours): a suite may call this every time it
-   * starts. A HEAD comes first so an endpoint that lets us read a bucket but not create one still works.
-   */
-  default void createBucket(String bucket) {
-    try (S3Client s3 = S3Clients.sync(this)) {
-      try {
-        s3.headBucket(request -> request.bucket(bucket));
-        return;
-      } catch (NoSuchBucketException absent) {
-        // fall through and create it
-      }
-      try {
-        s3.createBucket(request -> request.bucket(bucket));
-      } catch (BucketAlreadyOwnedByYouException createdMeanwhile) {
-        // another suite won the race: the bucket is there, which is all we asked for
-      }
+    /** Signing region; local servers accept any, so they say {@code us-east-1}. */
+    default String region() {
+        return "us-east-1";
     }
-  }
 
-  /**
-   * The bucket a suite should use, ready for writes. Local servers create {@code preferredName}; an
-   * external endpoint answers the bucket its environment names, if any, since bucket names there are
-   * global and creating them is rarely allowed.
-   */
-  default String testBucket(String preferredName) {
-    createBucket(preferredName);
-    return preferredName;
-  }
+    /** Short backend name for messages and test names: {@code minio}, {@code s3proxy}, {@code external}. */
+    String name();
 
-  /**
-   * Whether a GET racing an overwrite of its object always answers one version whole: that version's
-   * ETag with that version's bytes, as S3 does. A suite that overwrites objects while others read them
-   * checks every byte against the version the ETag names only where this holds.
-   */
-  default boolean overwritesAtomically() {
-    return true;
-  }
+    /**
+     * Creates {@code bucket} unless it exists already (and is ours): a suite may call this every time it
+     * starts. A HEAD comes first so an endpoint that lets us read a bucket but not create one still works.
+     */
+    default void createBucket(String bucket) {
+        try (S3Client s3 = S3Clients.sync(this)) {
+            try {
+                s3.headBucket(request -> request.bucket(bucket));
+                return;
+            } catch (NoSuchBucketException absent) {
+                // fall through and create it
+            }
+            try {
+                s3.createBucket(request -> request.bucket(bucket));
+            } catch (BucketAlreadyOwnedByYouException createdMeanwhile) {
+                // another suite won the race: the bucket is there, which is all we asked for
+            }
+        }
+    }
 
-  /**
-   * This server reached at another address, such as a proxy in front of it: same credentials, region
-   * and buckets, but clients built with {@link S3Clients} send their requests to {@code endpoint}.
-   * Closing the view does nothing: the server stays open and stays the caller's to close.
-   */
-  default S3Server reachedAt(URI endpoint) {
-    return new S3ServerAtEndpoint(this, endpoint);
-  }
+    /**
+     * The bucket a suite should use, ready for writes. Local servers create {@code preferredName}; an
+     * external endpoint answers the bucket its environment names, if any, since bucket names there are
+     * global and creating them is rarely allowed.
+     */
+    default String testBucket(String preferredName) {
+        createBucket(preferredName);
+        return preferredName;
+    }
 
-  /** Stops the server and releases what it holds; does not throw checked exceptions. */
-  @Override
-  void close();
+    /**
+     * Whether a GET racing an overwrite of its object always answers one version whole: that version's
+     * ETag with that version's bytes, as S3 does. A suite that overwrites objects while others read them
+     * checks every byte against the version the ETag names only where this holds.
+     */
+    default boolean overwritesAtomically() {
+        return true;
+    }
+
+    /**
+     * This server reached at another address, such as a proxy in front of it: same credentials, region
+     * and buckets, but clients built with {@link S3Clients} send their requests to {@code endpoint}.
+     * Closing the view does nothing: the server stays open and stays the caller's to close.
+     */
+    default S3Server reachedAt(URI endpoint) {
+        return new S3ServerAtEndpoint(this, endpoint);
+    }
+
+    /** Stops the server and releases what it holds; does not throw checked exceptions. */
+    @Override
+    void close();
 }

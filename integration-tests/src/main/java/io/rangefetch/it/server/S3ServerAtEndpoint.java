@@ -7,56 +7,56 @@ import java.net.URI;
 /** {@link S3Server#reachedAt}: a server seen at another endpoint; everything else is the server's. */
 final class S3ServerAtEndpoint implements S3Server {
 
-  private final S3Server server;
-  private final URI endpoint;
+    private final S3Server server;
+    private final URI endpoint;
 
-  S3ServerAtEndpoint(S3Server server, URI endpoint) {
-    this.server = requireNonNull(server, "server is null");
-    this.endpoint = requireNonNull(endpoint, "endpoint is null");
-  }
+    S3ServerAtEndpoint(S3Server server, URI endpoint) {
+        this.server = requireNonNull(server, "server is null");
+        this.endpoint = requireNonNull(endpoint, "endpoint is null");
+    }
 
-  @Override
-  public URI endpoint() {
-    return endpoint;
-  }
+    @Override
+    public URI endpoint() {
+        return endpoint;
+    }
 
-  @Override
-  public String accessKey() {
-    return server.accessKey();
-  }
+    @Override
+    public String accessKey() {
+        return server.accessKey();
+    }
 
-  @Override
-  public String secretKey() {
-    return server.secretKey();
-  }
+    @Override
+    public String secretKey() {
+        return server.secretKey();
+    }
 
-  @Override
-  public String region() {
-    return server.region();
-  }
+    @Override
+    public String region() {
+        return server.region();
+    }
 
-  @Override
-  public String name() {
-    return server.name();
-  }
+    @Override
+    public String name() {
+        return server.name();
+    }
 
-  @Override
-  public boolean overwritesAtomically() {
-    return server.overwritesAtomically();
-  }
+    @Override
+    public boolean overwritesAtomically() {
+        return server.overwritesAtomically();
+    }
 
-  @Override
-  public String testBucket(String preferredName) {
-    return server.testBucket(preferredName);
-  }
+    @Override
+    public String testBucket(String preferredName) {
+        return server.testBucket(preferredName);
+    }
 
-  @Override
-  public void close() {
-    // a view: the server is not ours to stop
-  }
+    @Override
+    public void close() {
+        // a view: the server is not ours to stop
+    }
 
-  @Override
-  public String toString() {
-    return server + " reached at " + endpoint;
-  }
+    @Override
+    public String toString() {
+        return server + " reached at " + endpoint;
+    }
 }

@@ -14,40 +14,40 @@ import java.util.List;
  */
 final class ProxyTestBench implements AutoCloseable {
 
-  private static final Duration THREAD_GRACE = Duration.ofSeconds(10);
+    private static final Duration THREAD_GRACE = Duration.ofSeconds(10);
 
-  private final List<AutoCloseable> resources = new ArrayList<>();
-  private final ThreadLeakChecker threads = ThreadLeakChecker.snapshot();
+    private final List<AutoCloseable> resources = new ArrayList<>();
+    private final ThreadLeakChecker threads = ThreadLeakChecker.snapshot();
 
-  ScriptedServer server(ScriptedServer.Handler handler) throws IOException {
-    return add(ScriptedServer.start(handler));
-  }
-
-  ShapingProxy proxy(URI upstream, NetworkModel model) throws IOException {
-    return add(ShapingProxy.start(upstream, model));
-  }
-
-  RawHttpClient client(ShapingProxy proxy) throws IOException {
-    return add(new RawHttpClient(proxy.endpoint()));
-  }
-
-  /** Closes {@code resource} with the rest, before anything added earlier. */
-  <T extends AutoCloseable> T add(T resource) {
-    resources.add(resource);
-    return resource;
-  }
-
-  /** Threads started since the bench was made, for tests that check them before the end. */
-  ThreadLeakChecker threads() {
-    return threads;
-  }
-
-  @Override
-  public void close() throws Exception {
-    for (int i = resources.size() - 1; i >= 0; i--) {
-      resources.get(i).close();
+    ScriptedServer server(ScriptedServer.Handler handler) throws IOException {
+        return add(ScriptedServer.start(handler));
     }
-    threads.assertNoNewThreads(ShapingProxy.THREAD_NAME_PREFIX, THREAD_GRACE);
-    threads.assertNoNewThreads(ScriptedServer.THREAD_PREFIX, THREAD_GRACE);
-  }
+
+    ShapingProxy proxy(URI upstream, NetworkModel model) throws IOException {
+        return add(ShapingProxy.start(upstream, model));
+    }
+
+    RawHttpClient client(ShapingProxy proxy) throws IOException {
+        return add(new RawHttpClient(proxy.endpoint()));
+    }
+
+    /** Closes {@code resource} with the rest, before anything added earlier. */
+    <T extends AutoCloseable> T add(T resource) {
+        resources.add(resource);
+        return resource;
+    }
+
+    /** Threads started since the bench was made, for tests that check them before the end. */
+    ThreadLeakChecker threads() {
+        return threads;
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (int i = resources.size() - 1; i >= 0; i--) {
+            resources.get(i).close();
+        }
+        threads.assertNoNewThreads(ShapingProxy.THREAD_NAME_PREFIX, THREAD_GRACE);
+        threads.assertNoNewThreads(ScriptedServer.THREAD_PREFIX, THREAD_GRACE);
+    }
 }

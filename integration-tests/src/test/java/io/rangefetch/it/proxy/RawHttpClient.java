@@ -16,77 +16,77 @@ import java.nio.channels.WritableByteChannel;
  */
 final class RawHttpClient implements AutoCloseable {
 
-  /** A response as received: its head, the payload, and the body bytes as sent (framing included). */
-  record Response(MessageHead head, int status, byte[] payload, byte[] wireBody) {}
+    /** A response as received: its head, the payload, and the body bytes as sent (framing included). */
+    record Response(MessageHead head, int status, byte[] payload, byte[] wireBody) {}
 
-  private final Socket socket;
-  private final ChannelInput in;
-  private final OutputStream out;
+    private final Socket socket;
+    private final ChannelInput in;
+    private final OutputStream out;
 
-  RawHttpClient(URI endpoint) throws IOException {
-    socket = new Socket(endpoint.getHost(), endpoint.getPort());
-    socket.setSoTimeout(30_000); // a proxy bug fails the test instead of hanging it
-    in = new ChannelInput(Channels.newChannel(socket.getInputStream()), 64 * 1024);
-    out = socket.getOutputStream();
-  }
-
-  /** Sends {@code head} (lines joined with CRLF, blank line added) followed by {@code body}. */
-  void send(String head, byte[] body) throws IOException {
-    out.write((head.replace("\n", "\r\n") + "\r\n\r\n").getBytes(US_ASCII));
-    out.write(body);
-    out.flush();
-  }
-
-  void send(String head) throws IOException {
-    send(head, new byte[0]);
-  }
-
-  void sendRaw(byte[] bytes) throws IOException {
-    out.write(bytes);
-    out.flush();
-  }
-
-  /** Reads one response (interim ones included) to a request sent with {@code method}. */
-  Response read(String method) throws IOException {
-    MessageHead head = MessageHead.read(in);
-    if (head == null) {
-      throw new IOException("connection closed before a response");
+    RawHttpClient(URI endpoint) throws IOException {
+        socket = new Socket(endpoint.getHost(), endpoint.getPort());
+        socket.setSoTimeout(30_000); // a proxy bug fails the test instead of hanging it
+        in = new ChannelInput(Channels.newChannel(socket.getInputStream()), 64 * 1024);
+        out = socket.getOutputStream();
     }
-    int status = Integer.parseInt(head.startLinePart(1));
-    ByteArrayOutputStream payload = new ByteArrayOutputStream();
-    ByteArrayOutputStream wire = new ByteArrayOutputStream();
-    WritableByteChannel payloadChannel = Channels.newChannel(payload);
-    WritableByteChannel wireChannel = Channels.newChannel(wire);
-    BodyCopier.copy(
-        BodyFraming.ofResponse(method, status, head),
-        in,
-        (bytes, isPayload) -> {
-          if (isPayload) {
-            payloadChannel.write(bytes.duplicate());
-          }
-          wireChannel.write(bytes);
-        },
-        Long.MAX_VALUE);
-    return new Response(head, status, payload.toByteArray(), wire.toByteArray());
-  }
 
-  /** Reads whatever arrives until the proxy closes the connection; throws if it resets it. */
-  byte[] readToEnd() throws IOException {
-    return in.readAllBytes();
-  }
+    /** Sends {@code head} (lines joined with CRLF, blank line added) followed by {@code body}. */
+    void send(String head, byte[] body) throws IOException {
+        out.write((head.replace("\n", "\r\n") + "\r\n\r\n").getBytes(US_ASCII));
+        out.write(body);
+        out.flush();
+    }
 
-  /** Bytes that arrived on the socket and no read took yet; it does not wait for any. */
-  int bytesReady() throws IOException {
-    return socket.getInputStream().available();
-  }
+    void send(String head) throws IOException {
+        send(head, new byte[0]);
+    }
 
-  /** Whether the proxy closed the connection: the next read sees its end. */
-  boolean closedByPeer() throws IOException {
-    return in.read() < 0;
-  }
+    void sendRaw(byte[] bytes) throws IOException {
+        out.write(bytes);
+        out.flush();
+    }
 
-  @Override
-  public void close() throws IOException {
-    socket.close();
-  }
+    /** Reads one response (interim ones included) to a request sent with {@code method}. */
+    Response read(String method) throws IOException {
+        MessageHead head = MessageHead.read(in);
+        if (head == null) {
+            throw new IOException("connection closed before a response");
+        }
+        int status = Integer.parseInt(head.startLinePart(1));
+        ByteArrayOutputStream payload = new ByteArrayOutputStream();
+        ByteArrayOutputStream wire = new ByteArrayOutputStream();
+        WritableByteChannel payloadChannel = Channels.newChannel(payload);
+        WritableByteChannel wireChannel = Channels.newChannel(wire);
+        BodyCopier.copy(
+                BodyFraming.ofResponse(method, status, head),
+                in,
+                (bytes, isPayload) -> {
+                    if (isPayload) {
+                        payloadChannel.write(bytes.duplicate());
+                    }
+                    wireChannel.write(bytes);
+                },
+                Long.MAX_VALUE);
+        return new Response(head, status, payload.toByteArray(), wire.toByteArray());
+    }
+
+    /** Reads whatever arrives until the proxy closes the connection; throws if it resets it. */
+    byte[] readToEnd() throws IOException {
+        return in.readAllBytes();
+    }
+
+    /** Bytes that arrived on the socket and no read took yet; it does not wait for any. */
+    int bytesReady() throws IOException {
+        return socket.getInputStream().available();
+    }
+
+    /** Whether the proxy closed the connection: the next read sees its end. */
+    boolean closedByPeer() throws IOException {
+        return in.read() < 0;
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
 }

@@ -11,7 +11,8 @@ public final class MinioBinary {
 
     /** Starts MinIO; aborts the caller where there is no binary. */
     public static S3Server startOrSkip() throws Exception {
-        assumeTrue(MinioServer.binaryAvailable(),
+        assumeTrue(
+                MinioServer.binaryAvailable(),
                 "no minio binary ($MINIO_BINARY, PATH or $(go env GOPATH)/bin/minio): build one with .ci/run");
         return MinioServer.start();
     }

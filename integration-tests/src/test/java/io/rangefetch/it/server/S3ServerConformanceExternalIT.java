@@ -2,8 +2,8 @@ package io.rangefetch.it.server;
 
 class S3ServerConformanceExternalIT extends S3ServerConformanceSuite {
 
-  @Override
-  protected S3Server startServer() throws Exception {
-    return S3Servers.external();
-  }
+    @Override
+    protected S3Server startServer() throws Exception {
+        return S3Servers.external();
+    }
 }

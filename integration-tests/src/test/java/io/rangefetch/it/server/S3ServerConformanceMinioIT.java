@@ -2,8 +2,8 @@ package io.rangefetch.it.server;
 
 class S3ServerConformanceMinioIT extends S3ServerConformanceSuite {
 
-  @Override
-  protected S3Server startServer() throws Exception {
-    return S3Servers.minio();
-  }
+    @Override
+    protected S3Server startServer() throws Exception {
+        return S3Servers.minio();
+    }
 }

@@ -2,8 +2,8 @@ package io.rangefetch.it.server;
 
 class S3ServerConformanceS3ProxyIT extends S3ServerConformanceSuite {
 
-  @Override
-  protected S3Server startServer() throws Exception {
-    return S3Servers.s3proxy();
-  }
+    @Override
+    protected S3Server startServer() throws Exception {
+        return S3Servers.s3proxy();
+    }
 }

@@ -36,70 +36,68 @@ import software.amazon.awssdk.services.s3.S3Client;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class S3ServerTestBase {
 
-  private static final Logger LOG = LoggerFactory.getLogger(S3ServerTestBase.class);
+    private static final Logger LOG = LoggerFactory.getLogger(S3ServerTestBase.class);
 
-  private final String keyPrefix =
-      "rangefetch-it/"
-          + getClass().getSimpleName()
-          + "-"
-          + UUID.randomUUID().toString().substring(0, 8)
-          + "/";
+    private final String keyPrefix = "rangefetch-it/"
+            + getClass().getSimpleName()
+            + "-"
+            + UUID.randomUUID().toString().substring(0, 8)
+            + "/";
 
-  private S3Server server;
-  private String bucket;
+    private S3Server server;
+    private String bucket;
 
-  /** Starts (or connects to) the server this class runs against; aborting here skips the class. */
-  protected abstract S3Server startServer() throws Exception;
+    /** Starts (or connects to) the server this class runs against; aborting here skips the class. */
+    protected abstract S3Server startServer() throws Exception;
 
-  /** Name of the bucket to create on servers we own; override to separate suites' buckets. */
-  protected String bucketName() {
-    return "rangefetch-it";
-  }
-
-  @BeforeAll
-  final void startS3Server() throws Exception {
-    try {
-      server = startServer();
-    } catch (TestAbortedException e) {
-      // Surefire reports a class aborted here as "Tests run: 0" and drops the reason: say it ourselves.
-      LOG.warn("{} skipped: {}", getClass().getSimpleName(), e.getMessage());
-      throw e;
+    /** Name of the bucket to create on servers we own; override to separate suites' buckets. */
+    protected String bucketName() {
+        return "rangefetch-it";
     }
-    bucket = server.testBucket(bucketName());
-  }
 
-  @AfterAll
-  final void closeS3Server() {
-    if (server != null) {
-      server.close();
+    @BeforeAll
+    final void startS3Server() throws Exception {
+        try {
+            server = startServer();
+        } catch (TestAbortedException e) {
+            // Surefire reports a class aborted here as "Tests run: 0" and drops the reason: say it ourselves.
+            LOG.warn("{} skipped: {}", getClass().getSimpleName(), e.getMessage());
+            throw e;
+        }
+        bucket = server.testBucket(bucketName());
     }
-  }
 
-  protected final S3Server server() {
-    return requireNonNull(server, "server is not started");
-  }
+    @AfterAll
+    final void closeS3Server() {
+        if (server != null) {
+            server.close();
+        }
+    }
 
-  /** The bucket this class writes to; exists once the class has started. */
-  protected final String bucket() {
-    return requireNonNull(bucket, "server is not started");
-  }
+    protected final S3Server server() {
+        return requireNonNull(server, "server is not started");
+    }
 
-  /** A key under this class instance's own prefix. */
-  protected final String key(String name) {
-    return keyPrefix + name;
-  }
+    /** The bucket this class writes to; exists once the class has started. */
+    protected final String bucket() {
+        return requireNonNull(bucket, "server is not started");
+    }
 
-  /** Writes {@code data} to {@link #key(String) key(name)} in this class's bucket; returns its ETag. */
-  protected final String put(S3Client s3, String name, byte[] data) {
-    return s3.putObject(
-            request -> request.bucket(bucket()).key(key(name)), RequestBody.fromBytes(data))
-        .eTag();
-  }
+    /** A key under this class instance's own prefix. */
+    protected final String key(String name) {
+        return keyPrefix + name;
+    }
 
-  /** {@code length} pseudo-random bytes, the same for the same seed: content no range arithmetic can fake. */
-  protected static byte[] randomBytes(int length, long seed) {
-    byte[] data = new byte[length];
-    new SplittableRandom(seed).nextBytes(data);
-    return data;
-  }
+    /** Writes {@code data} to {@link #key(String) key(name)} in this class's bucket; returns its ETag. */
+    protected final String put(S3Client s3, String name, byte[] data) {
+        return s3.putObject(request -> request.bucket(bucket()).key(key(name)), RequestBody.fromBytes(data))
+                .eTag();
+    }
+
+    /** {@code length} pseudo-random bytes, the same for the same seed: content no range arithmetic can fake. */
+    protected static byte[] randomBytes(int length, long seed) {
+        byte[] data = new byte[length];
+        new SplittableRandom(seed).nextBytes(data);
+        return data;
+    }
 }

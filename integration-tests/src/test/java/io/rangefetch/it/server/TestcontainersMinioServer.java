@@ -20,80 +20,78 @@ import org.testcontainers.utility.DockerImageName;
  */
 public final class TestcontainersMinioServer implements S3Server {
 
-  // Docker Hub stopped serving minio/minio; quay.io carries the same images.
-  private static final DockerImageName IMAGE =
-      DockerImageName.parse("quay.io/minio/minio:RELEASE.2025-09-07T16-13-09Z")
-          .asCompatibleSubstituteFor("minio/minio");
+    // Docker Hub stopped serving minio/minio; quay.io carries the same images.
+    private static final DockerImageName IMAGE = DockerImageName.parse(
+                    "quay.io/minio/minio:RELEASE.2025-09-07T16-13-09Z")
+            .asCompatibleSubstituteFor("minio/minio");
 
-  private final MinIOContainer container;
-  private final URI endpoint;
+    private final MinIOContainer container;
+    private final URI endpoint;
 
-  private TestcontainersMinioServer(MinIOContainer container) {
-    this.container = container;
-    this.endpoint = URI.create(container.getS3URL());
-  }
-
-  /** Whether a Docker engine answers; costs a few file checks when there is clearly none. */
-  public static boolean dockerAvailable() {
-    return engineHinted() && DockerClientFactory.instance().isDockerAvailable();
-  }
-
-  /** Starts the container (pulling the image if needed) and returns once MinIO answers. */
-  public static TestcontainersMinioServer start() {
-    MinIOContainer container =
-        new MinIOContainer(IMAGE)
-            .withUserName(MinioServer.ACCESS_KEY)
-            .withPassword(MinioServer.SECRET_KEY);
-    container.start();
-    return new TestcontainersMinioServer(container);
-  }
-
-  private static boolean engineHinted() {
-    if (System.getenv("DOCKER_HOST") != null) {
-      return true;
+    private TestcontainersMinioServer(MinIOContainer container) {
+        this.container = container;
+        this.endpoint = URI.create(container.getS3URL());
     }
-    String home = System.getProperty("user.home");
-    List<Path> hints = new ArrayList<>();
-    hints.add(Path.of("/var/run/docker.sock"));
-    hints.add(Path.of(home, ".docker", "run", "docker.sock"));
-    hints.add(Path.of(home, ".docker", "desktop", "docker.sock"));
-    hints.add(Path.of(home, ".testcontainers.properties"));
-    String runtimeDir = System.getenv("XDG_RUNTIME_DIR");
-    if (runtimeDir != null) {
-      hints.add(Path.of(runtimeDir, "docker.sock"));
-      hints.add(Path.of(runtimeDir, "podman", "podman.sock"));
+
+    /** Whether a Docker engine answers; costs a few file checks when there is clearly none. */
+    public static boolean dockerAvailable() {
+        return engineHinted() && DockerClientFactory.instance().isDockerAvailable();
     }
-    return hints.stream().anyMatch(Files::exists);
-  }
 
-  @Override
-  public URI endpoint() {
-    return endpoint;
-  }
+    /** Starts the container (pulling the image if needed) and returns once MinIO answers. */
+    public static TestcontainersMinioServer start() {
+        MinIOContainer container =
+                new MinIOContainer(IMAGE).withUserName(MinioServer.ACCESS_KEY).withPassword(MinioServer.SECRET_KEY);
+        container.start();
+        return new TestcontainersMinioServer(container);
+    }
 
-  @Override
-  public String accessKey() {
-    return container.getUserName();
-  }
+    private static boolean engineHinted() {
+        if (System.getenv("DOCKER_HOST") != null) {
+            return true;
+        }
+        String home = System.getProperty("user.home");
+        List<Path> hints = new ArrayList<>();
+        hints.add(Path.of("/var/run/docker.sock"));
+        hints.add(Path.of(home, ".docker", "run", "docker.sock"));
+        hints.add(Path.of(home, ".docker", "desktop", "docker.sock"));
+        hints.add(Path.of(home, ".testcontainers.properties"));
+        String runtimeDir = System.getenv("XDG_RUNTIME_DIR");
+        if (runtimeDir != null) {
+            hints.add(Path.of(runtimeDir, "docker.sock"));
+            hints.add(Path.of(runtimeDir, "podman", "podman.sock"));
+        }
+        return hints.stream().anyMatch(Files::exists);
+    }
 
-  @Override
-  public String secretKey() {
-    return container.getPassword();
-  }
+    @Override
+    public URI endpoint() {
+        return endpoint;
+    }
 
-  @Override
-  public String name() {
-    return "minio";
-  }
+    @Override
+    public String accessKey() {
+        return container.getUserName();
+    }
 
-  /** Stops and removes the container. */
-  @Override
-  public void close() {
-    container.stop();
-  }
+    @Override
+    public String secretKey() {
+        return container.getPassword();
+    }
 
-  @Override
-  public String toString() {
-    return "minio (container) at " + endpoint;
-  }
+    @Override
+    public String name() {
+        return "minio";
+    }
+
+    /** Stops and removes the container. */
+    @Override
+    public void close() {
+        container.stop();
+    }
+
+    @Override
+    public String toString() {
+        return "minio (container) at " + endpoint;
+    }
 }

@@ -39,6 +39,7 @@ class SparkEnginesIT {
     private static final String HEAP = "2g";
     /** The bucket and catalog docs/SPARK.md names. */
     private static final String BUCKET = "my-bucket";
+
     private static final String CATALOG = "lake";
     private static final List<String> QUERIES =
             List.of("filter", "projection", "aggregate", "join", "checksum", "point", "deleted");
@@ -68,9 +69,13 @@ class SparkEnginesIT {
         proxy = ShapingProxy.start(minio.endpoint(), NetworkModel.s3InRegion());
         defaultsSpark = child("defaults", defaults());
         String[] written = defaultsSpark.call("WRITE").split(" ");
-        assertThat(written[0]).as("WRITE answered %s", String.join(" ", written)).isEqualTo("OK");
+        assertThat(written[0])
+                .as("WRITE answered %s", String.join(" ", written))
+                .isEqualTo("OK");
         deletedEvents = Long.parseLong(written[2]);
-        assertThat(deletedEvents).as("rows the Iceberg table's position deletes remove").isPositive();
+        assertThat(deletedEvents)
+                .as("rows the Iceberg table's position deletes remove")
+                .isPositive();
     }
 
     @AfterAll
@@ -113,9 +118,19 @@ class SparkEnginesIT {
         for (String key : baseline.keySet()) {
             QueryRun before = baseline.get(key);
             QueryRun after = rangefetch.get(key);
-            System.out.printf("%-20s %24d %5d %6.1f %11d | %21d %5d %6.1f %11d %8d (%d)%n", key, before.gets,
-                    before.heads, before.bodyBytes / 1e6, before.taskInput, after.gets, after.heads,
-                    after.bodyBytes / 1e6, after.taskInput, after.handed, after.handedPlanning);
+            System.out.printf(
+                    "%-20s %24d %5d %6.1f %11d | %21d %5d %6.1f %11d %8d (%d)%n",
+                    key,
+                    before.gets,
+                    before.heads,
+                    before.bodyBytes / 1e6,
+                    before.taskInput,
+                    after.gets,
+                    after.heads,
+                    after.bodyBytes / 1e6,
+                    after.taskInput,
+                    after.handed,
+                    after.handedPlanning);
         }
 
         for (String key : baseline.keySet()) {
@@ -127,20 +142,27 @@ class SparkEnginesIT {
             assertThat(after.handed).as("%s: bytes handed by Rangefetch", key).isPositive();
             if (key.startsWith("s3a ")) {
                 // Spark's input metrics are the bytes Rangefetch handed to the task's readers, vectored reads included
-                assertThat(after.taskInput).as("%s: Spark's task input bytes", key).isEqualTo(after.handed);
+                assertThat(after.taskInput)
+                        .as("%s: Spark's task input bytes", key)
+                        .isEqualTo(after.handed);
             } else {
                 // Iceberg reads position deletes on its delete worker pool and plans part of a scan on the driver
                 // as the query runs: bytes Spark's per-thread task metrics never see, whatever the FileIO. What the
                 // tasks' own readers were handed is counted as Iceberg's own S3FileIO counts it
-                assertThat(after.taskInput).as("%s: Spark's task input bytes", key).isEqualTo(before.taskInput)
-                        .isPositive().isLessThanOrEqualTo(after.handed);
+                assertThat(after.taskInput)
+                        .as("%s: Spark's task input bytes", key)
+                        .isEqualTo(before.taskInput)
+                        .isPositive()
+                        .isLessThanOrEqualTo(after.handed);
             }
             assertThat(after.heads).as("%s HEADs", key).isLessThanOrEqualTo(before.heads);
         }
         for (String kind : List.of("s3a", "iceberg")) {
             long gets = total(baseline, kind, true);
             long rangefetchGets = total(rangefetch, kind, true);
-            assertThat(rangefetchGets).as("%s: GETs with Rangefetch against %d without", kind, gets).isLessThan(gets);
+            assertThat(rangefetchGets)
+                    .as("%s: GETs with Rangefetch against %d without", kind, gets)
+                    .isLessThan(gets);
         }
         // a row the Iceberg table's deletes removed is found in the Parquet files and not in the table
         assertThat(rangefetch.get("s3a point").rows).isOne();
@@ -159,18 +181,23 @@ class SparkEnginesIT {
             expectOk(spark, "OPEN " + kind);
             Threads afterTen = null;
             for (int i = 1; i <= run.getValue(); i++) {
-                assertThat(spark.call("QUERY " + (i % 2 == 0 ? "point" : "filter"))).startsWith("RESULT ");
+                assertThat(spark.call("QUERY " + (i % 2 == 0 ? "point" : "filter")))
+                        .startsWith("RESULT ");
                 if (i == 10) {
                     afterTen = threads(spark.call("THREADS"));
                 }
             }
             Threads afterAll = threads(spark.call("THREADS"));
-            System.out.printf("%s, one session: rangefetch threads after 10 queries %s, after %d %s%n", kind,
-                    afterTen, run.getValue(), afterAll);
-            assertThat(afterAll.factories).as("%s: factories owning threads", kind).isLessThanOrEqualTo(1);
+            System.out.printf(
+                    "%s, one session: rangefetch threads after 10 queries %s, after %d %s%n",
+                    kind, afterTen, run.getValue(), afterAll);
+            assertThat(afterAll.factories)
+                    .as("%s: factories owning threads", kind)
+                    .isLessThanOrEqualTo(1);
             assertThat(afterAll.live).isLessThanOrEqualTo(Math.max(afterTen.live, Threads.CEILING));
             expectOk(spark, "CLOSE");
-            assertThat(threads(spark.call("THREADS"))).as("%s: after the read path closed", kind)
+            assertThat(threads(spark.call("THREADS")))
+                    .as("%s: after the read path closed", kind)
                     .isEqualTo(new Threads(0, 0));
         }
         // Hadoop's file system cache off: a file system per task, never closed by Spark
@@ -180,15 +207,18 @@ class SparkEnginesIT {
             expectOk(uncachedSpark, "OPEN s3a");
             Threads afterTen = null;
             for (int i = 1; i <= 30; i++) {
-                assertThat(uncachedSpark.call("QUERY " + (i % 2 == 0 ? "point" : "filter"))).startsWith("RESULT ");
+                assertThat(uncachedSpark.call("QUERY " + (i % 2 == 0 ? "point" : "filter")))
+                        .startsWith("RESULT ");
                 if (i == 10) {
                     afterTen = threads(uncachedSpark.call("THREADS"));
                 }
             }
             Threads afterAll = threads(uncachedSpark.call("THREADS"));
             Threads collected = threads(uncachedSpark.call("COLLECT"));
-            System.out.printf("s3a, disable.cache=true: rangefetch threads after 10 queries %s, after 30 %s,"
-                    + " after collection %s%n", afterTen, afterAll, collected);
+            System.out.printf(
+                    "s3a, disable.cache=true: rangefetch threads after 10 queries %s, after 30 %s,"
+                            + " after collection %s%n",
+                    afterTen, afterAll, collected);
             // Spark made a file system per task and closed none: the shared factory lived until they were collected
             assertThat(afterAll.factories).isLessThanOrEqualTo(1);
             assertThat(afterAll.live).isLessThanOrEqualTo(Math.max(afterTen.live, Threads.CEILING));
@@ -209,8 +239,15 @@ class SparkEnginesIT {
     }
 
     /** A query's answer and what it cost on the proxy's ledger. */
-    private record QueryRun(long rows, String checksum, long taskInput, long handed, long handedPlanning, long gets,
-            long heads, long bodyBytes) {}
+    private record QueryRun(
+            long rows,
+            String checksum,
+            long taskInput,
+            long handed,
+            long handedPlanning,
+            long gets,
+            long heads,
+            long bodyBytes) {}
 
     /** Runs every query cold on one kind of table, each with a fresh file system or catalog. */
     private static void runAll(SparkChild spark, String kind, Map<String, QueryRun> runs) throws IOException {
@@ -225,14 +262,25 @@ class SparkEnginesIT {
             long body = ledger.responseBodyBytes();
             String[] words = answer.split(" ");
             assertThat(words[0]).as("%s %s answered %s", kind, query, answer).isEqualTo("RESULT");
-            runs.put(kind + " " + query, new QueryRun(Long.parseLong(words[1]), words[2], Long.parseLong(words[3]),
-                    Long.parseLong(words[4]), Long.parseLong(words[5]), gets, heads, body));
+            runs.put(
+                    kind + " " + query,
+                    new QueryRun(
+                            Long.parseLong(words[1]),
+                            words[2],
+                            Long.parseLong(words[3]),
+                            Long.parseLong(words[4]),
+                            Long.parseLong(words[5]),
+                            gets,
+                            heads,
+                            body));
         }
     }
 
     private static long total(Map<String, QueryRun> runs, String kind, boolean gets) {
-        return runs.entrySet().stream().filter(run -> run.getKey().startsWith(kind + " "))
-                .mapToLong(run -> gets ? run.getValue().gets : run.getValue().heads).sum();
+        return runs.entrySet().stream()
+                .filter(run -> run.getKey().startsWith(kind + " "))
+                .mapToLong(run -> gets ? run.getValue().gets : run.getValue().heads)
+                .sum();
     }
 
     private static void expectOk(SparkChild spark, String command) throws IOException {
@@ -279,7 +327,8 @@ class SparkEnginesIT {
         settings.put("spark.hadoop.fs.s3a.path.style.access", "true");
         settings.put("spark.hadoop.fs.s3a.connection.ssl.enabled", "false");
         settings.put("spark.hadoop.fs.s3a.bucket.probe", "0");
-        settings.put("spark.hadoop.fs.s3a.aws.credentials.provider",
+        settings.put(
+                "spark.hadoop.fs.s3a.aws.credentials.provider",
                 "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
         settings.put("spark.hadoop.fs.s3a.access.key", minio.accessKey());
         settings.put("spark.hadoop.fs.s3a.secret.key", minio.secretKey());
