@@ -33,20 +33,20 @@ class ParquetColumnSessionTest {
 
     @Test
     void startingAChunkPrefetchesThePredictedColumnsOfItsRowGroupAndOfTheOnesAfter() {
-        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_000, 2_000)), Set.of("a", "b"), UNLIMITED))
+        assertThat(ColumnPrefetchPlan.ahead(FOOTER, List.of(range(1_000, 2_000)), Set.of("a", "b"), UNLIMITED))
                 .containsExactly(range(1_000, 2_000), range(2_000, 3_000), range(4_000, 5_000), range(5_000, 6_000));
         // a reader that starts the second row group looks no further back
-        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(6_000, 6_010)), Set.of("c"), UNLIMITED))
+        assertThat(ColumnPrefetchPlan.ahead(FOOTER, List.of(range(6_000, 6_010)), Set.of("c"), UNLIMITED))
                 .containsExactly(range(6_000, 7_000));
     }
 
     @Test
     void aColumnOnlyTheHistoryPredictsIsPrefetchedInTheCurrentRowGroupOnlyUntilTheReaderReadsIt() {
-        assertThat(ParquetColumnSession.ahead(
+        assertThat(ColumnPrefetchPlan.ahead(
                         FOOTER, List.of(range(1_000, 2_000)), Set.of("a"), Set.of("a", "b"), UNLIMITED))
                 .as("b of the first row group, a of both")
                 .containsExactly(range(1_000, 2_000), range(2_000, 3_000), range(4_000, 5_000));
-        assertThat(ParquetColumnSession.ahead(
+        assertThat(ColumnPrefetchPlan.ahead(
                         FOOTER, List.of(range(2_000, 2_200)), Set.of("a", "b"), Set.of("a", "b"), UNLIMITED))
                 .as("b read: confirmed")
                 .containsExactly(range(1_000, 2_000), range(2_000, 3_000), range(4_000, 5_000), range(5_000, 6_000));
@@ -58,64 +58,64 @@ class ParquetColumnSessionTest {
                 List.of(chunk(0, "a", 1_000, 2_000, -1)), List.of(chunk(1, "a", 2_000, 3_000, -1)),
                 List.of(chunk(2, "a", 3_000, 4_000, -1)), List.of(chunk(3, "a", 4_000, 5_000, -1))));
         List<ByteRange> read = List.of(range(1_000, 1_100));
-        assertThat(ParquetColumnSession.ahead(three, read, Set.of("a"), Set.of("a"), UNLIMITED, 0))
+        assertThat(ColumnPrefetchPlan.ahead(three, read, Set.of("a"), Set.of("a"), UNLIMITED, 0))
                 .as("predictions held back: the row group read now only")
-                .containsExactly(new ParquetColumnSession.Planned(0, range(1_000, 2_000)));
-        assertThat(ParquetColumnSession.ahead(three, read, Set.of("a"), Set.of("a"), UNLIMITED, 1))
+                .containsExactly(new ColumnPrefetchPlan.Planned(0, range(1_000, 2_000)));
+        assertThat(ColumnPrefetchPlan.ahead(three, read, Set.of("a"), Set.of("a"), UNLIMITED, 1))
                 .as("a window smaller than a row group still takes the next")
-                .extracting(ParquetColumnSession.Planned::rowGroup)
+                .extracting(ColumnPrefetchPlan.Planned::rowGroup)
                 .containsExactly(0, 1);
-        assertThat(ParquetColumnSession.ahead(three, read, Set.of("a"), Set.of("a"), UNLIMITED, 2_000))
-                .extracting(ParquetColumnSession.Planned::rowGroup)
+        assertThat(ColumnPrefetchPlan.ahead(three, read, Set.of("a"), Set.of("a"), UNLIMITED, 2_000))
+                .extracting(ColumnPrefetchPlan.Planned::rowGroup)
                 .containsExactly(0, 1, 2);
-        assertThat(ParquetColumnSession.ahead(three, read, Set.of("a"), Set.of("a"), 2_000, UNLIMITED))
+        assertThat(ColumnPrefetchPlan.ahead(three, read, Set.of("a"), Set.of("a"), 2_000, UNLIMITED))
                 .as("the budget bounds the window")
-                .extracting(ParquetColumnSession.Planned::rowGroup)
+                .extracting(ColumnPrefetchPlan.Planned::rowGroup)
                 .containsExactly(0, 1);
     }
 
     @Test
     void theBudgetStopsAtWholeRowGroups() {
-        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_000, 2_000)), Set.of("a", "b"), 3_999))
+        assertThat(ColumnPrefetchPlan.ahead(FOOTER, List.of(range(1_000, 2_000)), Set.of("a", "b"), 3_999))
                 .as("the second row group's two chunks would pass the budget")
                 .containsExactly(range(1_000, 2_000), range(2_000, 3_000));
-        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_000, 2_000)), Set.of("a", "b"), 1_000))
+        assertThat(ColumnPrefetchPlan.ahead(FOOTER, List.of(range(1_000, 2_000)), Set.of("a", "b"), 1_000))
                 .isEmpty();
     }
 
     @Test
     void aDictionaryOnlyReadPrefetchesOnlyThatColumnsDictionariesOfItsRowGroupAndTheOnesAfter() {
-        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_000, 1_100)), Set.of("a", "b", "c"), UNLIMITED))
+        assertThat(ColumnPrefetchPlan.ahead(FOOTER, List.of(range(1_000, 1_100)), Set.of("a", "b", "c"), UNLIMITED))
                 .as("b's dictionaries come with its chunks")
                 .containsExactly(range(1_000, 1_100), range(4_000, 4_100));
-        assertThat(ParquetColumnSession.ahead(
+        assertThat(ColumnPrefetchPlan.ahead(
                         FOOTER, List.of(range(1_000, 1_100), range(2_000, 2_100)), Set.of("a"), UNLIMITED))
                 .as("a filter on two columns")
                 .containsExactly(range(1_000, 1_100), range(2_000, 2_100), range(4_000, 4_100), range(5_000, 5_100));
-        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(4_000, 4_100)), Set.of("a"), UNLIMITED))
+        assertThat(ColumnPrefetchPlan.ahead(FOOTER, List.of(range(4_000, 4_100)), Set.of("a"), UNLIMITED))
                 .as("none of the row groups before it")
                 .containsExactly(range(4_000, 4_100));
-        assertThat(ParquetColumnSession.ahead(
+        assertThat(ColumnPrefetchPlan.ahead(
                         FOOTER, List.of(range(1_000, 1_100), range(2_000, 2_100)), Set.of("a", "b"), 399))
                 .as("by whole row groups within the budget")
                 .containsExactly(range(1_000, 1_100), range(2_000, 2_100));
         // reading past the dictionary page is reading the chunk
-        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_000, 1_101)), Set.of("a"), UNLIMITED))
+        assertThat(ColumnPrefetchPlan.ahead(FOOTER, List.of(range(1_000, 1_101)), Set.of("a"), UNLIMITED))
                 .containsExactly(range(1_000, 2_000), range(4_000, 5_000));
         // a chunk without a dictionary page read in part is read for its data
-        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(3_000, 3_050)), Set.of("a", "c"), UNLIMITED))
+        assertThat(ColumnPrefetchPlan.ahead(FOOTER, List.of(range(3_000, 3_050)), Set.of("a", "c"), UNLIMITED))
                 .containsExactly(range(1_000, 2_000), range(3_000, 4_000), range(4_000, 5_000), range(6_000, 7_000));
     }
 
     @Test
     void readsThatStartNoChunkPrefetchNothing() {
-        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(1_500, 1_900)), Set.of("a", "b"), UNLIMITED))
+        assertThat(ColumnPrefetchPlan.ahead(FOOTER, List.of(range(1_500, 1_900)), Set.of("a", "b"), UNLIMITED))
                 .as("the middle of a chunk")
                 .isEmpty();
-        assertThat(ParquetColumnSession.ahead(FOOTER, List.of(range(7_000, 7_500)), Set.of("a"), UNLIMITED))
+        assertThat(ColumnPrefetchPlan.ahead(FOOTER, List.of(range(7_000, 7_500)), Set.of("a"), UNLIMITED))
                 .as("the footer")
                 .isEmpty();
-        assertThat(ParquetColumnSession.startedChunks(FOOTER, List.of(range(900, 2_001))))
+        assertThat(ColumnPrefetchPlan.startedChunks(FOOTER, List.of(range(900, 2_001))))
                 .extracting(ParquetFooter.Chunk::path)
                 .containsExactly("a", "b");
     }
@@ -132,7 +132,7 @@ class ParquetColumnSessionTest {
                                 0, "c", range(3_000, 4_000), -1, List.of(range(9_100, 9_150), range(9_260, 9_290)))),
                 List.of(new ParquetFooter.Chunk(
                         1, "a", range(4_000, 5_000), -1, List.of(range(9_400, 9_450), range(9_500, 9_530))))));
-        assertThat(ParquetColumnSession.ahead(indexed, List.of(range(9_200, 9_230)), Set.of("a", "b"), UNLIMITED))
+        assertThat(ColumnPrefetchPlan.ahead(indexed, List.of(range(9_200, 9_230)), Set.of("a", "b"), UNLIMITED))
                 .containsExactly(
                         range(9_000, 9_050),
                         range(9_200, 9_230),
@@ -140,9 +140,9 @@ class ParquetColumnSessionTest {
                         range(9_230, 9_260),
                         range(9_400, 9_450),
                         range(9_500, 9_530));
-        assertThat(ParquetColumnSession.ahead(indexed, List.of(range(9_400, 9_450)), Set.of("a", "b"), UNLIMITED))
+        assertThat(ColumnPrefetchPlan.ahead(indexed, List.of(range(9_400, 9_450)), Set.of("a", "b"), UNLIMITED))
                 .containsExactly(range(9_400, 9_450), range(9_500, 9_530));
-        assertThat(ParquetColumnSession.startedChunks(indexed, List.of(range(9_050, 9_060))))
+        assertThat(ColumnPrefetchPlan.startedChunks(indexed, List.of(range(9_050, 9_060))))
                 .extracting(ParquetFooter.Chunk::path)
                 .as("reading b's column index starts reading b")
                 .containsExactly("b");
