@@ -54,6 +54,11 @@ import org.apache.hadoop.fs.statistics.IOStatistics;
  * {@code unbuffer} retired meanwhile runs again on the stream in use now (reopened if need be, pinned to the same
  * ETag), so an unbuffer never fails it; its own failures (a changed object) fail it there too. A vectored read's
  * ranges already handed to the retired stream may still fail with "closed".
+ *
+ * <p><b>Why one file.</b> It is the whole of S3A's stream contract over one Rangefetch stream, and every method of it
+ * goes through the one lock's rule above (which Rangefetch stream is in use, and when a read runs again on its
+ * successor); splitting the contract's groups apart would scatter that rule. The vectored part's translation of
+ * ranges and failures is the only piece that stands alone.
  */
 final class RangefetchInputStream extends ObjectInputStream
         implements ByteBufferReadable, ByteBufferPositionedReadable, CanUnbuffer {

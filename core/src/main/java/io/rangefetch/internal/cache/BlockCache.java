@@ -52,6 +52,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * above. Caffeine does serve the metadata cache, where it fits.
  *
  * <p>Thread-safe.
+ *
+ * <p><b>Why one file.</b> Everything the eviction lock guards (the queues, the budget, the pool, the blocks' states,
+ * the index) is here, so that seeing room and taking it, and a block entering the index and its queue, stay single
+ * steps under one lock that can be read in one place. What needs no lock is elsewhere: {@link MemoryBudget} counts,
+ * {@link ArrayPool} keeps arrays, {@link Block} is one block's state.
  */
 public final class BlockCache {
     private static final int STRIPES = 64;

@@ -62,6 +62,10 @@ import org.slf4j.LoggerFactory;
  * <p>Fetches run on an executor the factory owns (named daemon threads, shut down by {@link #close()}) or on
  * one the caller supplies (left running). Never on the common pool. Thread-safe; the scheduler's monitor is
  * never held while a fetch, an executor or a callback runs.
+ *
+ * <p><b>Why one file.</b> The queue, the slots, the backoff timer's requeues, promotion, cancellation and the
+ * dropped-task check all change state under the one monitor, and "every fetch ends once" is a property of how they
+ * interleave: split over classes, that rule would have to be re-proved across each boundary. Its length is that rule.
  */
 public final class FetchScheduler implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FetchScheduler.class);

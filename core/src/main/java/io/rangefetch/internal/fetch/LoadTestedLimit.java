@@ -61,6 +61,9 @@ import org.slf4j.LoggerFactory;
  * telling noise from load is what matters, and it is the same test on either quantity.
  *
  * <p>The library's {@code AbstractLimit.onSample} is synchronized: every field here is touched under that lock only.
+ * Its length is one state machine (rounds, trials, ceiling, noise floor) whose transitions read each other's fields
+ * under that lock; the statistics it tests with are plain arithmetic here rather than a class of their own, so that
+ * every threshold stays next to the comment that says why it is what it is.
  */
 final class LoadTestedLimit extends AbstractLimit {
     private static final Logger LOG = LoggerFactory.getLogger(LoadTestedLimit.class);
