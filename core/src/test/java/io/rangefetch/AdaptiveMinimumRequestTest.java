@@ -49,8 +49,8 @@ class AdaptiveMinimumRequestTest {
     private static StreamConfig.Builder config() {
         return StreamConfig.builder()
                 .set(CACHE_MAX_MEMORY, 256L * MIB)
-                .set(RETRY_BASE_DELAY, Duration.ofMillis(1))
-                .set(RETRY_MAX_DELAY, Duration.ofMillis(5));
+                .set(RETRY_BASE_DELAY, Duration.ZERO)
+                .set(RETRY_MAX_DELAY, Duration.ZERO);
     }
 
     private long bytesFetched() {

@@ -58,8 +58,8 @@ class RetryTest {
                 .set(CACHE_MAX_MEMORY, 256L * MIB)
                 .set(PREFETCH_MAX_SIZE, 0)
                 .set(RETRY_MAX_ATTEMPTS, attempts)
-                .set(RETRY_BASE_DELAY, Duration.ofMillis(1))
-                .set(RETRY_MAX_DELAY, Duration.ofMillis(5))
+                .set(RETRY_BASE_DELAY, Duration.ZERO)
+                .set(RETRY_MAX_DELAY, Duration.ZERO)
                 .build());
     }
 

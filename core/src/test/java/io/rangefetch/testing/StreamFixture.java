@@ -56,11 +56,12 @@ public final class StreamFixture implements AutoCloseable, AfterEachCallback {
 
     /** A factory with a 256 MiB cache, so tests do not depend on the JVM's heap size. */
     public StreamFactory factory() {
-        // short retry waits: a test that makes GETs fail should not wait out production backoff
+        // no retry waits: a test that makes GETs fail waits for no backoff (its retries still go through the
+        // scheduler's backoff path, with a zero delay)
         return factory(StreamConfig.builder()
                 .set(CACHE_MAX_MEMORY, 256L * MIB)
-                .set(RETRY_BASE_DELAY, java.time.Duration.ofMillis(1))
-                .set(RETRY_MAX_DELAY, java.time.Duration.ofMillis(5))
+                .set(RETRY_BASE_DELAY, java.time.Duration.ZERO)
+                .set(RETRY_MAX_DELAY, java.time.Duration.ZERO)
                 .build());
     }
 
