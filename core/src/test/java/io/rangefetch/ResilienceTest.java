@@ -84,20 +84,34 @@ class ResilienceTest {
         return OpenOptions.builder().length(SIZE).etag(client.etag(BUCKET, key)).build();
     }
 
-    /** Holds the first GET before it answers (its head, not its body) until the returned latch opens. */
-    private CountDownLatch holdFirstGet() {
-        CountDownLatch answer = new CountDownLatch(1);
+    /** A GET held before it answers: {@code reached} opens once it is held, {@code release} lets it answer. */
+    private record HeldGet(CountDownLatch reached, CountDownLatch release) {
+        /** Waits until the GET is held: a hedge or a retry sent after this cannot overtake it to the client. */
+        void awaitReached() throws InterruptedException {
+            assertThat(reached.await(20, TimeUnit.SECONDS))
+                    .as("the GET reached the client")
+                    .isTrue();
+        }
+    }
+
+    /**
+     * Holds the first GET of the bytes at {@code position} before it answers (its head, not its body) until the
+     * returned hold is released: that one, not whatever GET comes first (a prefetch the last stream left behind).
+     */
+    private HeldGet holdFirstGetAt(long position) {
+        HeldGet held = new HeldGet(new CountDownLatch(1), new CountDownLatch(1));
         AtomicInteger gets = new AtomicInteger();
         client.addFault(request -> {
-            if (request.isGet() && gets.incrementAndGet() == 1) {
+            if (request.isGet() && request.byteRange().contains(position) && gets.incrementAndGet() == 1) {
+                held.reached().countDown();
                 try {
-                    answer.await(20, TimeUnit.SECONDS);
+                    held.release().await(20, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
             }
         });
-        return answer;
+        return held;
     }
 
     /** Runs {@code read} on a reader thread, so that the test can move time while it waits. */
@@ -130,10 +144,11 @@ class ResilienceTest {
                         .set(RETRY_FIRST_BYTE_TIMEOUT, Duration.ofMillis(100))
                         .build(),
                 time);
-        CountDownLatch answer = holdFirstGet();
+        HeldGet answer = holdFirstGetAt(MIB);
         byte[] bytes = new byte[64 * KIB];
         try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "silent"), known("silent"))) {
             CompletableFuture<Void> read = reading(() -> stream.readFully(MIB, bytes, 0, bytes.length));
+            answer.awaitReached();
             time.awaitTaskWithin(Duration.ofMillis(100)); // the GET was sent and its first-byte timeout set
             time.advance(Duration.ofMillis(100)); // given up: retried after a backoff of at most 5 ms
             time.advanceUntilDone(Duration.ofMillis(5), read);
@@ -141,7 +156,7 @@ class ResilienceTest {
             assertThat(stream.statistics().retries()).isEqualTo(1);
             assertThat(stream.statistics().hedgesSent()).isZero();
         } finally {
-            answer.countDown();
+            answer.release().countDown();
         }
         assertThat(bytes).isEqualTo(slice(data, MIB, bytes.length));
         assertThat(client.gets())
@@ -166,10 +181,11 @@ class ResilienceTest {
             assertThat(stream.statistics().getRequests()).isEqualTo(16);
         }
         client.clearLog();
-        CountDownLatch answer = holdFirstGet();
+        HeldGet answer = holdFirstGetAt(4L * MIB);
         byte[] bytes = new byte[64 * KIB];
         try (SeekableS3InputStream stream = factory.open(new S3Location(BUCKET, "slow"), known("slow"))) {
             CompletableFuture<Void> read = reading(() -> stream.readFully(4L * MIB, bytes, 0, bytes.length));
+            answer.awaitReached(); // before the hedge can be sent: so the held GET is the first one
             // the warm-up's latencies took no time, so the hedge is due at the least delay
             time.awaitTaskWithin(Duration.ofMillis(20));
             time.advance(Duration.ofMillis(20));
@@ -180,7 +196,7 @@ class ResilienceTest {
             assertThat(statistics.retries()).isZero();
             assertThat(statistics.getRequests()).as("the GET and its hedge").isEqualTo(2);
         } finally {
-            answer.countDown();
+            answer.release().countDown();
         }
         assertThat(bytes).isEqualTo(slice(data, 4L * MIB, bytes.length));
         assertThat(client.gets()).hasSize(2);
