@@ -38,6 +38,15 @@ import java.util.function.LongUnaryOperator;
  * acquires and copies its bytes ({@link Acquisition}). A read that finds the object changed either starts over
  * on the new version or fails, by {@link ObjectVersion}'s one rule.
  *
+ * <p><b>Acquiring.</b> Every read and prefetch gets hold of its bytes through the stream's {@link ReadOrchestrator}
+ * (lock, look up, plan, claim, submit); what is left here is each kind of read's own part: pinning the version,
+ * the streaming state, the planner's inputs, copying out and the predictions' accounting.
+ *
+ * <p><b>Size.</b> This file is past 400 lines: it holds one stream's reading rules (the quiet path, the ramp's and
+ * the stride's predictions and their waste, the adaptive minimum, the open fetch), which share the stream's state.
+ * Moving the copy of a planned read ({@link PlannedRead} and {@code copy}) and the predictions' accounting into
+ * classes of their own is the next step; it was left out of the orchestration change to keep that one reviewable.
+ *
  * <p><b>Threads.</b> Positioned and vectored reads may run from many threads at once; streaming reads are
  * serialized by the stream (they share the {@link StreamingState}). Fetches run on the scheduler's threads; the
  * calling thread waits only for the bytes it asked for, and never holds a lock while it waits. Locks: the
@@ -188,11 +197,6 @@ public final class ObjectReader implements AutoCloseable {
         this.structureEnd = requireNonNull(structureLimit, "structureLimit is null");
         this.wholeReadSize = smallObjectSize;
         this.planner = factoryPlanner.withSmallObjectSizeAtMost(wholeReadsPay ? smallObjectSize : 0);
-    }
-
-    /** How this stream's reads are planned. */
-    ReadPlanner planner() {
-        return planner;
     }
 
     public ObjectAddress address() {
