@@ -19,7 +19,7 @@ import io.rangefetch.internal.plan.AccessHint;
 import io.rangefetch.internal.plan.RangeCoalescer;
 import io.rangefetch.internal.plan.ReadPlanner;
 import io.rangefetch.internal.read.ObjectReader;
-import io.rangefetch.internal.read.ReaderContext;
+import io.rangefetch.internal.read.ReadEngine;
 import io.rangefetch.internal.read.Resilience;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import io.rangefetch.internal.time.TimeSource;
@@ -75,7 +75,10 @@ public final class StreamFactory implements AutoCloseable {
 
     private final StreamConfig config;
     private final ObjectClient client;
-    private final ReaderContext context;
+    private final ReadEngine engine;
+    private final BlockCache cache;
+    private final MetadataCache metadata;
+    private final FetchScheduler scheduler;
     private final TimeSource time;
     private final StatisticsCounter statistics = StatisticsCounter.root();
     private final FormatPolicies formats;
@@ -106,14 +109,16 @@ public final class StreamFactory implements AutoCloseable {
         this.formats = builder.formatPolicies == null
                 ? FormatPolicies.discover(config)
                 : FormatPolicies.of(builder.formatPolicies, config);
-        this.context = new ReaderContext(
+        this.cache = new BlockCache(config.get(StreamConfig.CACHE_MAX_MEMORY));
+        this.metadata = new MetadataCache(
+                config.get(StreamConfig.METADATA_TTL), config.get(StreamConfig.METADATA_MAX_ENTRIES), time::nanos);
+        this.scheduler =
+                new FetchScheduler(config.get(StreamConfig.FETCH_MAX_CONCURRENCY), executor, ownedExecutor, time);
+        this.engine = new ReadEngine(
                 client,
-                new BlockCache(config.get(StreamConfig.CACHE_MAX_MEMORY)),
-                new MetadataCache(
-                        config.get(StreamConfig.METADATA_TTL),
-                        config.get(StreamConfig.METADATA_MAX_ENTRIES),
-                        time::nanos),
-                new FetchScheduler(config.get(StreamConfig.FETCH_MAX_CONCURRENCY), executor, ownedExecutor, time),
+                cache,
+                metadata,
+                scheduler,
                 new ReadPlanner(EngineSettings.planner(config)),
                 new RangeCoalescer(EngineSettings.coalescer(config)),
                 resilience,
@@ -166,8 +171,7 @@ public final class StreamFactory implements AutoCloseable {
         long length = options.length().orElse(-1);
         String etag = options.etag().orElse(null);
         if (length < 0 || etag == null) {
-            Optional<ObjectMetadata> learned =
-                    context.metadata().get(location.bucket(), location.key(), address.versionId());
+            Optional<ObjectMetadata> learned = metadata.get(location.bucket(), location.key(), address.versionId());
             if (learned.isPresent()
                     && (etag == null || etag.equals(learned.get().etag()))) {
                 length = learned.get().length();
@@ -175,14 +179,8 @@ public final class StreamFactory implements AutoCloseable {
             }
         }
         StatisticsCounter streamStatistics = statistics.child();
-        ObjectReader reader = new ObjectReader(
-                context,
-                address,
-                length,
-                etag,
-                options.etag().isPresent(),
-                hint(options.readPolicy()),
-                streamStatistics);
+        ObjectReader reader = engine.open(
+                address, length, etag, options.etag().isPresent(), hint(options.readPolicy()), streamStatistics);
         try {
             FormatSession session = formats.choose(location.key(), options.readPolicy())
                     .map(policy -> GuardedFormatSession.open(
@@ -257,11 +255,11 @@ public final class StreamFactory implements AutoCloseable {
         ParallelListing listing = ParallelListing.start(
                 keysByBucket,
                 settings,
-                context.scheduler(),
+                scheduler,
                 time,
-                (request, abort) -> context.list(request, abort, statistics),
-                (bucket, entry) -> context.metadata()
-                        .put(bucket, entry.key(), null, new ObjectMetadata(entry.size(), entry.etag())));
+                (request, abort) -> engine.list(request, abort, statistics),
+                (bucket, entry) ->
+                        metadata.put(bucket, entry.key(), null, new ObjectMetadata(entry.size(), entry.etag())));
         return new ObjectListing(listing);
     }
 
@@ -280,7 +278,7 @@ public final class StreamFactory implements AutoCloseable {
 
     /** Totals over every stream this factory opened, and the LIST requests of its listings. */
     public StreamStatistics statistics() {
-        return SeekableS3InputStream.snapshot(statistics, context.governors().lowestLimit())
+        return SeekableS3InputStream.snapshot(statistics, engine.lowestThrottleLimit())
                 .withListRequests(statistics.listRequests());
     }
 
@@ -290,12 +288,12 @@ public final class StreamFactory implements AutoCloseable {
 
     /** Bytes the block cache holds now, requests in flight included. */
     public long cacheMemoryBytes() {
-        return context.cache().heldBytes();
+        return cache.heldBytes();
     }
 
     /** The most bytes the block cache ever held at once; never above {@code cache.max-memory}. */
     public long peakCacheMemoryBytes() {
-        return context.cache().peakHeldBytes();
+        return cache.peakHeldBytes();
     }
 
     boolean isClosed() {
@@ -314,12 +312,12 @@ public final class StreamFactory implements AutoCloseable {
         }
         closed = true;
         try {
-            context.scheduler().close();
+            scheduler.close();
         } finally {
             stop(exchanges, "exchange");
             stop(ownedTimer, "timer"); // after the fetches: a backoff's requeue finds its fetch ended
-            context.cache().clear();
-            context.metadata().clear();
+            cache.clear();
+            metadata.clear();
         }
     }
 

@@ -6,6 +6,7 @@ import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.ObjectAddress;
 import io.rangefetch.client.PreconditionFailedException;
 import io.rangefetch.internal.cache.Block;
+import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.ObjectId;
 import io.rangefetch.internal.fetch.FetchCancelledException;
 import io.rangefetch.internal.fetch.FetchPriority;
@@ -13,6 +14,7 @@ import io.rangefetch.internal.stats.StatisticsCounter;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -52,7 +54,9 @@ import java.util.concurrent.TimeoutException;
 final class Acquisition implements AutoCloseable {
     private static final long STOP_WAIT_SECONDS = 30;
 
-    private final ReaderContext context;
+    private final Fetching fetching;
+    private final BlockCache cache;
+    private final Duration readDeadline;
     private final ObjectAddress address;
     private final String etag;
     private final ObjectId id;
@@ -66,24 +70,37 @@ final class Acquisition implements AutoCloseable {
     private final long deadline;
     private boolean completed;
 
+    /**
+     * @param readDeadline how long the read may wait in all (zero: no limit), for its message
+     * @param deadline the ticker reading at which its waits end ({@link Long#MAX_VALUE}: never)
+     */
     Acquisition(
-            ReaderContext context,
+            Fetching fetching,
+            Duration readDeadline,
+            long deadline,
             ObjectAddress address,
             PinnedVersion version,
             ObjectId id,
             StatisticsCounter statistics,
             PrefetchTracker prefetches) {
-        this.context = requireNonNull(context, "context is null");
+        this.fetching = requireNonNull(fetching, "fetching is null");
+        this.cache = fetching.cache();
+        this.readDeadline = requireNonNull(readDeadline, "readDeadline is null");
         this.address = requireNonNull(address, "address is null");
         this.etag = requireNonNull(version.etag(), "a version with bytes has an ETag");
         this.id = requireNonNull(id, "id is null");
         this.statistics = requireNonNull(statistics, "statistics is null");
         this.prefetches = requireNonNull(prefetches, "prefetches is null");
-        this.deadline = context.time().deadlineAfter(context.readDeadline());
+        this.deadline = deadline;
     }
 
     ObjectId id() {
         return id;
+    }
+
+    /** The blocks of this version in the index overlapping {@code window}, by start. The caller holds the lock. */
+    List<Block> blocksOverlapping(ByteRange window) {
+        return cache.blocksOverlapping(id, window.start(), window.end());
     }
 
     /**
@@ -102,10 +119,10 @@ final class Acquisition implements AutoCloseable {
             return false;
         }
         if (inFlight && !block.join()) {
-            context.cache().forget(block);
+            cache.forget(block);
             return false;
         }
-        if (!context.cache().retain(block)) {
+        if (!cache.retain(block)) {
             if (inFlight) {
                 block.leave();
             }
@@ -121,7 +138,7 @@ final class Acquisition implements AutoCloseable {
 
     /** Another reference to a block this read took or claimed: one range more copies from it. */
     void retainAgain(Block block) {
-        if (!context.cache().retain(block)) {
+        if (!cache.retain(block)) {
             throw new IllegalStateException("A block held by this read cannot be gone: " + block);
         }
         references.add(block);
@@ -133,7 +150,7 @@ final class Acquisition implements AutoCloseable {
      * object's lock and has checked that nothing cached overlaps {@code range}.
      */
     Block claim(ByteRange range, boolean prefetch) {
-        Block block = context.cache().claim(id, range, prefetch, statistics);
+        Block block = cache.claim(id, range, prefetch, statistics);
         if (block == null) {
             return null;
         }
@@ -147,14 +164,14 @@ final class Acquisition implements AutoCloseable {
 
     /** A GET of {@code bytes} with no target yet: targets are added by the caller before {@link #submit}. */
     RangeFetch newFetch(ByteRange bytes, boolean prefetch) {
-        RangeFetch fetch = new RangeFetch(context, address, etag, statistics, bytes, prefetch);
+        RangeFetch fetch = new RangeFetch(fetching, address, etag, statistics, bytes, prefetch);
         fetches.add(fetch);
         return fetch;
     }
 
     /** Claims a block for an existing GET of this acquisition; {@code null} when the budget has no room. */
     Block claimFor(RangeFetch fetch, ByteRange range, boolean prefetch, boolean retain) {
-        Block block = context.cache().claim(id, range, prefetch, statistics);
+        Block block = cache.claim(id, range, prefetch, statistics);
         if (block != null) {
             fetch.fill(block);
             if (retain) {
@@ -165,21 +182,33 @@ final class Acquisition implements AutoCloseable {
     }
 
     private void retainClaimed(Block block) {
-        // cannot fail: its GET is not even submitted yet
-        context.cache().retain(block);
-        references.add(block);
-        waitedFor.add(block);
+        retainClaimed(block, true);
     }
 
     /**
-     * A GET of exactly {@code range} written straight into {@code buffer} from absolute index {@code index} on:
-     * the budget had no room for it. Never larger than the maximum request: the planner cut it.
+     * A reference to a block this read claimed, for one of its readers; {@code waitFor} for the first, so that a
+     * read ending early leaves it.
      */
-    RangeFetch direct(ByteRange range, ByteBuffer buffer, int index) {
-        RangeFetch fetch = newFetch(range, false);
+    void retainClaimed(Block block, boolean waitFor) {
+        if (!cache.retain(block)) {
+            throw new IllegalStateException("A claimed block cannot be gone before its GET is sent: " + block);
+        }
+        references.add(block);
+        if (waitFor) {
+            waitedFor.add(block);
+        }
+    }
+
+    /**
+     * Bytes {@code fetch} writes straight into {@code buffer} from absolute index {@code index} on: the budget had no
+     * room for their block. The read waits for them, and its close stops the GET before the buffer is the caller's
+     * again. Never larger than the maximum request: the planner cut the GET.
+     */
+    void directInto(RangeFetch fetch, ByteRange range, ByteBuffer buffer, int index) {
         fetch.direct(range, buffer, index);
-        direct.add(fetch);
-        return fetch;
+        if (!direct.contains(fetch)) {
+            direct.add(fetch);
+        }
     }
 
     /**
@@ -207,7 +236,7 @@ final class Acquisition implements AutoCloseable {
      */
     byte[] await(Block block, boolean own) throws IOException {
         try {
-            return context.scheduler().awaitUntil(block.loaded(), block.toString(), deadline);
+            return fetching.scheduler().awaitUntil(block.loaded(), block.toString(), deadline);
         } catch (ExecutionException e) {
             throw failure(block.toString(), e.getCause(), own);
         } catch (TimeoutException e) {
@@ -223,7 +252,7 @@ final class Acquisition implements AutoCloseable {
     /** Waits until {@code fetch} has written its bytes into the reader's buffer. */
     void await(RangeFetch fetch) throws IOException {
         try {
-            context.scheduler().awaitUntil(fetch.directWrites(), fetch.toString(), deadline);
+            fetching.scheduler().awaitUntil(fetch.directWrites(), fetch.toString(), deadline);
         } catch (ExecutionException e) {
             throw failure(fetch.toString(), e.getCause(), true);
         } catch (TimeoutException e) {
@@ -237,8 +266,8 @@ final class Acquisition implements AutoCloseable {
      */
     private IOException pastDeadline(String what, RangeFetch fetch) {
         String how = fetch == null ? "a GET another read sent had not delivered them" : fetch.progress();
-        return new IOException("Read of " + address + " waited longer than read.deadline (" + context.readDeadline()
-                + ") for " + what + ": " + how);
+        return new IOException("Read of " + address + " waited longer than read.deadline (" + readDeadline + ") for "
+                + what + ": " + how);
     }
 
     private static IOException failure(String what, Throwable cause, boolean own) {
@@ -299,7 +328,7 @@ final class Acquisition implements AutoCloseable {
                 }
             }
         } finally {
-            references.forEach(context.cache()::release);
+            references.forEach(cache::release);
             references.clear();
         }
     }

@@ -8,6 +8,7 @@ import io.rangefetch.client.ObjectContent;
 import io.rangefetch.client.ObjectMetadata;
 import io.rangefetch.client.RangeGetRequest;
 import io.rangefetch.client.RangeNotSatisfiableException;
+import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.ObjectId;
 import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.plan.AccessHint;
@@ -35,12 +36,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * the reader learns the length with a HEAD on its own thread.
  */
 final class FirstFetch {
-    private final ReaderContext context;
+    private final BlockCache cache;
+    private final GetPath gets;
     private final ObjectAddress address;
     private final StatisticsCounter statistics;
 
-    FirstFetch(ReaderContext context, ObjectAddress address, StatisticsCounter statistics) {
-        this.context = requireNonNull(context, "context is null");
+    FirstFetch(Fetching fetching, ObjectAddress address, StatisticsCounter statistics) {
+        requireNonNull(fetching, "fetching is null");
+        this.cache = fetching.cache();
+        this.gets = fetching.gets();
         this.address = requireNonNull(address, "address is null");
         this.statistics = requireNonNull(statistics, "statistics is null");
     }
@@ -111,7 +115,7 @@ final class FirstFetch {
                         .firstRequest(
                                 position, shape.length(), knownLength, shape.tail(), shape.hint(), shape.prefetchEnd());
         long planned = first.range() != null ? first.range().length() : first.suffixLength();
-        if (context.cache().reserve(planned)) {
+        if (cache.reserve(planned)) {
             RangeGetRequest request = first.range() != null
                     ? RangeGetRequest.of(address, first.range(), knownEtag)
                     : RangeGetRequest.suffix(address, first.suffixLength(), knownEtag);
@@ -134,14 +138,14 @@ final class FirstFetch {
                 return new Learned(null, null);
             }
             byte[] data = receiver.data;
-            context.cache().release(held - data.length);
+            cache.release(held - data.length);
             held = data.length;
             if (insert(metadata.etag(), receiver.answered, data)) {
                 held = 0; // the block holds the reservation now
             }
             return new Learned(metadata, null);
         } finally {
-            context.cache().release(held);
+            cache.release(held);
         }
     }
 
@@ -159,7 +163,7 @@ final class FirstFetch {
     /** Sends the request; {@code null} when the object is empty. */
     private ObjectMetadata send(RangeGetRequest request, FetchAbort abort, Receiver receiver) throws IOException {
         try {
-            return context.gets().fetch(request, abort, statistics, false, receiver);
+            return gets.fetch(request, abort, statistics, false, receiver);
         } catch (RangeNotSatisfiableException e) {
             if (request.isSuffix() || request.range().start() == 0) {
                 return null;
@@ -270,10 +274,10 @@ final class FirstFetch {
 
     private boolean insert(String etag, ByteRange range, byte[] data) {
         ObjectId id = new ObjectId(address.bucket(), address.key(), etag);
-        ReentrantLock objectLock = context.cache().lockFor(id);
+        ReentrantLock objectLock = cache.lockFor(id);
         objectLock.lock();
         try {
-            return context.cache().insertLoaded(id, range, data, statistics);
+            return cache.insertLoaded(id, range, data, statistics);
         } finally {
             objectLock.unlock();
         }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.rangefetch.client.ObjectAddress;
 import io.rangefetch.client.ObjectMetadata;
 import io.rangefetch.client.PreconditionFailedException;
+import io.rangefetch.internal.cache.MetadataCache;
 import io.rangefetch.internal.cache.ObjectId;
 import io.rangefetch.internal.fetch.BackOff;
 import io.rangefetch.internal.fetch.FetchPriority;
@@ -51,7 +52,8 @@ import org.slf4j.LoggerFactory;
 final class ObjectVersion {
     private static final Logger LOG = LoggerFactory.getLogger(ObjectVersion.class);
 
-    private final ReaderContext context;
+    private final Fetching fetching;
+    private final MetadataCache metadata;
     private final ObjectAddress address;
     private final boolean etagPinnedByCaller;
     private final StatisticsCounter statistics;
@@ -83,14 +85,20 @@ final class ObjectVersion {
         }
     }
 
+    /**
+     * @param fetching the cache, scheduler and GET path the version is learned and checked with
+     * @param metadata where what is learned of the object is remembered for the factory's next streams
+     */
     ObjectVersion(
-            ReaderContext context,
+            Fetching fetching,
+            MetadataCache metadata,
             ObjectAddress address,
             long knownLength,
             String knownEtag,
             boolean etagPinnedByCaller,
             StatisticsCounter statistics) {
-        this.context = requireNonNull(context, "context is null");
+        this.fetching = requireNonNull(fetching, "fetching is null");
+        this.metadata = requireNonNull(metadata, "metadata is null");
         this.address = requireNonNull(address, "address is null");
         this.etagPinnedByCaller = etagPinnedByCaller;
         this.statistics = requireNonNull(statistics, "statistics is null");
@@ -239,8 +247,8 @@ final class ObjectVersion {
         }
         ObjectMetadata metadata;
         try {
-            metadata = context.scheduler()
-                    .call(FetchPriority.DEMAND, abort -> context.gets().head(address, abort, statistics));
+            metadata = fetching.scheduler()
+                    .call(FetchPriority.DEMAND, abort -> fetching.gets().head(address, abort, statistics));
         } catch (IOException | RuntimeException | Error e) {
             state.compareAndSet(mine, unknown);
             mine.done.completeExceptionally(e);
@@ -256,7 +264,7 @@ final class ObjectVersion {
         }
         submitLearning(mine, shape, counts, null);
         try {
-            return context.scheduler().await(mine.done, "the first request to " + address);
+            return fetching.scheduler().await(mine.done, "the first request to " + address);
         } catch (InterruptedIOException e) {
             leave(mine);
             throw e;
@@ -273,10 +281,10 @@ final class ObjectVersion {
     }
 
     private void submitLearning(Learning learning, FirstFetch.Shape shape, boolean counts, Runnable opened) {
-        FirstFetch first = new FirstFetch(context, address, statistics);
+        FirstFetch first = new FirstFetch(fetching, address, statistics);
         // resumable: a first request answered 503 waits out its backoff off the fetch slot, and is planned and sent
         // again after it (its attempts and the first answer's ETag carry over in the abort)
-        learning.ticket = context.scheduler()
+        learning.ticket = fetching.scheduler()
                 .submitResumable(
                         FetchPriority.DEMAND,
                         abort -> {
@@ -296,7 +304,7 @@ final class ObjectVersion {
                             endLearning(learning);
                             learning.done.complete(outcome);
                             if (opened != null) {
-                                context.scheduler().afterSlot(opened);
+                                fetching.scheduler().afterSlot(opened);
                             }
                         },
                         failure -> failLearning(learning, failure));
@@ -340,7 +348,7 @@ final class ObjectVersion {
                 ? new PinnedVersion(expected, 0, counts ? 1 : 0)
                 : new PinnedVersion(metadata.etag(), metadata.length(), counts ? 1 : 0);
         if (metadata != null) {
-            context.metadata().put(address.bucket(), address.key(), address.versionId(), metadata);
+            this.metadata.put(address.bucket(), address.key(), address.versionId(), metadata);
         }
         state.compareAndSet(learning, version);
     }
@@ -349,7 +357,7 @@ final class ObjectVersion {
     private void awaitOthers(Learning learning) throws IOException {
         learning.waiters.incrementAndGet();
         try {
-            context.scheduler().await(learning.done, "the request learning the version of " + address);
+            fetching.scheduler().await(learning.done, "the request learning the version of " + address);
         } catch (InterruptedIOException e) {
             leave(learning);
             throw e;
@@ -410,8 +418,8 @@ final class ObjectVersion {
             String current = null;
             if (mayAsk) {
                 try {
-                    current = context.scheduler()
-                            .call(FetchPriority.DEMAND, abort -> context.gets().head(address, abort, statistics))
+                    current = fetching.scheduler()
+                            .call(FetchPriority.DEMAND, abort -> fetching.gets().head(address, abort, statistics))
                             .etag();
                 } catch (IOException e) {
                     failure.addSuppressed(e);
@@ -429,9 +437,9 @@ final class ObjectVersion {
     /** Drops what the factory holds of {@code version}: its bytes, and its length and ETag. */
     private void forget(PinnedVersion version) {
         if (version.etag() != null) {
-            context.cache().invalidate(objectId(version));
+            fetching.cache().invalidate(objectId(version));
         }
-        context.metadata().invalidate(address.bucket(), address.key(), address.versionId());
+        this.metadata.invalidate(address.bucket(), address.key(), address.versionId());
     }
 
     ObjectId objectId(PinnedVersion version) {

@@ -41,7 +41,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Targets are added on the planning thread before {@link #submit}; {@link #run} runs on a scheduler thread.
  */
 final class RangeFetch {
-    private final ReaderContext context;
+    private final Fetching fetching;
     private final ObjectAddress address;
     private final String pinned;
     private final StatisticsCounter statistics;
@@ -67,13 +67,13 @@ final class RangeFetch {
     private volatile String lastFailure;
 
     RangeFetch(
-            ReaderContext context,
+            Fetching fetching,
             ObjectAddress address,
             String pinned,
             StatisticsCounter statistics,
             ByteRange bytes,
             boolean prefetch) {
-        this.context = requireNonNull(context, "context is null");
+        this.fetching = requireNonNull(fetching, "fetching is null");
         this.address = requireNonNull(address, "address is null");
         this.pinned = requireNonNull(pinned, "pinned is null");
         this.statistics = requireNonNull(statistics, "statistics is null");
@@ -150,7 +150,7 @@ final class RangeFetch {
                 targets.get(0).bytes().start(),
                 targets.stream().mapToLong(target -> target.bytes().end()).max().orElseThrow());
         this.submitted = true;
-        FetchScheduler.Ticket submitted = context.scheduler().submitResumable(priority, this::run, this::fail);
+        FetchScheduler.Ticket submitted = fetching.scheduler().submitResumable(priority, this::run, this::fail);
         ticket = submitted;
         for (Block block : filled) {
             block.whenAbandoned(() -> abandoned(block));
@@ -190,7 +190,7 @@ final class RangeFetch {
             receiver = new Receiver(request, arrays);
         }
         try {
-            context.gets().fetch(request, abort, statistics, prefetch, receiver);
+            fetching.gets().fetch(request, abort, statistics, prefetch, receiver);
         } catch (BackOff e) {
             throw e; // run again after the wait; the receiver keeps what arrived
         } catch (Throwable e) {
@@ -205,7 +205,7 @@ final class RangeFetch {
         }
         for (int i = 0; i < targets.size(); i++) {
             if (targets.get(i).block() != null) {
-                context.cache().complete(targets.get(i).block(), arrays[i]);
+                fetching.cache().complete(targets.get(i).block(), arrays[i]);
             }
         }
         directWrites.complete(null);
@@ -272,7 +272,7 @@ final class RangeFetch {
                     int length = (int) (target.bytes().end() - cursor.position());
                     if (target.block() != null) {
                         if (arrays[i] == null) {
-                            arrays[i] = context.cache().bufferFor(target.block());
+                            arrays[i] = fetching.cache().bufferFor(target.block());
                         }
                         cursor.into(arrays[i], done, length);
                     } else {
@@ -294,7 +294,7 @@ final class RangeFetch {
 
     private void failAll(Throwable cause) {
         try {
-            filled.forEach(block -> context.cache().fail(block, cause));
+            filled.forEach(block -> fetching.cache().fail(block, cause));
         } finally {
             directWrites.completeExceptionally(cause);
             ended.complete(null);

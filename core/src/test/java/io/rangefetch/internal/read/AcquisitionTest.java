@@ -35,7 +35,7 @@ class AcquisitionTest {
     private final ManualTime time = new ManualTime();
     private final BlockCache cache = new BlockCache(1024 * KIB);
     private final FetchScheduler scheduler = new FetchScheduler(2, threads, threads, time.timeSource());
-    private final ReaderContext context = new ReaderContext(
+    private final ReadEngine engine = new ReadEngine(
             client,
             cache,
             new MetadataCache(Duration.ofMinutes(1), 100, Ticker.systemTicker()),
@@ -54,7 +54,9 @@ class AcquisitionTest {
 
     private Acquisition acquire(PinnedVersion version) {
         return new Acquisition(
-                context,
+                engine.fetching(),
+                Duration.ZERO,
+                time.timeSource().deadlineAfter(Duration.ZERO),
                 address,
                 version,
                 new ObjectId(address.bucket(), address.key(), version.etag()),

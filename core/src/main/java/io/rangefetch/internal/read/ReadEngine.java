@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.client.ListPage;
 import io.rangefetch.client.ListRequest;
+import io.rangefetch.client.ObjectAddress;
 import io.rangefetch.client.ObjectClient;
 import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.MetadataCache;
@@ -11,6 +12,7 @@ import io.rangefetch.internal.fetch.BucketGovernors;
 import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.internal.fetch.ThrottleSettings;
+import io.rangefetch.internal.plan.AccessHint;
 import io.rangefetch.internal.plan.RangeCoalescer;
 import io.rangefetch.internal.plan.ReadPlanner;
 import io.rangefetch.internal.plan.WasteMemory;
@@ -19,22 +21,16 @@ import io.rangefetch.internal.time.TimeSource;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicInteger;
 
-/** What every reader of one factory shares. Immutable but for the count of open streams. */
-public final class ReaderContext {
-    private final ObjectClient client;
-    private final BlockCache cache;
-    private final MetadataCache metadata;
-    private final FetchScheduler scheduler;
-    private final ReadPlanner planner;
-    private final RangeCoalescer coalescer;
+/**
+ * A factory's read engine, wired once: the GET path every request goes through, the throttle governors of its
+ * buckets, what its closed streams' predictions wasted, and the collaborators its streams share. It opens the
+ * factory's streams' readers ({@link #open}) and sends its listing requests ({@link #list}); nothing reaches into
+ * it for its parts, so a read's path can be followed from the constructors. Thread-safe.
+ */
+public final class ReadEngine {
+    private final ObjectReader.Shared shared;
     private final BucketGovernors governors;
-    private final WasteMemory waste = new WasteMemory();
-    // the factory's streams opened and not yet closed: they share its idle connections
-    private final AtomicInteger openStreams = new AtomicInteger();
-    private final Duration readDeadline;
-    private final TimeSource time;
     private final GetPath gets;
 
     /**
@@ -44,7 +40,7 @@ public final class ReaderContext {
      * @param time the factory's one ticker and scheduler, which every timed part of the read path is given: the
      *     governors, the sender (hedge delay, first-byte timeout), the body watchdog, retries, read deadlines
      */
-    public ReaderContext(
+    public ReadEngine(
             ObjectClient client,
             BlockCache cache,
             MetadataCache metadata,
@@ -54,16 +50,15 @@ public final class ReaderContext {
             Resilience resilience,
             Executor exchanges,
             TimeSource time) {
-        this.client = requireNonNull(client, "client is null");
-        this.cache = requireNonNull(cache, "cache is null");
-        this.metadata = requireNonNull(metadata, "metadata is null");
-        this.scheduler = requireNonNull(scheduler, "scheduler is null");
-        this.planner = requireNonNull(planner, "planner is null");
-        this.coalescer = requireNonNull(coalescer, "coalescer is null");
+        requireNonNull(client, "client is null");
+        requireNonNull(cache, "cache is null");
+        requireNonNull(metadata, "metadata is null");
+        requireNonNull(scheduler, "scheduler is null");
+        requireNonNull(planner, "planner is null");
+        requireNonNull(coalescer, "coalescer is null");
         requireNonNull(resilience, "resilience is null");
-        this.time = requireNonNull(time, "time is null");
+        requireNonNull(time, "time is null");
         this.governors = new BucketGovernors(resilience.throttle(), time);
-        this.readDeadline = resilience.readDeadline();
         AttemptSender sender =
                 new AttemptSender(client, exchanges, resilience.firstByteTimeout(), resilience.hedge(), time);
         BodyWatchdog watchdog = new BodyWatchdog(time, resilience.betweenBytesTimeout());
@@ -75,10 +70,20 @@ public final class ReaderContext {
                 governors,
                 resilience.readDeadline(),
                 time);
+        this.shared = new ObjectReader.Shared(
+                new Fetching(cache, scheduler, gets),
+                metadata,
+                time,
+                resilience.readDeadline(),
+                planner,
+                coalescer,
+                new WasteMemory(),
+                governors,
+                new OpenStreams(scheduler));
     }
 
-    /** A context with no resilience at all (one attempt, nothing watched): for tests of the engine's logic. */
-    public ReaderContext(
+    /** An engine with no resilience at all (one attempt, nothing watched): for tests of the engine's logic. */
+    public ReadEngine(
             ObjectClient client,
             BlockCache cache,
             MetadataCache metadata,
@@ -105,65 +110,26 @@ public final class ReaderContext {
                 time);
     }
 
-    /** What the predictions of the factory's closed streams wasted, by file and table. */
-    public WasteMemory waste() {
-        return waste;
-    }
-
-    /** A stream of the factory opened; {@link #streamClosed} once when it closes. */
-    void streamOpened() {
-        openStreams.incrementAndGet();
-    }
-
-    void streamClosed() {
-        openStreams.decrementAndGet();
-    }
-
     /**
-     * How many parallel parts a request planned now may be cut into, at most {@code cap}: a share of the idle
-     * connections among the open streams ({@link FetchScheduler#partsAffordable}).
+     * The reader of one new stream of {@code address}.
+     *
+     * @param knownLength the length if known, else -1
+     * @param knownEtag the ETag if known, else {@code null}
+     * @param etagPinnedByCaller whether the caller named the ETag (then a change is always an error)
      */
-    int partsAffordable(int cap) {
-        return scheduler.partsAffordable(cap, openStreams.get());
+    public ObjectReader open(
+            ObjectAddress address,
+            long knownLength,
+            String knownEtag,
+            boolean etagPinnedByCaller,
+            AccessHint hint,
+            StatisticsCounter statistics) {
+        return new ObjectReader(shared, address, knownLength, knownEtag, etagPinnedByCaller, hint, statistics);
     }
 
-    public ObjectClient client() {
-        return client;
-    }
-
-    public BlockCache cache() {
-        return cache;
-    }
-
-    public MetadataCache metadata() {
-        return metadata;
-    }
-
-    public FetchScheduler scheduler() {
-        return scheduler;
-    }
-
-    public ReadPlanner planner() {
-        return planner;
-    }
-
-    public RangeCoalescer coalescer() {
-        return coalescer;
-    }
-
-    /** Each bucket's throttle governor. */
-    public BucketGovernors governors() {
-        return governors;
-    }
-
-    /** The factory's ticker and scheduler. */
-    TimeSource time() {
-        return time;
-    }
-
-    /** How long one read call may wait in all; zero for no limit. */
-    Duration readDeadline() {
-        return readDeadline;
+    /** The lowest limit of the buckets' throttle governors; -1 when none limits. */
+    public int lowestThrottleLimit() {
+        return governors.lowestLimit();
     }
 
     /**
@@ -174,7 +140,8 @@ public final class ReaderContext {
         return gets.list(request, abort, statistics);
     }
 
-    GetPath gets() {
-        return gets;
+    /** What the engine's acquisitions work with: for tests of the engine's logic. */
+    Fetching fetching() {
+        return shared.fetching();
     }
 }
