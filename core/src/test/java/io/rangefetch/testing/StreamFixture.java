@@ -54,12 +54,15 @@ public final class StreamFixture implements AutoCloseable, AfterEachCallback {
         return register(builder(config).ticker(time.ticker()).scheduler(time.scheduler()));
     }
 
-    /** A factory with a 256 MiB cache, so tests do not depend on the JVM's heap size. */
+    /** A factory with a 256 MiB cache (so tests do not depend on the JVM's heap size), no backoff and no hedging. */
     public StreamFactory factory() {
-        // no retry waits: a test that makes GETs fail waits for no backoff (its retries still go through the
-        // scheduler's backoff path, with a zero delay)
+        // No retry waits: a test that makes GETs fail waits for no backoff (its retries still go through the
+        // scheduler's backoff path, with a zero delay). No hedging: a hedge is a second GET of the same bytes, sent
+        // when a first byte is 30 ms late on the real clock, which a loaded machine produces; the tests that count
+        // GETs must not count the machine's speed. ResilienceTest hedges on a clock it moves.
         return factory(StreamConfig.builder()
                 .set(CACHE_MAX_MEMORY, 256L * MIB)
+                .set(StreamConfig.HEDGE_ENABLED, false)
                 .set(RETRY_BASE_DELAY, java.time.Duration.ZERO)
                 .set(RETRY_MAX_DELAY, java.time.Duration.ZERO)
                 .build());
