@@ -26,6 +26,10 @@ import org.junit.jupiter.api.Test;
  * ({@code io.rangefetch}) may use every package, the built-in format policies ({@code io.rangefetch.internal.format})
  * the format SPI and below, the format SPI ({@code io.rangefetch.format}) the engine and the client, the engine
  * ({@code io.rangefetch.internal.*}) the client, and the client ({@code io.rangefetch.client}) none of the others.
+ * The client layer is a module of its own (rangefetch-client, under core in the Maven graph), so its rule is kept
+ * twice: the module boundary (the client module depends on nothing of Rangefetch's, so it cannot compile against
+ * a layer above it), and this test, which reads the client module's sources with core's and holds them to the
+ * same rule, so the failure names the line if a dependency is ever added.
  * One type of the API is below them all: {@link Setting}, a setting's declaration, which the format SPI and the
  * engine name too (a policy declares its settings and reads them); it refers to nothing of ours but the engine's
  * value parsers, which this test holds it to. This test reads the main sources and fails naming each file, line
@@ -41,13 +45,16 @@ import org.junit.jupiter.api.Test;
  * one decides where it sits.
  *
  * <p>The module declaration keeps the engine inside on the module path; its exports are pinned here too (against
- * the compiled descriptor, whichever path the tests run on), and that core provides no format policy through the
- * {@link java.util.ServiceLoader} (its built-in ones it makes itself), on either path.
+ * the compiled descriptors of core and of the client, whichever path the tests run on: they run on the class
+ * path), and that core provides no format policy through the {@link java.util.ServiceLoader} (its built-in ones it
+ * makes itself), on either path.
  */
 class ArchitectureTest {
-    // Surefire runs the core module's tests from core/.
+    // Surefire runs the core module's tests from core/; the client module is its sibling in the reactor.
     private static final Path MAIN_SOURCES = Path.of("src/main/java");
+    private static final Path CLIENT_SOURCES = Path.of("../client/src/main/java");
     private static final Path MODULE_DESCRIPTOR = Path.of("target/classes/module-info.class");
+    private static final Path CLIENT_MODULE_DESCRIPTOR = Path.of("../client/target/classes/module-info.class");
     private static final Path SERVICES =
             Path.of("src/main/resources/META-INF/services/" + FormatPolicy.class.getName());
     // The one type of the API every layer but the client may name, and the one package it may name itself.
@@ -89,30 +96,58 @@ class ArchitectureTest {
     void corePackagesDependDownwardOnly() throws IOException {
         List<String> violations = new ArrayList<>();
         Set<Layer> seen = EnumSet.noneOf(Layer.class);
-        for (Path file : mainSources()) {
+        for (Path file : sources(MAIN_SOURCES)) {
             String packageName = violations(file.toString(), read(file), violations);
             Layer.of(packageName).ifPresent(seen::add);
         }
+        Set<Layer> seenInClient = EnumSet.noneOf(Layer.class);
+        for (Path file : sources(CLIENT_SOURCES)) {
+            String packageName = violations(file.toString(), read(file), violations);
+            Layer.of(packageName).ifPresent(seenInClient::add);
+        }
         assertThat(seen)
                 .as("layers found under %s", MAIN_SOURCES.toAbsolutePath())
-                .containsExactlyInAnyOrder(Layer.values());
+                .containsExactlyInAnyOrder(Layer.API, Layer.POLICIES, Layer.FORMAT, Layer.INTERNAL);
+        assertThat(seenInClient)
+                .as("layers found under %s", CLIENT_SOURCES.toAbsolutePath().normalize())
+                .containsExactly(Layer.CLIENT);
         assertThat(violations).as("references that point up a layer").isEmpty();
     }
 
     @Test
-    void theModuleExportsTheApiAndTheTwoSpisOnlyToEveryone() throws IOException {
-        ModuleDescriptor module = moduleDescriptor();
+    void theModuleExportsTheApiAndTheFormatSpiOnlyToEveryoneAndPassesTheClientModuleOn() throws IOException {
+        ModuleDescriptor module = moduleDescriptor(MODULE_DESCRIPTOR);
         assertThat(module.name()).isEqualTo("io.rangefetch.core");
         assertThat(module.exports()).allMatch(export -> !export.isQualified());
         assertThat(module.exports().stream().map(ModuleDescriptor.Exports::source))
-                .containsExactlyInAnyOrder(Layer.API.root, Layer.FORMAT.root, Layer.CLIENT.root);
+                .containsExactlyInAnyOrder(Layer.API.root, Layer.FORMAT.root);
         assertThat(module.opens()).isEmpty();
         assertThat(module.isOpen()).isFalse();
+        // the API names the client's types (StreamFactory takes an ObjectClient), so core's users read its module
+        assertThat(module.requires())
+                .filteredOn(requires -> requires.name().equals("io.rangefetch.client"))
+                .singleElement()
+                .satisfies(requires ->
+                        assertThat(requires.modifiers()).contains(ModuleDescriptor.Requires.Modifier.TRANSITIVE));
+    }
+
+    @Test
+    void theClientModuleExportsTheClientSpiOnlyAndReadsNothingOfRangefetch() throws IOException {
+        ModuleDescriptor client = moduleDescriptor(CLIENT_MODULE_DESCRIPTOR);
+        assertThat(client.name()).isEqualTo("io.rangefetch.client");
+        assertThat(client.exports()).allMatch(export -> !export.isQualified());
+        assertThat(client.exports().stream().map(ModuleDescriptor.Exports::source))
+                .containsExactly(Layer.CLIENT.root);
+        assertThat(client.packages()).containsExactly(Layer.CLIENT.root);
+        assertThat(client.requires())
+                .map(ModuleDescriptor.Requires::name)
+                .noneMatch(name -> name.startsWith("io.rangefetch"));
+        assertThat(client.opens()).isEmpty();
     }
 
     @Test
     void coreLoadsFormatPoliciesOfOtherModulesAndProvidesNone() throws IOException {
-        ModuleDescriptor module = moduleDescriptor();
+        ModuleDescriptor module = moduleDescriptor(MODULE_DESCRIPTOR);
         assertThat(module.uses()).containsExactly(FormatPolicy.class.getName());
         assertThat(module.provides()).isEmpty();
         assertThat(SERVICES)
@@ -339,14 +374,14 @@ class ArchitectureTest {
         return source.length();
     }
 
-    private static ModuleDescriptor moduleDescriptor() throws IOException {
-        try (InputStream in = Files.newInputStream(MODULE_DESCRIPTOR)) {
+    private static ModuleDescriptor moduleDescriptor(Path compiled) throws IOException {
+        try (InputStream in = Files.newInputStream(compiled)) {
             return ModuleDescriptor.read(in);
         }
     }
 
-    private static List<Path> mainSources() throws IOException {
-        try (Stream<Path> files = Files.walk(MAIN_SOURCES)) {
+    private static List<Path> sources(Path root) throws IOException {
+        try (Stream<Path> files = Files.walk(root)) {
             // a module declaration names packages of every layer by design
             return files.filter(file -> file.toString().endsWith(".java"))
                     .filter(file -> !file.getFileName().toString().equals("module-info.java"))

@@ -54,6 +54,13 @@ class BundleJarIT {
                     .as("a class-path jar names no module")
                     .isNull();
             assertThat(jar.getEntry("io/rangefetch/StreamFactory.class")).isNotNull();
+            // the client layer is a module of its own (rangefetch-client), which core's API names: bundled too
+            assertThat(jar.getEntry("io/rangefetch/client/ObjectClient.class"))
+                    .as("rangefetch-client's SPI")
+                    .isNotNull();
+            assertThat(jar.getEntry("io/rangefetch/client/SdkAsyncObjectClient.class"))
+                    .as("rangefetch-client's SDK clients")
+                    .isNotNull();
             assertThat(jar.getEntry("io/rangefetch/iceberg/RangefetchS3FileIO.class"))
                     .isNotNull();
             assertThat(jar.getEntry("io/rangefetch/hadoop/RangefetchStreamFactory.class"))
@@ -117,6 +124,10 @@ class BundleJarIT {
             assertThat(engine.getResource("io/rangefetch/internal/read/ObjectReader.class")
                             .getPath())
                     .as("ours, from the bundle alone")
+                    .contains(bundle().getName());
+            assertThat(engine.getResource("io/rangefetch/client/ObjectClient.class")
+                            .getPath())
+                    .as("the client SPI, from the bundle alone")
                     .contains(bundle().getName());
 
             Class<?> fileIoClass = Class.forName("io.rangefetch.iceberg.RangefetchS3FileIO", true, engine);

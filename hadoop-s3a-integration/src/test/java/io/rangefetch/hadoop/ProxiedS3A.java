@@ -8,6 +8,7 @@ import io.rangefetch.it.proxy.ShapingProxy;
 import io.rangefetch.it.server.MinioServer;
 import io.rangefetch.it.server.S3ProxyServer;
 import io.rangefetch.it.server.S3Server;
+import io.rangefetch.testing.ProxiedS3;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
@@ -15,8 +16,8 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * One S3 server (MinIO or S3Proxy) behind an unshaped {@link ShapingProxy}, and the S3A configuration that
- * reaches it through the proxy. Each backend is started once a test run, shared by every IT class on it and
+ * One S3 server (MinIO or S3Proxy) behind an unshaped {@link ShapingProxy} (a {@link ProxiedS3}), and the S3A
+ * configuration that reaches it through the proxy. Each backend is started once a test run, shared by every IT class on it and
  * stopped when the run ends (it lives in JUnit's root store, which closes the proxy, then the server).
  *
  * <p>A test class picks its backend with {@link OnMinio} or {@link OnS3Proxy} and finds the instance with
@@ -29,12 +30,16 @@ final class ProxiedS3A implements ExtensionContext.Store.CloseableResource, Auto
     /** The instance each test class's backend extension found or started, by test class. */
     private static final Map<Class<?>, ProxiedS3A> BY_TEST_CLASS = new ConcurrentHashMap<>();
 
+    private final ProxiedS3 s3;
+    // s3's server and proxy
     private final S3Server server;
     private final ShapingProxy proxy;
 
-    private ProxiedS3A(S3Server server, ShapingProxy proxy) {
-        this.server = server;
-        this.proxy = proxy;
+    private ProxiedS3A(ProxiedS3 s3) {
+        this.s3 = s3;
+        this.server = s3.server();
+        // both servers here listen on plain HTTP, so there is always a proxy
+        this.proxy = s3.proxy().orElseThrow();
     }
 
     /** Runs the annotated test class on the run's MinIO: {@code @ExtendWith(ProxiedS3A.OnMinio.class)}. */
@@ -69,20 +74,21 @@ final class ProxiedS3A implements ExtensionContext.Store.CloseableResource, Auto
         }
 
         private ProxiedS3A start() {
-            S3Server server;
+            ProxiedS3 s3;
             try {
-                server = startServer();
+                s3 = ProxiedS3.start(this::startServer, NetworkModel.unshaped());
             } catch (RuntimeException e) {
                 throw e; // a skip (no minio binary) stays a skip
             } catch (Exception e) {
-                throw new IllegalStateException(getClass().getSimpleName() + ": the S3 server did not start", e);
+                throw new IllegalStateException(
+                        getClass().getSimpleName() + ": the S3 server or the proxy in front of it did not start", e);
             }
             try {
-                server.createBucket(BUCKET);
-                return new ProxiedS3A(server, ShapingProxy.start(server.endpoint(), NetworkModel.unshaped()));
-            } catch (Exception e) {
-                server.close();
-                throw new IllegalStateException("no proxy in front of " + server, e);
+                s3.server().createBucket(BUCKET);
+                return new ProxiedS3A(s3);
+            } catch (RuntimeException | Error e) {
+                s3.close();
+                throw e;
             }
         }
     }
@@ -110,7 +116,7 @@ final class ProxiedS3A implements ExtensionContext.Store.CloseableResource, Auto
      * added by the tests that use them.
      */
     Configuration s3aConfiguration() {
-        return s3aConfiguration(server.reachedAt(proxy.endpoint()));
+        return s3aConfiguration(s3.proxied());
     }
 
     /** S3A on {@code server} (reached at its endpoint, a proxy's or its own), with S3A's own stream type. */
@@ -138,15 +144,11 @@ final class ProxiedS3A implements ExtensionContext.Store.CloseableResource, Auto
 
     @Override
     public void close() {
-        try {
-            proxy.close();
-        } finally {
-            server.close();
-        }
+        s3.close();
     }
 
     @Override
     public String toString() {
-        return server.name() + " through the proxy at " + proxy.endpoint();
+        return s3.toString();
     }
 }

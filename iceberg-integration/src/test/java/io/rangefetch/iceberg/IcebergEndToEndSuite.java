@@ -15,6 +15,7 @@ import io.rangefetch.it.proxy.ShapingProxy;
 import io.rangefetch.it.server.S3Clients;
 import io.rangefetch.it.server.S3Server;
 import io.rangefetch.it.server.ThreadLeakChecker;
+import io.rangefetch.testing.ProxiedS3;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -103,6 +104,8 @@ abstract class IcebergEndToEndSuite {
     private static final int EQUALITY_DELETED_FROM = 10;
     private static final int EQUALITY_DELETED_TO = 20;
 
+    private ProxiedS3 proxiedS3;
+    // proxiedS3's server and proxy
     private S3Server server;
     private ShapingProxy proxy;
     private Path catalogDirectory;
@@ -112,9 +115,10 @@ abstract class IcebergEndToEndSuite {
 
     @BeforeAll
     final void startServerAndWriteTheTable() throws Exception {
-        server = startServer();
+        proxiedS3 = ProxiedS3.start(this::startServer, NetworkModel.unshaped());
+        server = proxiedS3.server();
+        proxy = proxiedS3.proxy().orElseThrow();
         server.createBucket(BUCKET);
-        proxy = ShapingProxy.start(server.endpoint(), NetworkModel.unshaped());
         catalogDirectory = Files.createTempDirectory("iceberg-e2e-catalog");
         JdbcCatalog writer = catalog(defaultProperties());
         try {
@@ -136,11 +140,8 @@ abstract class IcebergEndToEndSuite {
 
     @AfterAll
     final void stopServer() throws IOException {
-        if (proxy != null) {
-            proxy.close();
-        }
-        if (server != null) {
-            server.close();
+        if (proxiedS3 != null) {
+            proxiedS3.close();
         }
         if (catalogDirectory != null) {
             try (Stream<Path> files = Files.walk(catalogDirectory)) {

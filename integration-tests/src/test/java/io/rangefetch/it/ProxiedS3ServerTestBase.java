@@ -14,6 +14,7 @@ import io.rangefetch.it.server.S3Clients;
 import io.rangefetch.it.server.S3Server;
 import io.rangefetch.it.server.S3ServerTestBase;
 import io.rangefetch.it.server.ThreadLeakChecker;
+import io.rangefetch.testing.ProxiedS3;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Arrays;
@@ -26,8 +27,9 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * Base of the suites whose clients reach the server through a {@link ShapingProxy}: its ledger counts the
  * requests on the wire whatever the client (the CRT's included), independently of Rangefetch's statistics, and
- * its {@link NetworkModel} shapes what they see. One proxy serves every test of the class; it starts after the
- * server, before the subclass's own {@code @BeforeAll} methods, and closes before the server.
+ * its {@link NetworkModel} shapes what they see. One proxy ({@link ProxiedS3} in front of the class's server)
+ * serves every test of the class; it starts after the server, before the subclass's own {@code @BeforeAll}
+ * methods, and closes before the server.
  *
  * <p>The proxy forwards plain HTTP only: an https endpoint (S3 itself) is reached directly, and the tests that
  * count requests are skipped there.
@@ -38,6 +40,8 @@ public abstract class ProxiedS3ServerTestBase extends S3ServerTestBase {
     protected static final String RANGEFETCH_THREADS = "rangefetch-";
 
     private final NetworkModel model;
+    private ProxiedS3 proxiedS3;
+    // the proxy of proxiedS3, null where the server is not plain HTTP
     private ShapingProxy proxy;
 
     /** @param model how the proxy shapes the responses of this suite's clients */
@@ -47,15 +51,15 @@ public abstract class ProxiedS3ServerTestBase extends S3ServerTestBase {
 
     @BeforeAll
     final void startProxy() throws IOException {
-        if ("http".equalsIgnoreCase(server().endpoint().getScheme())) {
-            proxy = ShapingProxy.start(server().endpoint(), model);
-        }
+        // the server is the base class's, for the whole class: the fixture closes only the proxy
+        proxiedS3 = ProxiedS3.inFrontOf(server(), model);
+        proxy = proxiedS3.proxy().orElse(null);
     }
 
     @AfterAll
     final void closeProxy() {
-        if (proxy != null) {
-            proxy.close();
+        if (proxiedS3 != null) {
+            proxiedS3.close();
         }
     }
 
@@ -99,7 +103,7 @@ public abstract class ProxiedS3ServerTestBase extends S3ServerTestBase {
 
     /** The server as clients see it: behind the proxy where there is one. */
     protected final S3Server proxied() {
-        return proxy == null ? server() : server().reachedAt(proxy.endpoint());
+        return proxiedS3.proxied();
     }
 
     /**

@@ -18,6 +18,7 @@ import io.rangefetch.it.server.MinioServer;
 import io.rangefetch.it.server.S3Clients;
 import io.rangefetch.it.server.S3ProxyServer;
 import io.rangefetch.it.server.S3Server;
+import io.rangefetch.testing.ProxiedS3;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,7 +32,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  *
  * <p>The proxy also injects the faults of a {@link FaultPlan} ({@link #faults()}) for the resilience
  * scenarios. An external endpoint (real S3) has no proxy: its network is real, nothing is modelled or
- * injected and requests are not counted. Closing stops the proxy and any server this environment started.
+ * injected and requests are not counted. Closing stops the proxy and any server this environment started
+ * (a {@link ProxiedS3}, the fixture the tests start their servers with too).
  */
 public final class BenchEnvironment implements AutoCloseable {
 
@@ -39,13 +41,16 @@ public final class BenchEnvironment implements AutoCloseable {
 
     private final S3Server server;
     private final String bucket;
+    // the embedded server and its proxy; empty for an external endpoint
+    private final Optional<ProxiedS3> embedded;
     private final Optional<ShapingProxy> proxy;
     private final S3Target target;
 
-    private BenchEnvironment(S3Server server, String bucket, Optional<ShapingProxy> proxy, S3Target target) {
+    private BenchEnvironment(S3Server server, String bucket, Optional<ProxiedS3> embedded, S3Target target) {
         this.server = server;
         this.bucket = bucket;
-        this.proxy = proxy;
+        this.embedded = embedded;
+        this.proxy = embedded.flatMap(ProxiedS3::proxy);
         this.target = target;
     }
 
@@ -60,20 +65,22 @@ public final class BenchEnvironment implements AutoCloseable {
         requireNonNull(minioData, "minioData is null");
         requireNonNull(model, "model is null");
         requireNonNull(bucket, "bucket is null");
-        S3Server server = switch (kind) {
-            case MINIO -> minioData.isPresent() ? MinioServer.start(minioData.get()) : MinioServer.start();
-            case S3PROXY -> S3ProxyServer.start();
-        };
-        ShapingProxy proxy = null;
+        ProxiedS3 proxiedS3 = ProxiedS3.start(
+                () -> switch (kind) {
+                    case MINIO -> minioData.isPresent() ? MinioServer.start(minioData.get()) : MinioServer.start();
+                    case S3PROXY -> S3ProxyServer.start();
+                },
+                model);
         try {
+            S3Server server = proxiedS3.server();
             server.createBucket(bucket);
-            proxy = ShapingProxy.start(server.endpoint(), model);
+            // both embedded servers listen on plain HTTP, so there is always a proxy
+            ShapingProxy proxy = proxiedS3.proxy().orElseThrow();
             S3Target target = new S3Target(
                     proxy.endpoint(), server.region(), bucket, server.accessKey(), server.secretKey(), true);
-            return new BenchEnvironment(server, bucket, Optional.of(proxy), target);
-        } catch (Exception | Error e) {
-            closeQuietly(proxy, e);
-            closeQuietly(server, e);
+            return new BenchEnvironment(server, bucket, Optional.of(proxiedS3), target);
+        } catch (RuntimeException | Error e) {
+            closeQuietly(proxiedS3, e);
             throw e;
         }
     }
@@ -138,11 +145,7 @@ public final class BenchEnvironment implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            proxy.ifPresent(ShapingProxy::close);
-        } finally {
-            server.close();
-        }
+        embedded.ifPresentOrElse(ProxiedS3::close, server::close);
     }
 
     private static void closeQuietly(AutoCloseable resource, Throwable cause) {

@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.it.proxy.NetworkModel;
 import io.rangefetch.it.proxy.ProxyLedger;
-import io.rangefetch.it.proxy.ShapingProxy;
-import io.rangefetch.it.server.S3Clients;
 import io.rangefetch.it.server.S3ProxyServer;
+import io.rangefetch.testing.ProxiedS3;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -20,11 +19,10 @@ class DataPreparerIT {
     void objectsAreWrittenOnceAndRewrittenWhenTheirGeneratorChanges(@TempDir Path scratch) throws Exception {
         TextSpec text = new TextSpec("data/lines.txt", 300_000, 7);
         ParquetSpec parquet = ParquetSpec.ofSize("data/wide.parquet", 200_000, 2, 1);
-        try (S3ProxyServer server = S3ProxyServer.start();
-                ShapingProxy proxy = ShapingProxy.start(server.endpoint(), NetworkModel.unshaped());
-                S3Client s3 = S3Clients.sync(server.reachedAt(proxy.endpoint()))) {
-            ProxyLedger ledger = proxy.ledger();
-            server.createBucket("data");
+        try (ProxiedS3 proxiedS3 = ProxiedS3.start(S3ProxyServer::start, NetworkModel.unshaped());
+                S3Client s3 = proxiedS3.proxiedClient()) {
+            ProxyLedger ledger = proxiedS3.proxy().orElseThrow().ledger();
+            proxiedS3.server().createBucket("data");
             DataPreparer preparer = new DataPreparer(s3, "data", scratch);
 
             Map<String, StoredObject> first = preparer.ensure(List.of(text, parquet));

@@ -8,6 +8,7 @@ import io.rangefetch.it.server.S3Clients;
 import io.rangefetch.it.server.S3Server;
 import io.rangefetch.it.server.S3ServerTestBase;
 import io.rangefetch.it.server.ThreadLeakChecker;
+import io.rangefetch.testing.ProxiedS3;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -39,6 +40,7 @@ abstract class ShapingProxySuite extends S3ServerTestBase {
     private final byte[] content = randomBytes(LENGTH, 11);
     private final byte[] eightMegabytes = randomBytes(8_000_000, 12);
     private ThreadLeakChecker threads;
+    private ProxiedS3 proxiedServer;
     private ShapingProxy proxy;
 
     @BeforeAll
@@ -52,12 +54,14 @@ abstract class ShapingProxySuite extends S3ServerTestBase {
     @BeforeEach
     void startProxy() throws Exception {
         threads = ThreadLeakChecker.snapshot();
-        proxy = ShapingProxy.start(server().endpoint(), NetworkModel.unshaped());
+        // a proxy of its own for each test, in front of the class's server (which the fixture leaves running)
+        proxiedServer = ProxiedS3.inFrontOf(server(), NetworkModel.unshaped());
+        proxy = proxiedServer.proxy().orElseThrow();
     }
 
     @AfterEach
     void closeProxyAndLeaveNoThread() {
-        proxy.close();
+        proxiedServer.close();
         threads.assertNoNewThreads(ShapingProxy.THREAD_NAME_PREFIX, Duration.ofSeconds(10));
     }
 
@@ -258,7 +262,7 @@ abstract class ShapingProxySuite extends S3ServerTestBase {
     }
 
     private S3Server proxied() {
-        return server().reachedAt(proxy.endpoint());
+        return proxiedServer.proxied();
     }
 
     private byte[] getBytes(S3Client client, String name) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.rangefetch.it.proxy.NetworkModel;
 import io.rangefetch.it.proxy.ShapingProxy;
+import io.rangefetch.testing.ProxiedS3;
 import java.io.IOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -176,8 +177,9 @@ abstract class S3ServerConformanceSuite extends S3ServerTestBase {
     @Test
     void nettyAsyncClientReadsARangeInOneCountedRequest() throws IOException {
         assumeTrue(plainHttp(), "the shaping proxy that counts requests forwards plain HTTP only");
-        try (ShapingProxy proxy = ShapingProxy.start(server().endpoint(), NetworkModel.unshaped());
-                S3AsyncClient async = S3Clients.nettyAsync(server().reachedAt(proxy.endpoint()))) {
+        try (ProxiedS3 proxiedServer = ProxiedS3.inFrontOf(server(), NetworkModel.unshaped());
+                S3AsyncClient async = S3Clients.nettyAsync(proxiedServer.proxied())) {
+            ShapingProxy proxy = proxiedServer.proxy().orElseThrow();
             byte[] got = async.getObject(
                             request -> request.bucket(bucket()).key(objectKey).range("bytes=5-104"),
                             AsyncResponseTransformer.toBytes())
@@ -196,8 +198,9 @@ abstract class S3ServerConformanceSuite extends S3ServerTestBase {
     @Test
     void crtAsyncClientReadsARangeInOneRequestAndSeesPreconditionFailures() throws IOException {
         assumeTrue(plainHttp(), "the shaping proxy that counts requests forwards plain HTTP only");
-        try (ShapingProxy proxy = ShapingProxy.start(server().endpoint(), NetworkModel.unshaped());
-                S3AsyncClient crt = S3Clients.crtAsync(server().reachedAt(proxy.endpoint()))) {
+        try (ProxiedS3 proxiedServer = ProxiedS3.inFrontOf(server(), NetworkModel.unshaped());
+                S3AsyncClient crt = S3Clients.crtAsync(proxiedServer.proxied())) {
+            ShapingProxy proxy = proxiedServer.proxy().orElseThrow();
             byte[] got = crt.getObject(
                             request -> request.bucket(bucket()).key(objectKey).range("bytes=5-104"),
                             AsyncResponseTransformer.toBytes())

@@ -6,6 +6,8 @@ import io.rangefetch.it.proxy.NetworkModel;
 import io.rangefetch.it.proxy.ProxyLedger;
 import io.rangefetch.it.proxy.ShapingProxy;
 import io.rangefetch.it.server.MinioServer;
+import io.rangefetch.it.server.S3Server;
+import io.rangefetch.testing.ProxiedS3;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,7 +48,9 @@ class SparkEnginesIT {
     private static final Pattern DOC_BLOCK =
             Pattern.compile("<!-- spark-test: ([a-z0-9-]+) -->\\s*```properties\\n(.*?)```", Pattern.DOTALL);
 
-    private static MinioServer minio;
+    private static ProxiedS3 proxiedS3;
+    // proxiedS3's server and proxy
+    private static S3Server minio;
     private static ShapingProxy proxy;
     private static String classPath;
     private static Map<String, String> documented;
@@ -64,9 +68,10 @@ class SparkEnginesIT {
         classPath = SparkChild.classPath(REPOSITORY);
         documented = documentedBlocks(REPOSITORY.resolve("docs/SPARK.md"));
         assertThat(documented).containsKeys("s3a", "s3a-bucket", "iceberg");
-        minio = MinioServer.start();
+        proxiedS3 = ProxiedS3.start(MinioServer::start, NetworkModel.s3InRegion());
+        minio = proxiedS3.server();
+        proxy = proxiedS3.proxy().orElseThrow();
         minio.createBucket(BUCKET);
-        proxy = ShapingProxy.start(minio.endpoint(), NetworkModel.s3InRegion());
         defaultsSpark = child("defaults", defaults());
         String[] written = defaultsSpark.call("WRITE").split(" ");
         assertThat(written[0])
@@ -86,11 +91,8 @@ class SparkEnginesIT {
         if (defaultsSpark != null) {
             defaultsSpark.close();
         }
-        if (proxy != null) {
-            proxy.close();
-        }
-        if (minio != null) {
-            minio.close();
+        if (proxiedS3 != null) {
+            proxiedS3.close();
         }
     }
 

@@ -38,6 +38,9 @@ import java.util.function.LongSupplier;
  * SlowDown}, as S3 does per prefix. {@link #injectedFaults()} counts every fault applied, and {@link
  * #openConnections()} the client connections still open, to check a soak leaked none.
  *
+ * <p>Tests and benchmarks put it in front of an S3 server through {@link io.rangefetch.testing.ProxiedS3}; on its
+ * own, in front of any HTTP server:
+ *
  * <pre>{@code
  * try (ShapingProxy proxy = ShapingProxy.start(server.endpoint(), NetworkModel.s3InRegion())) {
  *   S3AsyncClient s3 = ... endpointOverride(proxy.endpoint()) ...;

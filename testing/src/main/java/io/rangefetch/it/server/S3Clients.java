@@ -25,8 +25,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * AWS SDK clients pointed at an {@link S3Server}: path-style addressing (a local server has no
  * per-bucket host names), its static credentials and region. Each call builds a new client that the
  * caller closes. Interceptors see every request the client sends; to count requests on the wire for any
- * client, the CRT's included, build it on {@code server.reachedAt(proxy.endpoint())} with a {@link
- * io.rangefetch.it.proxy.ShapingProxy} in front and read the proxy's ledger.
+ * client, the CRT's included, build it on {@link io.rangefetch.testing.ProxiedS3#proxied()} (a {@link
+ * io.rangefetch.it.proxy.ShapingProxy} in front of the server) and read the proxy's ledger.
  */
 public final class S3Clients {
 
