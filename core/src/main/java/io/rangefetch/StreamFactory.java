@@ -63,6 +63,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * timed part measures on that ticker and ends its waits through that scheduler: the fetch scheduler's backoffs and
  * read deadlines, the throttle governors, hedging and the first-byte timeout, the body watchdog, retries, listing
  * and the metadata's freshness. Tests give a ticker they move and a scheduler they run, and never wait.
+ *
+ * <p><b>Why one file.</b> It is the public entry point and its builder (nested, as users expect to find it), and the
+ * wiring of the engine ({@code ReadEngine}) happens once here; what a factory does lives in the engine.
  */
 public final class StreamFactory implements AutoCloseable {
     private static final AtomicInteger FACTORY_IDS = new AtomicInteger();

@@ -65,6 +65,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * rather than with Failsafe: Failsafe's synchronous executor sleeps on the thread, and its asynchronous one would
  * run each attempt as a fetch of its own, losing the fetch's ticket (its cancel and promotion).
  *
+ * <p><b>Why one file.</b> The retry loop's cases (what is retried, how resume asks for the rest, the governor's place,
+ * the 503 rule, backoff on and off the slot) decide together whether a request may be sent again; sending one attempt
+ * is {@link AttemptSender}'s and watching its body {@link BodyWatchdog}'s.
+ *
  * <p>Runs on fetch threads; stateless apart from its settings and collaborators, all thread-safe.
  */
 final class GetPath {

@@ -47,6 +47,10 @@ import org.slf4j.LoggerFactory;
  * end of file, of two versions. A format policy's own reads do not count: their bytes are not handed to the
  * reader. Either way the old version's cached bytes and metadata are dropped.
  *
+ * <p><b>Why one file.</b> Every state and every move between them is here, so that the one rule above (when a stream
+ * may move to a new version and when it fails for good) is read and checked in one place; learning the version is
+ * {@link FirstFetch}'s, and what a pinned version is, {@link PinnedVersion}'s.
+ *
  * <p>Thread-safe; lock-free.
  */
 final class ObjectVersion {

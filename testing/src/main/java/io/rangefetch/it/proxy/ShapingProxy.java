@@ -59,6 +59,10 @@ import java.util.function.LongSupplier;
  *
  * <p>Thread-safe. Connections, fault counts and the random draws are guarded by the proxy's lock, which
  * is also the monitor state changes are announced on (connections ending, heads held), so tests wait
+ * <p><b>Why one file.</b> The proxy's state (connections, fault counts, held heads, the ledger's totals) changes under
+ * its one lock, which is also what tests wait on; how one connection's bytes are shaped and copied is in
+ * {@link ProxyConnection}, {@link BodyCopier} and {@link Shaping}.
+ *
  * for them without sleeping.
  */
 public final class ShapingProxy implements AutoCloseable {
