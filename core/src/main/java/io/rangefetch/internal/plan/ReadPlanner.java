@@ -255,6 +255,25 @@ public final class ReadPlanner {
         return new FirstRequest(new ByteRange(Math.max(0, objectLength - size), objectLength), 0);
     }
 
+    /**
+     * What a format policy's open fetch prefetches once the version is known: a small object whole; else the last
+     * {@code length} bytes ({@code tail}: they reach the end, so they are taken as asked); else {@code length} bytes
+     * from {@code start}, never fewer than the minimum request, or {@code null} when {@code start} is past the end.
+     */
+    public ByteRange openPrefetch(boolean tail, long start, long length, long objectLength) {
+        if (objectLength <= 0) {
+            throw new IllegalArgumentException("An empty object has nothing to fetch");
+        }
+        if (isSmall(objectLength)) {
+            return new ByteRange(0, objectLength);
+        }
+        if (tail) {
+            return new ByteRange(Math.max(0, objectLength - length), objectLength);
+        }
+        long size = Math.max(length, settings.minRequestSize());
+        return start < objectLength ? new ByteRange(start, Math.min(objectLength, start + size)) : null;
+    }
+
     /** Whether an object of {@code objectLength} bytes is small: fetched whole on its first miss. */
     public boolean isSmall(long objectLength) {
         return objectLength <= settings.smallObjectSize();

@@ -386,6 +386,30 @@ class ReadPlannerPropertiesTest {
         assertThat(first.range().end()).isGreaterThanOrEqualTo(asked);
     }
 
+    @Property(tries = 1000)
+    void anOpenFetchOfAKnownVersionPrefetchesWhatThePolicyAskedInsideTheObject(
+            @ForAll("settings") PlannerSettings settings,
+            @ForAll("lengths") long objectLength,
+            @ForAll("lengths") long start,
+            @ForAll("lengths") long length,
+            @ForAll boolean tail) {
+        ReadPlanner planner = new ReadPlanner(settings);
+        ByteRange range = planner.openPrefetch(tail, start, length, objectLength);
+        if (planner.isSmall(objectLength)) {
+            assertThat(range).as("a small object whole").isEqualTo(new ByteRange(0, objectLength));
+        } else if (tail) {
+            // a tail reaches the end, so the minimum request does not grow it
+            assertThat(range).isEqualTo(new ByteRange(Math.max(0, objectLength - length), objectLength));
+        } else if (start >= objectLength) {
+            assertThat(range).as("nothing past the end").isNull();
+        } else {
+            long size = Math.min(objectLength - start, Math.max(length, settings.minRequestSize()));
+            assertThat(range).isEqualTo(new ByteRange(start, start + size));
+        }
+        assertThatThrownBy(() -> planner.openPrefetch(tail, start, length, 0))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
     @Provide
     Arbitrary<Double> prefetchEnds() {
         // a split end anywhere in the object, at its very start or end, or none (above 1)
