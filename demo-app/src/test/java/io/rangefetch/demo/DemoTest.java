@@ -65,33 +65,6 @@ class DemoTest {
     }
 
     private static ResultRow failed(String workload, String reader) {
-        return new ResultRow(
-                "clean",
-                workload,
-                reader,
-                null,
-                ResultRow.FAILED,
-                "wrong bytes",
-                0,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                false,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null);
+        return ResultRow.failed("clean", workload, reader, null, "wrong bytes");
     }
 }

@@ -79,36 +79,46 @@ public record ResultRow(
         return FAILED.equals(status);
     }
 
-    /** This row with the comparison's ratios: to the reference reader, and to the workload's lower bound. */
-    public ResultRow compared(Double vsReference, Double idealSeconds, Double vsIdeal) {
+    /**
+     * A row whose runs failed: every figure null, the failure said.
+     *
+     * @param feature a resilience scenario's feature setting, or null
+     */
+    public static ResultRow failed(String scenario, String workload, String reader, String feature, String failure) {
         return new ResultRow(
                 scenario,
                 workload,
                 reader,
                 feature,
-                status,
-                failure,
-                runs,
-                seconds,
-                gets,
-                heads,
-                lists,
-                transferredBytes,
-                neededBytes,
-                heapBytes,
-                slowDowns,
-                delayedFirstBytes,
-                readMedianMillis,
-                readP99Millis,
-                vectoredFallback,
-                vsReference,
-                idealSeconds,
-                vsIdeal,
-                cleanSeconds,
-                vsClean,
-                getsPerSecond,
-                cleanGetsPerSecond,
-                target);
+                FAILED,
+                requireNonNull(failure, "failure is null"),
+                0,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                false,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
+    }
+
+    /** This row with the comparison's ratios: to the reference reader, and to the workload's lower bound. */
+    public ResultRow compared(Double vsReference, Double idealSeconds, Double vsIdeal) {
+        return withComparisons(
+                vsReference, idealSeconds, vsIdeal, cleanSeconds, vsClean, getsPerSecond, cleanGetsPerSecond, target);
     }
 
     /**
@@ -118,38 +128,26 @@ public record ResultRow(
     public ResultRow againstClean(Double cleanSeconds, Double cleanGetsPerSecond) {
         Double vsClean = seconds == null || cleanSeconds == null || cleanSeconds == 0 ? null : seconds / cleanSeconds;
         Double rate = gets == null || seconds == null || seconds == 0 ? null : gets / seconds;
-        return new ResultRow(
-                scenario,
-                workload,
-                reader,
-                feature,
-                status,
-                failure,
-                runs,
-                seconds,
-                gets,
-                heads,
-                lists,
-                transferredBytes,
-                neededBytes,
-                heapBytes,
-                slowDowns,
-                delayedFirstBytes,
-                readMedianMillis,
-                readP99Millis,
-                vectoredFallback,
-                vsReference,
-                idealSeconds,
-                this.vsIdeal,
-                cleanSeconds,
-                vsClean,
-                rate,
-                cleanGetsPerSecond,
-                target);
+        return withComparisons(
+                vsReference, idealSeconds, vsIdeal, cleanSeconds, vsClean, rate, cleanGetsPerSecond, target);
     }
 
     /** This row with a target's verdict. */
     public ResultRow withTarget(String verdict) {
+        return withComparisons(
+                vsReference, idealSeconds, vsIdeal, cleanSeconds, vsClean, getsPerSecond, cleanGetsPerSecond, verdict);
+    }
+
+    /** The measured figures of this row, with the comparisons given: what the families add to a row. */
+    private ResultRow withComparisons(
+            Double vsReference,
+            Double idealSeconds,
+            Double vsIdeal,
+            Double cleanSeconds,
+            Double vsClean,
+            Double getsPerSecond,
+            Double cleanGetsPerSecond,
+            String target) {
         return new ResultRow(
                 scenario,
                 workload,
@@ -177,6 +175,6 @@ public record ResultRow(
                 vsClean,
                 getsPerSecond,
                 cleanGetsPerSecond,
-                verdict);
+                target);
     }
 }

@@ -89,34 +89,8 @@ public final class Summary {
      */
     public static ResultRow measure(RowResult row, String scenario, String reader, String feature) {
         if (row.failed()) {
-            return new ResultRow(
-                    scenario,
-                    row.workload(),
-                    reader,
-                    feature,
-                    ResultRow.FAILED,
-                    row.failure().get(),
-                    0,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    false,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null);
+            return ResultRow.failed(
+                    scenario, row.workload(), reader, feature, row.failure().get());
         }
         List<RunSample> runs = row.measured();
         boolean counted = runs.stream().allMatch(run -> run.traffic().known());

@@ -70,33 +70,6 @@ final class TestRows {
     }
 
     static ResultRow failed(String workload, String reader, String failure) {
-        return new ResultRow(
-                "clean",
-                workload,
-                reader,
-                null,
-                ResultRow.FAILED,
-                failure,
-                0,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                false,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null);
+        return ResultRow.failed("clean", workload, reader, null, failure);
     }
 }
