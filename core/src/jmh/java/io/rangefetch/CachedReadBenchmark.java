@@ -1,5 +1,6 @@
 package io.rangefetch;
 
+import io.rangefetch.client.S3Location;
 import io.rangefetch.testing.InMemoryObjectClient;
 import java.io.IOException;
 import java.util.SplittableRandom;

@@ -2,7 +2,7 @@ package io.rangefetch;
 
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.format.AccessPattern;
+import io.rangefetch.OpenOptions.ReadPolicy;
 import io.rangefetch.format.FormatPolicy;
 import io.rangefetch.internal.format.OrcFormatPolicy;
 import io.rangefetch.internal.format.TextFormatPolicy;
@@ -164,12 +164,14 @@ final class FormatPolicies {
         return Optional.empty();
     }
 
-    /** The read policy a session's access pattern asks for: the hint of the same name. */
-    static ReadPolicy readPolicyOf(AccessPattern pattern) {
-        return switch (pattern) {
-            case AUTO -> ReadPolicy.AUTO;
-            case SEQUENTIAL -> ReadPolicy.SEQUENTIAL;
-            case RANDOM -> ReadPolicy.RANDOM;
+    /**
+     * How a session's read policy shapes streaming reads: {@code SEQUENTIAL} and {@code RANDOM} as they say, every
+     * other value (which names a format, not a way of reading) as {@code AUTO}.
+     */
+    static ReadPolicy streamingPolicyOf(ReadPolicy policy) {
+        return switch (policy) {
+            case SEQUENTIAL, RANDOM -> policy;
+            case AUTO, COLUMNAR, PARQUET, ORC, TEXT -> ReadPolicy.AUTO;
         };
     }
 

@@ -2,12 +2,11 @@ package io.rangefetch;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.OpenOptions.ReadPolicy;
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.format.AccessPattern;
 import io.rangefetch.format.FormatPolicy;
-import io.rangefetch.format.FormatSession;
-import io.rangefetch.format.FormatStream;
-import io.rangefetch.format.OpenFetch;
+import io.rangefetch.format.FormatPolicy.FormatSession;
+import io.rangefetch.format.FormatPolicy.FormatStream;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -50,15 +49,15 @@ final class GuardedFormatSession implements FormatSession {
     }
 
     @Override
-    public AccessPattern accessPattern() {
-        AccessPattern pattern = call(session::accessPattern, AccessPattern.AUTO);
-        return pattern == null ? AccessPattern.AUTO : pattern;
+    public ReadPolicy readPolicy() {
+        ReadPolicy policy = call(session::readPolicy, ReadPolicy.AUTO);
+        return policy == null ? ReadPolicy.AUTO : policy;
     }
 
     @Override
-    public OpenFetch openFetch() {
-        OpenFetch fetch = call(session::openFetch, OpenFetch.NONE);
-        return fetch == null ? OpenFetch.NONE : fetch;
+    public long openTailSize() {
+        Long size = call(session::openTailSize, 0L);
+        return size == null || size < 0 ? 0 : size;
     }
 
     @Override

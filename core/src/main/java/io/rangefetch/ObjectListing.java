@@ -2,6 +2,7 @@ package io.rangefetch;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.client.ListedObject;
 import io.rangefetch.internal.list.ParallelListing;
 import java.io.Closeable;
 import java.io.IOException;
@@ -37,15 +38,7 @@ public final class ObjectListing implements Closeable {
      * {@link java.io.FileNotFoundException}), or {@link java.io.InterruptedIOException} when interrupted.
      */
     public Optional<ListedObject> next() throws IOException {
-        ParallelListing.Listed listed = listing.next();
-        if (listed == null) {
-            return Optional.empty();
-        }
-        return Optional.of(new ListedObject(
-                new S3Location(listed.bucket(), listed.entry().key()),
-                listed.entry().size(),
-                listed.entry().etag(),
-                listed.entry().lastModified()));
+        return Optional.ofNullable(listing.next());
     }
 
     /** Reads the rest of the listing. */

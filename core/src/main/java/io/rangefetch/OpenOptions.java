@@ -2,6 +2,7 @@ package io.rangefetch;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.client.ListedObject;
 import io.rangefetch.client.SseCustomerKey;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -35,6 +36,15 @@ public final class OpenOptions {
 
     public static OpenOptions defaults() {
         return DEFAULTS;
+    }
+
+    /**
+     * Options that open exactly the version a listing found: its length and ETag, so the stream sends no HEAD and
+     * fails with {@link ObjectChangedException} rather than read another version.
+     */
+    public static OpenOptions of(ListedObject listed) {
+        requireNonNull(listed, "listed is null");
+        return builder().length(listed.length()).etag(listed.etag()).build();
     }
 
     public static Builder builder() {
@@ -156,6 +166,34 @@ public final class OpenOptions {
 
         public OpenOptions build() {
             return new OpenOptions(this);
+        }
+    }
+
+    /** A hint from the caller about how a stream will be read. */
+    public enum ReadPolicy {
+        /** Rangefetch watches the reads and decides. */
+        AUTO,
+        /** Front to back: read ahead from the first read on, and fetch the start of an unknown-length object large. */
+        SEQUENTIAL,
+        /** Scattered reads: never prefetch, never fetch more than the minimum request around a read. */
+        RANDOM,
+        /** A columnar file (Parquet, ORC): scattered reads of large chunks; the format comes from the key's extension. */
+        COLUMNAR,
+        /** A Parquet file, whatever its key: the {@code parquet} format policy reads it (from rangefetch-parquet). */
+        PARQUET,
+        /** An ORC file, whatever its key: the {@code orc} format policy reads it. */
+        ORC,
+        /** Text (CSV, JSON lines, logs), whatever its key: the {@code text} policy reads it front to back. */
+        TEXT;
+
+        /** The format policy this hint names, if it names one: SEQUENTIAL reads as text does. */
+        public Optional<String> formatName() {
+            return switch (this) {
+                case PARQUET -> Optional.of("parquet");
+                case ORC -> Optional.of("orc");
+                case TEXT, SEQUENTIAL -> Optional.of("text");
+                case AUTO, RANDOM, COLUMNAR -> Optional.empty();
+            };
         }
     }
 }

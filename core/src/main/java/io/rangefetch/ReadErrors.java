@@ -2,8 +2,8 @@ package io.rangefetch;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.client.S3Location;
 import io.rangefetch.internal.fetch.FetchCancelledException;
-import io.rangefetch.internal.read.VersionChangedException;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -28,10 +28,6 @@ final class ReadErrors {
     }
 
     IOException translate(IOException failure) {
-        if (failure instanceof VersionChangedException changed) {
-            return new ObjectChangedException(
-                    changed.bucket(), changed.key(), changed.expectedEtag(), changed.currentEtag(), changed);
-        }
         if (failure instanceof FetchCancelledException && factoryClosed.getAsBoolean()) {
             return new IOException("Stream factory is closed: cannot read " + location, failure);
         }

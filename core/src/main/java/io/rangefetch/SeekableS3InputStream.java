@@ -3,7 +3,8 @@ package io.rangefetch;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.format.FormatSession;
+import io.rangefetch.client.S3Location;
+import io.rangefetch.format.FormatPolicy.FormatSession;
 import io.rangefetch.internal.read.ObjectReader;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import java.io.EOFException;
@@ -14,6 +15,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -41,6 +43,11 @@ import java.util.function.IntFunction;
  * {@link EOFException}, {@link ObjectChangedException}, {@link java.io.InterruptedIOException} when the reading
  * thread is interrupted); a caller's own mistakes are {@link IllegalArgumentException}s or
  * {@link IndexOutOfBoundsException}s. Every wait answers an interrupt.
+ *
+ * <p><b>Why one file.</b> It is the stream users hold, and every method delegates to the engine in a few lines; what
+ * makes it long is the contract each public method states. {@link FileRange}, the one value only
+ * {@link #readVectored} takes, is nested here (like the builders of the factory and the config) so that the API
+ * stays a handful of top-level types.
  */
 public final class SeekableS3InputStream extends InputStream {
     private final S3Location location;
@@ -366,6 +373,52 @@ public final class SeekableS3InputStream extends InputStream {
         if (length >= 0 && target > length) {
             throw new EOFException(
                     "Cannot seek to " + target + ": past the end of " + location + " (length " + length + ")");
+        }
+    }
+
+    /**
+     * One range of a {@linkplain SeekableS3InputStream#readVectored vectored read}: {@code length} bytes at
+     * {@code offset}, and the future that completes with a buffer holding exactly those bytes (between its position
+     * and its limit), or with why they could not be read.
+     *
+     * <p>A range is read once; its values are checked by the read, not here, so that a bad range fails the whole
+     * call, before any request, with a message naming it. Thread-safe.
+     */
+    public static final class FileRange {
+        private final long offset;
+        private final int length;
+        private final CompletableFuture<ByteBuffer> data = new CompletableFuture<>();
+
+        private FileRange(long offset, int length) {
+            this.offset = offset;
+            this.length = length;
+        }
+
+        public static FileRange of(long offset, int length) {
+            return new FileRange(offset, length);
+        }
+
+        public long offset() {
+            return offset;
+        }
+
+        public int length() {
+            return length;
+        }
+
+        /** The offset just past the range. */
+        public long end() {
+            return offset + length;
+        }
+
+        /** Completes with the bytes once they are in, or exceptionally with the cause of their failure. */
+        public CompletableFuture<ByteBuffer> data() {
+            return data;
+        }
+
+        @Override
+        public String toString() {
+            return length + " bytes at " + offset;
         }
     }
 }

@@ -2,14 +2,13 @@ package io.rangefetch;
 
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.client.ObjectAddress;
+import io.rangefetch.OpenOptions.ReadPolicy;
 import io.rangefetch.client.ObjectClient;
-import io.rangefetch.client.ObjectMetadata;
-import io.rangefetch.client.SdkAsyncObjectClient;
-import io.rangefetch.client.SdkSyncObjectClient;
+import io.rangefetch.client.ObjectClient.ObjectAddress;
+import io.rangefetch.client.ObjectClient.ObjectMetadata;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.format.FormatPolicy;
-import io.rangefetch.format.FormatSession;
-import io.rangefetch.format.OpenFetch;
+import io.rangefetch.format.FormatPolicy.FormatSession;
 import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.MetadataCache;
 import io.rangefetch.internal.fetch.FetchScheduler;
@@ -132,12 +131,12 @@ public final class StreamFactory implements AutoCloseable {
 
     /** A factory over the SDK's async client (Netty or CRT), which stays the caller's. */
     public static StreamFactory create(S3AsyncClient s3, StreamConfig config) {
-        return builder(new SdkAsyncObjectClient(s3)).config(config).build();
+        return builder(ObjectClient.of(s3)).config(config).build();
     }
 
     /** A factory over the SDK's sync client, which stays the caller's. */
     public static StreamFactory create(S3Client s3, StreamConfig config) {
-        return builder(new SdkSyncObjectClient(s3)).config(config).build();
+        return builder(ObjectClient.of(s3)).config(config).build();
     }
 
     public static StreamFactory create(ObjectClient client, StreamConfig config) {
@@ -192,15 +191,15 @@ public final class StreamFactory implements AutoCloseable {
             if (session != FormatSession.NONE) {
                 ReadPolicy pattern = options.readPolicy() == ReadPolicy.SEQUENTIAL
                         ? ReadPolicy.SEQUENTIAL
-                        : FormatPolicies.readPolicyOf(session.accessPattern());
+                        : FormatPolicies.streamingPolicyOf(session.readPolicy());
                 reader.shapeReads(
                         hint(pattern),
                         session.prefetchEnd(),
                         session::structureEnd,
                         session.smallObjectSize().orElse(config.get(StreamConfig.SMALL_OBJECT_SIZE)));
-                OpenFetch fetch = session.openFetch();
-                if (!fetch.isNone()) {
-                    reader.startOpenFetch(fetch.tail(), fetch.start(), fetch.length(), session::opened);
+                long tail = session.openTailSize();
+                if (tail > 0) {
+                    reader.startOpenFetch(true, 0, tail, session::opened);
                 } else if (reader.knownLength() >= 0) {
                     session.opened();
                 }
@@ -261,8 +260,11 @@ public final class StreamFactory implements AutoCloseable {
                 scheduler,
                 time,
                 (request, abort) -> engine.list(request, abort, statistics),
-                (bucket, entry) ->
-                        metadata.put(bucket, entry.key(), null, new ObjectMetadata(entry.size(), entry.etag())));
+                listed -> metadata.put(
+                        listed.location().bucket(),
+                        listed.location().key(),
+                        null,
+                        new ObjectMetadata(listed.length(), listed.etag())));
         return new ObjectListing(listing);
     }
 

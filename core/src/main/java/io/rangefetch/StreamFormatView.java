@@ -2,8 +2,11 @@ package io.rangefetch;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.SeekableS3InputStream.FileRange;
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.format.FormatStream;
+import io.rangefetch.client.S3Location;
+import io.rangefetch.format.FormatPolicy.FormatStream;
+import io.rangefetch.internal.plan.TableKeys;
 import io.rangefetch.internal.read.ObjectReader;
 import java.io.EOFException;
 import java.io.IOException;
@@ -44,6 +47,11 @@ final class StreamFormatView implements FormatStream {
     @Override
     public String key() {
         return location.key();
+    }
+
+    @Override
+    public String table() {
+        return TableKeys.table(location.key());
     }
 
     @Override

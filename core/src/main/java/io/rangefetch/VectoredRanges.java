@@ -2,6 +2,8 @@ package io.rangefetch;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.SeekableS3InputStream.FileRange;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.internal.read.VectoredRange;
 import java.io.EOFException;
 import java.nio.ByteBuffer;

@@ -8,6 +8,7 @@ import static io.rangefetch.StreamConfig.RETRY_MAX_DELAY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.client.ByteRange;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.InMemoryObjectClient.Request;
 import io.rangefetch.testing.StreamFixture;

@@ -2,6 +2,7 @@ package io.rangefetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rangefetch.OpenOptions.ReadPolicy;
 import io.rangefetch.format.FormatPolicy;
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,9 +31,11 @@ import org.junit.jupiter.api.Test;
  * twice: the module boundary (the client module depends on nothing of Rangefetch's, so it cannot compile against
  * a layer above it), and this test, which reads the client module's sources with core's and holds them to the
  * same rule, so the failure names the line if a dependency is ever added.
- * One type of the API is below them all: {@link Setting}, a setting's declaration, which the format SPI and the
- * engine name too (a policy declares its settings and reads them); it refers to nothing of ours but the engine's
- * value parsers, which this test holds it to. This test reads the main sources and fails naming each file, line
+ * Three values of the API are below them all but the client: {@link Setting}, a setting's declaration, which the
+ * format SPI and the engine name too (a policy declares its settings and reads them); {@link ObjectChangedException},
+ * which the engine throws where it finds the object changed; and {@link ReadPolicy}, which a format session answers
+ * as a caller's hint is. {@code Setting} refers to nothing of ours but the engine's value parsers, which this test
+ * holds it to. This test reads the main sources and fails naming each file, line
  * and reference that points up.
  *
  * <p>Design: a text scan of the sources rather than a bytecode check or a library such as ArchUnit: one rule set
@@ -57,8 +60,10 @@ class ArchitectureTest {
     private static final Path CLIENT_MODULE_DESCRIPTOR = Path.of("../client/target/classes/module-info.class");
     private static final Path SERVICES =
             Path.of("src/main/resources/META-INF/services/" + FormatPolicy.class.getName());
-    // The one type of the API every layer but the client may name, and the one package it may name itself.
+    // The values of the API every layer but the client may name; the setting type names one package of ours only.
     private static final String SETTING = "io.rangefetch.Setting";
+    private static final List<String> SHARED_VALUES =
+            List.of(SETTING, "io.rangefetch.ObjectChangedException", "io.rangefetch.OpenOptions.ReadPolicy");
     private static final String SETTING_USES = "io.rangefetch.internal.config";
     private static final Pattern PACKAGE = Pattern.compile("^\\s*package\\s+([\\w.]+)\\s*;", Pattern.MULTILINE);
     // A name that starts with io.rangefetch, not as the tail of a longer qualified name.
@@ -145,6 +150,56 @@ class ArchitectureTest {
         assertThat(client.opens()).isEmpty();
     }
 
+    /**
+     * What users and SPI implementers can depend on: the public top-level types of the exported packages, pinned by
+     * name, so that adding one is a decision (nest a type that exists only as one type's parameter or result).
+     */
+    @Test
+    void theExportedSurfaceIsFifteenTopLevelTypes() throws IOException {
+        Pattern publicType = Pattern.compile(
+                "^public\\s+(?:(?:final|abstract|sealed|non-sealed)\\s+)*(?:class|interface|record|enum)\\s+(\\w+)",
+                Pattern.MULTILINE);
+        List<String> exported = new ArrayList<>();
+        for (Path directory : List.of(
+                MAIN_SOURCES.resolve("io/rangefetch"),
+                MAIN_SOURCES.resolve("io/rangefetch/format"),
+                CLIENT_SOURCES.resolve("io/rangefetch/client"))) {
+            try (Stream<Path> files = Files.list(directory)) {
+                for (Path file :
+                        files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                    Matcher declared = publicType.matcher(codeOnly(read(file)));
+                    if (declared.find()) {
+                        exported.add(packageOf(directory) + "." + declared.group(1));
+                    }
+                }
+            }
+        }
+        assertThat(exported)
+                .containsExactlyInAnyOrder(
+                        "io.rangefetch.StreamFactory",
+                        "io.rangefetch.StreamConfig",
+                        "io.rangefetch.Setting",
+                        "io.rangefetch.SeekableS3InputStream",
+                        "io.rangefetch.OpenOptions",
+                        "io.rangefetch.ObjectListing",
+                        "io.rangefetch.StreamStatistics",
+                        "io.rangefetch.ObjectChangedException",
+                        "io.rangefetch.format.FormatPolicy",
+                        "io.rangefetch.client.ObjectClient",
+                        "io.rangefetch.client.S3Location",
+                        "io.rangefetch.client.ListedObject",
+                        "io.rangefetch.client.ByteRange",
+                        "io.rangefetch.client.SseCustomerKey",
+                        "io.rangefetch.client.HttpStatusException");
+    }
+
+    private static String packageOf(Path directory) {
+        Path relative = directory.startsWith(MAIN_SOURCES)
+                ? MAIN_SOURCES.relativize(directory)
+                : CLIENT_SOURCES.relativize(directory);
+        return relative.toString().replace('/', '.').replace('\\', '.');
+    }
+
     @Test
     void coreLoadsFormatPoliciesOfOtherModulesAndProvidesNone() throws IOException {
         ModuleDescriptor module = moduleDescriptor(MODULE_DESCRIPTOR);
@@ -177,6 +232,28 @@ class ArchitectureTest {
                 .containsExactly(
                         "Setting.java:3: io.rangefetch.Setting imports io.rangefetch.internal.plan.RequestCostModel (the "
                                 + "setting type, which every layer may name, may use only io.rangefetch.internal.config)");
+    }
+
+    @Test
+    void theApisSharedValuesAreNamedBelowItButNotByTheClient() {
+        String engine = """
+                package io.rangefetch.internal.read;
+                import io.rangefetch.ObjectChangedException;
+                import io.rangefetch.OpenOptions.ReadPolicy;
+                import io.rangefetch.OpenOptions;
+                """;
+        assertThat(violationsOf(engine))
+                .containsExactly(
+                        "X.java:4: io.rangefetch.internal.read imports io.rangefetch.OpenOptions (the engine must"
+                                + " not use the public API)");
+        String client = """
+                package io.rangefetch.client;
+                import io.rangefetch.ObjectChangedException;
+                """;
+        assertThat(violationsOf(client))
+                .containsExactly(
+                        "X.java:2: io.rangefetch.client imports io.rangefetch.ObjectChangedException (the client"
+                                + " SPI must not use the public API)");
     }
 
     @Test
@@ -222,18 +299,18 @@ class ArchitectureTest {
                     private static final String NAME = "io.rangefetch.StreamConfig";
                     private static final char DOT = '.';
                     private static final String BLOCK = \"""
-                            io.rangefetch.format.OpenFetch
+                            io.rangefetch.format.FormatPolicy
                             \""";
-                    io.rangefetch.format.OpenFetch fetch;
-                    Object policy = io.rangefetch.ReadPolicy.AUTO; /* io.rangefetch.ReadPolicy */
+                    io.rangefetch.format.FormatPolicy policy;
+                    Object options = io.rangefetch.OpenOptions.defaults(); /* io.rangefetch.OpenOptions */
                 }
                 """;
         assertThat(violationsOf(source))
                 .containsExactly(
-                        "X.java:11: io.rangefetch.internal.read refers to io.rangefetch.format.OpenFetch (the engine must not"
-                                + " use the format SPI)",
-                        "X.java:12: io.rangefetch.internal.read refers to io.rangefetch.ReadPolicy.AUTO (the engine must not"
-                                + " use the public API)");
+                        "X.java:11: io.rangefetch.internal.read refers to io.rangefetch.format.FormatPolicy (the engine must"
+                                + " not use the format SPI)",
+                        "X.java:12: io.rangefetch.internal.read refers to io.rangefetch.OpenOptions.defaults (the engine must"
+                                + " not use the public API)");
     }
 
     @Test
@@ -293,7 +370,9 @@ class ArchitectureTest {
                             + ")");
                     continue;
                 }
-                if (name.equals(SETTING) || name.startsWith(SETTING + ".")) {
+                if (layer.get() != Layer.CLIENT
+                        && SHARED_VALUES.stream()
+                                .anyMatch(value -> name.equals(value) || name.startsWith(value + "."))) {
                     continue;
                 }
                 Optional<Layer> target = Layer.of(packageOf(name));

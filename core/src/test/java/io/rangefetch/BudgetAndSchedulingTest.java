@@ -11,6 +11,8 @@ import static io.rangefetch.StreamConfig.SMALL_OBJECT_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rangefetch.SeekableS3InputStream.FileRange;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.testing.BodyHold;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.InMemoryObjectClient.Request;
@@ -270,14 +272,14 @@ class BudgetAndSchedulingTest {
         AtomicInteger closes = new AtomicInteger();
         io.rangefetch.client.ObjectClient owned = new io.rangefetch.client.ObjectClient() {
             @Override
-            public io.rangefetch.client.ObjectContent get(io.rangefetch.client.RangeGetRequest request)
-                    throws IOException {
+            public io.rangefetch.client.ObjectClient.ObjectContent get(
+                    io.rangefetch.client.ObjectClient.RangeGetRequest request) throws IOException {
                 return client.get(request);
             }
 
             @Override
-            public io.rangefetch.client.ObjectMetadata head(io.rangefetch.client.ObjectAddress object)
-                    throws IOException {
+            public io.rangefetch.client.ObjectClient.ObjectMetadata head(
+                    io.rangefetch.client.ObjectClient.ObjectAddress object) throws IOException {
                 return client.head(object);
             }
 

@@ -5,7 +5,8 @@ import static io.rangefetch.StreamConfig.FETCH_MAX_CONCURRENCY;
 import static io.rangefetch.StreamConfig.FORMAT_EXTENSIONS;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rangefetch.format.OpenFetch;
+import io.rangefetch.SeekableS3InputStream.FileRange;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.internal.format.OrcFormatPolicy;
 import io.rangefetch.internal.format.TextFormatPolicy;
 import io.rangefetch.testing.InMemoryObjectClient;
@@ -50,11 +51,7 @@ class EmptyObjectTest {
                 .set(FORMAT_EXTENSIONS, Map.of("orc", List.of("orc"), "text", List.of("csv"), "rec", List.of("rec")))
                 .build();
         return fixture.factory(
-                config,
-                List.of(
-                        new OrcFormatPolicy(),
-                        new TextFormatPolicy(),
-                        RecordingPolicy.fetching("rec", OpenFetch.tail(4096))));
+                config, List.of(new OrcFormatPolicy(), new TextFormatPolicy(), RecordingPolicy.fetching("rec", 4096)));
     }
 
     private static void assertEmpty(SeekableS3InputStream stream) throws Exception {

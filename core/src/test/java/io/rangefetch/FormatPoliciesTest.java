@@ -5,10 +5,10 @@ import static io.rangefetch.StreamConfig.FORMAT_EXTENSIONS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rangefetch.format.AccessPattern;
+import io.rangefetch.OpenOptions.ReadPolicy;
 import io.rangefetch.format.FormatPolicy;
-import io.rangefetch.format.FormatSession;
-import io.rangefetch.format.FormatStream;
+import io.rangefetch.format.FormatPolicy.FormatSession;
+import io.rangefetch.format.FormatPolicy.FormatStream;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -169,9 +169,10 @@ class FormatPoliciesTest {
     }
 
     @ParameterizedTest
-    @EnumSource(AccessPattern.class)
-    void aSessionsAccessPatternAsksForTheReadPolicyOfTheSameName(AccessPattern pattern) {
-        assertThat(FormatPolicies.readPolicyOf(pattern).name()).isEqualTo(pattern.name());
+    @EnumSource(ReadPolicy.class)
+    void aSessionsReadPolicyShapesStreamingReadsOnlyWhenItIsSequentialOrRandom(ReadPolicy policy) {
+        ReadPolicy expected = policy == ReadPolicy.SEQUENTIAL || policy == ReadPolicy.RANDOM ? policy : ReadPolicy.AUTO;
+        assertThat(FormatPolicies.streamingPolicyOf(policy)).isEqualTo(expected);
     }
 
     @Test

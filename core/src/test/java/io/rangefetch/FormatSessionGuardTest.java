@@ -2,12 +2,13 @@ package io.rangefetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rangefetch.OpenOptions.ReadPolicy;
+import io.rangefetch.SeekableS3InputStream.FileRange;
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.format.AccessPattern;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.format.FormatPolicy;
-import io.rangefetch.format.FormatSession;
-import io.rangefetch.format.FormatStream;
-import io.rangefetch.format.OpenFetch;
+import io.rangefetch.format.FormatPolicy.FormatSession;
+import io.rangefetch.format.FormatPolicy.FormatStream;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.LogCapture;
 import io.rangefetch.testing.RecordingPolicy;
@@ -78,12 +79,12 @@ class FormatSessionGuardTest {
 
     @Test
     void aPolicyThatThrowsInOpenIsOffWithOneWarningPerStream() throws Exception {
-        RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.tail(100_000))
-                .failingIn(Call.OPEN, new IllegalStateException("broken open"));
+        RecordingPolicy policy =
+                RecordingPolicy.fetching("rec", 100_000).failingIn(Call.OPEN, new IllegalStateException("broken open"));
         assertOneWarningPerStreamAndRightBytes(policy);
         fixture.awaitQuiet();
         assertThat(policy.count(Call.OPEN)).isEqualTo(2);
-        assertThat(policy.count(Call.OPEN_FETCH)).isZero();
+        assertThat(policy.count(Call.OPEN_TAIL_SIZE)).isZero();
         assertThat(policy.count(Call.AFTER_READ)).isZero();
         // no open fetch was sent: every stream's first GET is its own first read's
         assertThat(client.gets()).noneMatch(request -> request.range().startsWith("bytes=-100000"));
@@ -91,11 +92,11 @@ class FormatSessionGuardTest {
 
     @Test
     void aPolicyThatThrowsInOpenFetchIsOffWithOneWarningPerStreamAndSendsNothing() throws Exception {
-        RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.tail(100_000))
-                .failingIn(Call.OPEN_FETCH, new IllegalArgumentException("broken open fetch"));
+        RecordingPolicy policy = RecordingPolicy.fetching("rec", 100_000)
+                .failingIn(Call.OPEN_TAIL_SIZE, new IllegalArgumentException("broken open fetch"));
         assertOneWarningPerStreamAndRightBytes(policy);
         fixture.awaitQuiet();
-        assertThat(policy.count(Call.OPEN_FETCH)).isEqualTo(2);
+        assertThat(policy.count(Call.OPEN_TAIL_SIZE)).isEqualTo(2);
         for (Call later : List.of(Call.OPENED, Call.AFTER_READ, Call.AFTER_VECTORED_READ, Call.CLOSE)) {
             assertThat(policy.count(later)).as(later.name()).isZero();
         }
@@ -104,7 +105,7 @@ class FormatSessionGuardTest {
 
     @Test
     void aPolicyThatThrowsAfterAReadIsNeverCalledAgainOnThatStream() throws Exception {
-        RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.NONE)
+        RecordingPolicy policy = RecordingPolicy.fetching("rec", 0)
                 .failingIn(Call.AFTER_READ, new IndexOutOfBoundsException("broken afterRead"));
         assertOneWarningPerStreamAndRightBytes(policy);
         assertThat(policy.count(Call.AFTER_READ)).as("once per stream").isEqualTo(2);
@@ -114,7 +115,7 @@ class FormatSessionGuardTest {
 
     @Test
     void aMissingLibraryInAPolicyIsALinkageErrorThatTurnsItOffToo() throws Exception {
-        RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.NONE)
+        RecordingPolicy policy = RecordingPolicy.fetching("rec", 0)
                 .failingIn(Call.AFTER_VECTORED_READ, new NoClassDefFoundError("org/apache/orc/OrcProto"));
         assertOneWarningPerStreamAndRightBytes(policy);
         assertThat(policy.count(Call.AFTER_VECTORED_READ)).isEqualTo(2);
@@ -123,13 +124,13 @@ class FormatSessionGuardTest {
 
     @Test
     void theGuardSaysWhenItIsOff() throws Exception {
-        RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.NONE)
+        RecordingPolicy policy = RecordingPolicy.fetching("rec", 0)
                 .failingIn(Call.AFTER_READ, new IllegalStateException("broken afterRead"));
         try (LogCapture log = LogCapture.start()) {
             GuardedFormatSession guard =
                     (GuardedFormatSession) GuardedFormatSession.open(policy, new KeyOnly(BUCKET, "guarded.rec"));
             assertThat(guard.isOff()).isFalse();
-            assertThat(guard.accessPattern()).isEqualTo(AccessPattern.AUTO);
+            assertThat(guard.readPolicy()).isEqualTo(ReadPolicy.AUTO);
             guard.afterRead(0, 10);
             assertThat(guard.isOff()).isTrue();
             guard.afterRead(10, 10);
@@ -240,6 +241,11 @@ class FormatSessionGuardTest {
 
     /** A stream of which a guard needs only the bucket and key. */
     private record KeyOnly(String bucket, String key) implements FormatStream {
+        @Override
+        public String table() {
+            throw new UnsupportedOperationException();
+        }
+
         @Override
         public OptionalLong splitEnd() {
             throw new UnsupportedOperationException();

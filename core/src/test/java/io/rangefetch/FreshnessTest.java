@@ -5,6 +5,7 @@ import static io.rangefetch.StreamConfig.METADATA_TTL;
 import static io.rangefetch.StreamConfig.PREFETCH_MAX_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rangefetch.client.S3Location;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.InMemoryObjectClient.Request;
 import io.rangefetch.testing.StreamFixture;

@@ -3,7 +3,7 @@ package io.rangefetch;
 import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rangefetch.format.OpenFetch;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.testing.BodyHold;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.InMemoryObjectClient.Request;
@@ -142,7 +142,7 @@ class InterruptTest {
     void aReaderWaitingForTheOpenFetchIsInterrupted() throws Exception {
         fixture.put("open.rec", SIZE);
         BodyHold held = client.holdBodies(Request::isGet);
-        RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.tail(64 * KIB));
+        RecordingPolicy policy = RecordingPolicy.fetching("rec", 64 * KIB);
         StreamFactory factory = fixture.factory(RecordingPolicy.recConfig(), List.of(policy));
         try (SeekableS3InputStream stream = factory.open(at("open.rec"))) {
             assertThat(held.awaitHeld(1)).isTrue(); // the open fetch

@@ -5,9 +5,10 @@ import static io.rangefetch.StreamConfig.LIST_PAGE_SIZE;
 import static io.rangefetch.StreamConfig.LIST_PARALLELISM;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rangefetch.client.ListEntry;
-import io.rangefetch.client.ListPage;
-import io.rangefetch.client.ListRequest;
+import io.rangefetch.client.ListedObject;
+import io.rangefetch.client.ObjectClient.ListPage;
+import io.rangefetch.client.ObjectClient.ListRequest;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.testing.InMemoryObjectClient;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -104,8 +105,8 @@ class ListingPropertiesTest {
             ListRequest request = ListRequest.of(bucket, prefix, 1000);
             while (request != null) {
                 ListPage page = client.list(request);
-                for (ListEntry entry : page.objects()) {
-                    String key = entry.key();
+                for (ListedObject entry : page.objects()) {
+                    String key = entry.location().key();
                     boolean under = location.endsWith("/")
                             ? key.startsWith(location)
                             : key.equals(location) || key.startsWith(location + "/");

@@ -8,12 +8,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rangefetch.client.HttpStatusException;
-import io.rangefetch.client.ListRequest;
-import io.rangefetch.client.ObjectAddress;
+import io.rangefetch.client.ListedObject;
 import io.rangefetch.client.ObjectClient;
-import io.rangefetch.client.ObjectContent;
-import io.rangefetch.client.ObjectMetadata;
-import io.rangefetch.client.RangeGetRequest;
+import io.rangefetch.client.ObjectClient.ListRequest;
+import io.rangefetch.client.ObjectClient.ObjectAddress;
+import io.rangefetch.client.ObjectClient.ObjectContent;
+import io.rangefetch.client.ObjectClient.ObjectMetadata;
+import io.rangefetch.client.ObjectClient.RangeGetRequest;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.StreamFixture;
 import java.io.IOException;
@@ -228,7 +230,8 @@ class ListingTest {
             assertThat(get.byteRange().length()).isEqualTo(data.length);
         });
         assertThat(listed.length()).isEqualTo(data.length);
-        assertThat(listed.openOptions().etag()).contains(listed.etag());
+        assertThat(OpenOptions.of(listed).etag()).contains(listed.etag());
+        assertThat(OpenOptions.of(listed).length()).hasValue(listed.length());
     }
 
     @Test

@@ -9,10 +9,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
 
 import io.rangefetch.client.ByteRange;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.format.FormatPolicy;
-import io.rangefetch.format.FormatSession;
-import io.rangefetch.format.FormatStream;
-import io.rangefetch.format.OpenFetch;
+import io.rangefetch.format.FormatPolicy.FormatSession;
+import io.rangefetch.format.FormatPolicy.FormatStream;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.InMemoryObjectClient.Request;
 import io.rangefetch.testing.RecordingPolicy;
@@ -65,7 +65,7 @@ class OpenFetchTest {
     void aTailFetchOnAnObjectOfUnknownLengthIsTheOneGetThatServesTheFooterReadsAndTheLength() throws Exception {
         byte[] data = fixture.put("footer.rec", 20 * MIB + 11);
         long length = data.length;
-        RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.tail(TAIL));
+        RecordingPolicy policy = RecordingPolicy.fetching("rec", TAIL);
         try (SeekableS3InputStream stream = open(policy, "footer.rec", OpenOptions.defaults())) {
             byte[] magic = new byte[8];
             assertThat(stream.readTail(magic, 0, magic.length)).isEqualTo(8);
@@ -88,7 +88,7 @@ class OpenFetchTest {
     @Test
     void aStreamingReadRightAfterOpenWaitsForTheOpenFetchInsteadOfSendingItsOwnFirstGet() throws Exception {
         byte[] data = fixture.put("scan.rec", 20 * MIB);
-        RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.range(0, 2 * MIB));
+        RecordingPolicy policy = RecordingPolicy.fetching("rec", TAIL);
         try (SeekableS3InputStream stream = open(policy, "scan.rec", OpenOptions.defaults())) {
             byte[] first = new byte[1000];
             int read = stream.read(first);
@@ -96,10 +96,11 @@ class OpenFetchTest {
             assertThat(Arrays.copyOf(first, read)).isEqualTo(Arrays.copyOf(data, read));
         }
         fixture.awaitQuiet();
-        // the open fetch from 0 reads as a first read from 0 does: a small object's worth, learning the length
-        assertThat(client.gets())
-                .extracting(Request::byteRange)
-                .containsExactly(new ByteRange(0, CONFIG.get(SMALL_OBJECT_SIZE)));
+        // the open fetch learns the version and the length; the read waits for it, then reads from 0 on that version
+        assertThat(client.requests()).extracting(Request::method).containsExactly("GET", "GET");
+        assertThat(client.requests().get(0).range()).isEqualTo("bytes=-" + TAIL);
+        assertThat(client.requests().get(1).range()).startsWith("bytes=0-");
+        assertThat(client.requests().get(1).ifMatch()).isEqualTo(client.etag(BUCKET, "scan.rec"));
         assertThat(client.count("HEAD")).isZero();
     }
 
@@ -107,7 +108,7 @@ class OpenFetchTest {
     void aTailFetchOnASmallObjectOfKnownVersionFetchesItWholeInOneRoundOfParallelParts() throws Exception {
         byte[] data = fixture.put("small.rec", 2 * MIB + 5);
         String etag = client.etag(BUCKET, "small.rec");
-        RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.tail(TAIL));
+        RecordingPolicy policy = RecordingPolicy.fetching("rec", TAIL);
         try (SeekableS3InputStream stream = open(policy, "small.rec", known("small.rec"))) {
             // known length: opened() comes at once, on the opening thread
             assertThat(policy.count(Call.OPENED)).isEqualTo(1);
@@ -137,7 +138,7 @@ class OpenFetchTest {
     void aTailFetchOnALargeObjectOfKnownVersionIsOnePrefetchOfExactlyTheTail() throws Exception {
         byte[] data = fixture.put("large.rec", 20 * MIB);
         long length = data.length;
-        RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.tail(1000));
+        RecordingPolicy policy = RecordingPolicy.fetching("rec", 1000);
         try (SeekableS3InputStream stream = open(policy, "large.rec", known("large.rec"))) {
             assertThat(readFully(stream, length - 1000, 1000)).isEqualTo(slice(data, length - 1000, length));
         }
@@ -151,7 +152,7 @@ class OpenFetchTest {
 
     @Test
     void aMissingObjectFailsTheReadersReadAndTheSessionIsNeverOpened() throws Exception {
-        RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.tail(TAIL));
+        RecordingPolicy policy = RecordingPolicy.fetching("rec", TAIL);
         try (SeekableS3InputStream stream = open(policy, "missing.rec", OpenOptions.defaults())) {
             assertThatThrownBy(() -> stream.readTail(new byte[10], 0, 10))
                     .isInstanceOf(FileNotFoundException.class)
@@ -160,14 +161,14 @@ class OpenFetchTest {
         }
         // opened() would come on the fetch thread that ran the open fetch
         fixture.awaitQuiet();
-        assertThat(policy.count(Call.OPEN_FETCH)).isEqualTo(1);
+        assertThat(policy.count(Call.OPEN_TAIL_SIZE)).isEqualTo(1);
         assertThat(policy.count(Call.OPENED)).isZero();
     }
 
     @Test
     void withoutAnOpenFetchASessionIsOpenedAtOnceWhenTheLengthIsKnownAndOpeningSendsNothing() throws Exception {
         byte[] data = fixture.put("plain.rec", MIB);
-        RecordingPolicy policy = RecordingPolicy.fetching("rec", OpenFetch.NONE);
+        RecordingPolicy policy = RecordingPolicy.fetching("rec", 0);
         try (SeekableS3InputStream stream = open(policy, "plain.rec", known("plain.rec"))) {
             assertThat(policy.count(Call.OPENED)).isEqualTo(1);
             fixture.awaitQuiet();
@@ -199,8 +200,8 @@ class OpenFetchTest {
             public FormatSession open(FormatStream stream) {
                 return new FormatSession() {
                     @Override
-                    public OpenFetch openFetch() {
-                        return OpenFetch.tail(TAIL);
+                    public long openTailSize() {
+                        return TAIL;
                     }
 
                     @Override

@@ -4,6 +4,7 @@ import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
 import static io.rangefetch.StreamConfig.FETCH_MAX_CONCURRENCY;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rangefetch.client.S3Location;
 import io.rangefetch.testing.BodyHold;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.StreamFixture;

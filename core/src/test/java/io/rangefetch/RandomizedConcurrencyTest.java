@@ -16,7 +16,9 @@ import static io.rangefetch.StreamConfig.THROTTLE_MAX_CONCURRENCY;
 import static io.rangefetch.StreamConfig.THROTTLE_MIN_CONCURRENCY;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rangefetch.SeekableS3InputStream.FileRange;
 import io.rangefetch.client.HttpStatusException;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.testing.GatedObjectClient;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.TestData;

@@ -12,8 +12,10 @@ import static io.rangefetch.StreamConfig.THROTTLE_ENABLED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rangefetch.SeekableS3InputStream.FileRange;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.HttpStatusException;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.InMemoryObjectClient.Request;
 import io.rangefetch.testing.StreamFixture;

@@ -2,7 +2,9 @@ package io.rangefetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rangefetch.SeekableS3InputStream.FileRange;
 import io.rangefetch.client.HttpStatusException;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.client.SseCustomerKey;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.LogCapture;

@@ -3,6 +3,7 @@ package io.rangefetch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rangefetch.client.S3Location;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.ManualTime;
 import io.rangefetch.testing.TestData;

@@ -2,7 +2,9 @@ package io.rangefetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rangefetch.OpenOptions.ReadPolicy;
 import io.rangefetch.client.ByteRange;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.testing.BodyHold;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.InMemoryObjectClient.Request;

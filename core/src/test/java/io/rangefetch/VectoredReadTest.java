@@ -6,7 +6,9 @@ import static io.rangefetch.StreamConfig.PREFETCH_INITIAL_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rangefetch.SeekableS3InputStream.FileRange;
 import io.rangefetch.client.ByteRange;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.testing.BodyHold;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.InMemoryObjectClient.Request;

@@ -2,6 +2,12 @@ package io.rangefetch.client;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.client.ObjectClient.ListPage;
+import io.rangefetch.client.ObjectClient.ListRequest;
+import io.rangefetch.client.ObjectClient.ObjectAddress;
+import io.rangefetch.client.ObjectClient.ObjectContent;
+import io.rangefetch.client.ObjectClient.ObjectMetadata;
+import io.rangefetch.client.ObjectClient.RangeGetRequest;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.concurrent.CompletableFuture;
@@ -24,13 +30,13 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
  * in native code that no request setting reaches, and reads 0 retries as its default. Such a client is used all the
  * same, with one warning per JVM naming what to set.
  */
-public final class SdkAsyncObjectClient implements ObjectClient {
+final class SdkAsyncObjectClient implements ObjectClient {
     private static final Logger LOG = LoggerFactory.getLogger(SdkAsyncObjectClient.class);
     private static final AtomicBoolean CRT_WARNED = new AtomicBoolean();
 
     private final S3AsyncClient s3;
 
-    public SdkAsyncObjectClient(S3AsyncClient s3) {
+    SdkAsyncObjectClient(S3AsyncClient s3) {
         this.s3 = requireNonNull(s3, "s3 is null");
         if (isCrt(s3) && CRT_WARNED.compareAndSet(false, true)) {
             LOG.warn(

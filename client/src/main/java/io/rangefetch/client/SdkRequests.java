@@ -1,5 +1,11 @@
 package io.rangefetch.client;
 
+import io.rangefetch.client.ObjectClient.ListPage;
+import io.rangefetch.client.ObjectClient.ListRequest;
+import io.rangefetch.client.ObjectClient.ObjectAddress;
+import io.rangefetch.client.ObjectClient.ObjectContent;
+import io.rangefetch.client.ObjectClient.ObjectMetadata;
+import io.rangefetch.client.ObjectClient.RangeGetRequest;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -126,14 +132,15 @@ final class SdkRequests {
     }
 
     static ListPage page(ListRequest request, ListObjectsV2Response response) throws IOException {
-        List<ListEntry> objects = new ArrayList<>(response.contents().size());
+        List<ListedObject> objects = new ArrayList<>(response.contents().size());
         for (S3Object object : response.contents()) {
             if (object.key() == null || object.size() == null || object.eTag() == null) {
                 throw new IOException(
                         "LIST " + request.describe() + " answered an entry without key, size or ETag: " + object);
             }
             Instant modified = object.lastModified() == null ? Instant.EPOCH : object.lastModified();
-            objects.add(new ListEntry(object.key(), object.size(), object.eTag(), modified));
+            objects.add(new ListedObject(
+                    new S3Location(request.bucket(), object.key()), object.size(), object.eTag(), modified));
         }
         List<String> prefixes =
                 response.commonPrefixes().stream().map(CommonPrefix::prefix).toList();
@@ -157,7 +164,7 @@ final class SdkRequests {
             if (contentRange != null
                     && EMPTY_OBJECT_RANGE.matcher(contentRange.trim()).matches()) {
                 // an empty object answered as a range of nothing: MinIO says "bytes 0--1/0" to a suffix range
-                throw new RangeNotSatisfiableException("GET " + request.describe() + ": the object is empty", null);
+                throw new HttpStatusException("GET " + request.describe() + ": the object is empty", 416, null);
             }
             if (contentRange != null) {
                 Matcher matcher = CONTENT_RANGE.matcher(contentRange.trim());
@@ -177,7 +184,7 @@ final class SdkRequests {
                         "GET " + request.describe() + " answered neither Content-Range nor Content-Length");
             }
             if (contentLength == 0) {
-                throw new RangeNotSatisfiableException("GET " + request.describe() + ": the object is empty", null);
+                throw new HttpStatusException("GET " + request.describe() + ": the object is empty", 416, null);
             }
             return new ObjectContent(body, new ByteRange(0, contentLength), new ObjectMetadata(contentLength, etag));
         } catch (IOException | RuntimeException e) {
@@ -216,11 +223,11 @@ final class SdkRequests {
                 case 404:
                     return notFound(what, cause);
                 case 412:
-                    return new PreconditionFailedException(
-                            what + " failed: the object changed (412 Precondition Failed)", cause);
+                    return new HttpStatusException(
+                            what + " failed: the object changed (412 Precondition Failed)", status, cause);
                 case 416:
-                    return new RangeNotSatisfiableException(
-                            what + " failed: the range starts past the end of the object (416)", cause);
+                    return new HttpStatusException(
+                            what + " failed: the range starts past the end of the object (416)", status, cause);
                 default:
                     return new HttpStatusException(
                             what + " failed with HTTP " + status + ": " + s3.getMessage(), status, cause);

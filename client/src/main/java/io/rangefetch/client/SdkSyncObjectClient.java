@@ -2,6 +2,12 @@ package io.rangefetch.client;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.client.ObjectClient.ListPage;
+import io.rangefetch.client.ObjectClient.ListRequest;
+import io.rangefetch.client.ObjectClient.ObjectAddress;
+import io.rangefetch.client.ObjectClient.ObjectContent;
+import io.rangefetch.client.ObjectClient.ObjectMetadata;
+import io.rangefetch.client.ObjectClient.RangeGetRequest;
 import java.io.IOException;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -9,10 +15,10 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 
 /** An {@link ObjectClient} over the SDK's synchronous {@link S3Client}. The S3 client stays the caller's. */
-public final class SdkSyncObjectClient implements ObjectClient {
+final class SdkSyncObjectClient implements ObjectClient {
     private final S3Client s3;
 
-    public SdkSyncObjectClient(S3Client s3) {
+    SdkSyncObjectClient(S3Client s3) {
         this.s3 = requireNonNull(s3, "s3 is null");
     }
 

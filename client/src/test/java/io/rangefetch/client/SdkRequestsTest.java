@@ -2,6 +2,9 @@ package io.rangefetch.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rangefetch.client.ObjectClient.ListRequest;
+import io.rangefetch.client.ObjectClient.ObjectAddress;
+import io.rangefetch.client.ObjectClient.RangeGetRequest;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

@@ -4,13 +4,12 @@ import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
 import static io.rangefetch.StreamConfig.FORMAT_EXTENSIONS;
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.OpenOptions.ReadPolicy;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.format.AccessPattern;
 import io.rangefetch.format.FormatPolicy;
-import io.rangefetch.format.FormatSession;
-import io.rangefetch.format.FormatStream;
-import io.rangefetch.format.OpenFetch;
+import io.rangefetch.format.FormatPolicy.FormatSession;
+import io.rangefetch.format.FormatPolicy.FormatStream;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -27,8 +26,8 @@ public final class RecordingPolicy implements FormatPolicy {
     /** The calls a policy and its sessions get. */
     public enum Call {
         OPEN,
-        ACCESS_PATTERN,
-        OPEN_FETCH,
+        READ_POLICY,
+        OPEN_TAIL_SIZE,
         PREFETCH_END,
         OPENED,
         AFTER_READ,
@@ -37,16 +36,16 @@ public final class RecordingPolicy implements FormatPolicy {
     }
 
     private final String name;
-    private final OpenFetch openFetch;
+    private final long openTailSize;
     private final Call failIn;
     private final Throwable failure;
     private final List<Call> calls = new CopyOnWriteArrayList<>();
     private final List<ByteRange> reads = new CopyOnWriteArrayList<>();
     private final CountDownLatch opened = new CountDownLatch(1);
 
-    private RecordingPolicy(String name, OpenFetch openFetch, Call failIn, Throwable failure) {
+    private RecordingPolicy(String name, long openTailSize, Call failIn, Throwable failure) {
         this.name = requireNonNull(name, "name is null");
-        this.openFetch = requireNonNull(openFetch, "openFetch is null");
+        this.openTailSize = openTailSize;
         this.failIn = failIn;
         this.failure = failure;
     }
@@ -62,9 +61,9 @@ public final class RecordingPolicy implements FormatPolicy {
                 .build();
     }
 
-    /** A policy named {@code name} that asks for {@code openFetch} and never throws. */
-    public static RecordingPolicy fetching(String name, OpenFetch openFetch) {
-        return new RecordingPolicy(name, openFetch, null, null);
+    /** A policy named {@code name} that asks for the last {@code openTailSize} bytes at open and never throws. */
+    public static RecordingPolicy fetching(String name, long openTailSize) {
+        return new RecordingPolicy(name, openTailSize, null, null);
     }
 
     /** The same policy, throwing {@code thrown} (a runtime exception or an error) whenever {@code call} comes. */
@@ -72,7 +71,7 @@ public final class RecordingPolicy implements FormatPolicy {
         if (!(thrown instanceof RuntimeException) && !(thrown instanceof Error)) {
             throw new IllegalArgumentException("Only unchecked throwables can be thrown, not " + thrown);
         }
-        return new RecordingPolicy(name, openFetch, requireNonNull(call, "call is null"), thrown);
+        return new RecordingPolicy(name, openTailSize, requireNonNull(call, "call is null"), thrown);
     }
 
     /** How many times {@code call} came, over every stream. */
@@ -100,15 +99,15 @@ public final class RecordingPolicy implements FormatPolicy {
         record(Call.OPEN);
         return new FormatSession() {
             @Override
-            public AccessPattern accessPattern() {
-                record(Call.ACCESS_PATTERN);
-                return AccessPattern.AUTO;
+            public ReadPolicy readPolicy() {
+                record(Call.READ_POLICY);
+                return ReadPolicy.AUTO;
             }
 
             @Override
-            public OpenFetch openFetch() {
-                record(Call.OPEN_FETCH);
-                return openFetch;
+            public long openTailSize() {
+                record(Call.OPEN_TAIL_SIZE);
+                return openTailSize;
             }
 
             @Override

@@ -5,10 +5,10 @@ import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.ObjectChangedException;
 import io.rangefetch.OpenOptions;
-import io.rangefetch.S3Location;
 import io.rangefetch.SeekableS3InputStream;
 import io.rangefetch.StreamFactory;
 import io.rangefetch.StreamStatistics;
+import io.rangefetch.client.S3Location;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -329,10 +329,11 @@ final class RangefetchInputStream extends ObjectInputStream
         List<? extends FileRange> sorted =
                 VectoredReadUtils.validateAndSortRanges(ranges, Optional.of(getContentLength()));
         streamStatistics.readVectoredOperationStarted(sorted.size(), sorted.size());
-        List<io.rangefetch.FileRange> reads = new ArrayList<>(sorted.size());
+        List<io.rangefetch.SeekableS3InputStream.FileRange> reads = new ArrayList<>(sorted.size());
         long bytes = 0;
         for (FileRange range : sorted) {
-            io.rangefetch.FileRange read = io.rangefetch.FileRange.of(range.getOffset(), range.getLength());
+            io.rangefetch.SeekableS3InputStream.FileRange read =
+                    io.rangefetch.SeekableS3InputStream.FileRange.of(range.getOffset(), range.getLength());
             reads.add(read);
             range.setData(translated(read.data(), range));
             bytes += range.getLength();

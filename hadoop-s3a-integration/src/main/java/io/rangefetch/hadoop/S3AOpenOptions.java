@@ -3,7 +3,7 @@ package io.rangefetch.hadoop;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.OpenOptions;
-import io.rangefetch.ReadPolicy;
+import io.rangefetch.OpenOptions.ReadPolicy;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

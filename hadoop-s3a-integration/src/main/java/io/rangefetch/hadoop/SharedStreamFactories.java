@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
-import io.rangefetch.client.SdkSyncObjectClient;
+import io.rangefetch.client.ObjectClient;
 import java.io.IOException;
 import java.lang.ref.Cleaner;
 import java.util.HashMap;
@@ -147,7 +147,7 @@ final class SharedStreamFactories {
         Holder(Identity identity, StreamConfig config) {
             this.identity = identity;
             // makes no thread until the first fetch: cheap enough under the registry's monitor
-            this.factory = StreamFactory.create(new SdkSyncObjectClient(requests), config);
+            this.factory = StreamFactory.create(ObjectClient.of(requests), config);
         }
     }
 }

@@ -139,12 +139,12 @@ final class RangefetchIcebergStream extends SeekableInputStream implements Range
     public void readVectored(List<FileRange> ranges, IntFunction<ByteBuffer> allocate) throws IOException {
         requireNonNull(ranges, "ranges is null");
         requireNonNull(allocate, "allocate is null");
-        List<io.rangefetch.FileRange> reads = new ArrayList<>(ranges.size());
+        List<io.rangefetch.SeekableS3InputStream.FileRange> reads = new ArrayList<>(ranges.size());
         long bytes = 0;
         int operations = 0;
         for (FileRange range : ranges) {
             requireNonNull(range, "range is null");
-            reads.add(io.rangefetch.FileRange.of(range.offset(), range.length()));
+            reads.add(io.rangefetch.SeekableS3InputStream.FileRange.of(range.offset(), range.length()));
             if (range.length() > 0) {
                 bytes += range.length();
                 operations++;

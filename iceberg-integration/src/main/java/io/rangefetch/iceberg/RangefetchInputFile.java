@@ -3,9 +3,9 @@ package io.rangefetch.iceberg;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.OpenOptions;
-import io.rangefetch.S3Location;
 import io.rangefetch.SeekableS3InputStream;
 import io.rangefetch.StreamFactory;
+import io.rangefetch.client.S3Location;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;

@@ -2,10 +2,10 @@ package io.rangefetch.iceberg;
 
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.S3Location;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
 import io.rangefetch.StreamStatistics;
+import io.rangefetch.client.S3Location;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package io.rangefetch.iceberg;
 
-import io.rangefetch.FileRange;
 import io.rangefetch.ObjectChangedException;
-import io.rangefetch.S3Location;
+import io.rangefetch.SeekableS3InputStream.FileRange;
 import io.rangefetch.StreamStatistics;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.it.EntryPoint;
 import io.rangefetch.it.EntryStream;
 import io.rangefetch.it.server.S3Server;

@@ -1,7 +1,7 @@
 package io.rangefetch.it;
 
-import io.rangefetch.S3Location;
 import io.rangefetch.StreamStatistics;
+import io.rangefetch.client.S3Location;
 import java.io.IOException;
 
 /**

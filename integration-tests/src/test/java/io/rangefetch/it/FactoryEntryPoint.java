@@ -2,14 +2,14 @@ package io.rangefetch.it;
 
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.FileRange;
 import io.rangefetch.ObjectChangedException;
 import io.rangefetch.OpenOptions;
-import io.rangefetch.S3Location;
 import io.rangefetch.SeekableS3InputStream;
+import io.rangefetch.SeekableS3InputStream.FileRange;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
 import io.rangefetch.StreamStatistics;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.it.server.S3Clients;
 import io.rangefetch.it.server.S3Server;
 import java.io.IOException;

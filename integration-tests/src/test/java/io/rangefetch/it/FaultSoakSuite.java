@@ -2,8 +2,8 @@ package io.rangefetch.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rangefetch.S3Location;
 import io.rangefetch.StreamStatistics;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.it.proxy.Fault;
 import io.rangefetch.it.proxy.NetworkModel;
 import io.rangefetch.it.proxy.ProxyLedger;

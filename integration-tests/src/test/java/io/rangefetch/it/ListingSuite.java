@@ -5,12 +5,12 @@ import static io.rangefetch.StreamConfig.LIST_PAGE_SIZE;
 import static io.rangefetch.StreamConfig.LIST_PARALLELISM;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rangefetch.ListedObject;
 import io.rangefetch.ObjectListing;
-import io.rangefetch.S3Location;
 import io.rangefetch.SeekableS3InputStream;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
+import io.rangefetch.client.ListedObject;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.it.proxy.NetworkModel;
 import io.rangefetch.it.proxy.ProxyLedger;
 import io.rangefetch.it.server.S3Clients;

@@ -1,6 +1,6 @@
 package io.rangefetch.it;
 
-import io.rangefetch.FileRange;
+import io.rangefetch.SeekableS3InputStream.FileRange;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;

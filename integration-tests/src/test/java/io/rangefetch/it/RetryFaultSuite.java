@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.rangefetch.S3Location;
 import io.rangefetch.StreamStatistics;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.it.proxy.Fault;
 import io.rangefetch.it.proxy.NetworkModel;
 import io.rangefetch.it.proxy.ProxiedRequest;

@@ -2,7 +2,7 @@ package io.rangefetch.it;
 
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.S3Location;
+import io.rangefetch.client.S3Location;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.rangefetch.it;
 
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.FileRange;
+import io.rangefetch.SeekableS3InputStream.FileRange;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;

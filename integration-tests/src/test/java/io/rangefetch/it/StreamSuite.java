@@ -8,10 +8,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rangefetch.ObjectChangedException;
 import io.rangefetch.OpenOptions;
-import io.rangefetch.S3Location;
 import io.rangefetch.SeekableS3InputStream;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.it.proxy.NetworkModel;
 import io.rangefetch.it.proxy.ProxiedRequest;
 import io.rangefetch.it.proxy.ProxyLedger;

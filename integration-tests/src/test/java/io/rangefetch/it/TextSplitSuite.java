@@ -4,9 +4,9 @@ import static io.rangefetch.StreamConfig.MIN_REQUEST_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.OpenOptions;
-import io.rangefetch.S3Location;
 import io.rangefetch.SeekableS3InputStream;
 import io.rangefetch.StreamConfig;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.it.proxy.NetworkModel;
 import io.rangefetch.it.proxy.ProxyLedger;
 import io.rangefetch.it.server.S3Clients;

@@ -4,12 +4,12 @@ import static io.rangefetch.StreamConfig.FETCH_MAX_CONCURRENCY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rangefetch.FileRange;
 import io.rangefetch.OpenOptions;
-import io.rangefetch.S3Location;
 import io.rangefetch.SeekableS3InputStream;
+import io.rangefetch.SeekableS3InputStream.FileRange;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.it.proxy.NetworkModel;
 import io.rangefetch.it.proxy.ProxiedRequest;
 import io.rangefetch.it.proxy.ProxyLedger;

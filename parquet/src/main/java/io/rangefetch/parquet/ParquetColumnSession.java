@@ -4,9 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.StreamConfig;
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.format.FormatSession;
-import io.rangefetch.format.FormatStream;
-import io.rangefetch.format.OpenFetch;
+import io.rangefetch.format.FormatPolicy.FormatSession;
+import io.rangefetch.format.FormatPolicy.FormatStream;
 import io.rangefetch.parquet.ColumnPrefetchPlan.Planned;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -97,8 +96,8 @@ final class ParquetColumnSession implements FormatSession {
     }
 
     @Override
-    public OpenFetch openFetch() {
-        return OpenFetch.tail(policy.precacheSize(stream));
+    public long openTailSize() {
+        return policy.precacheSize(stream);
     }
 
     /**

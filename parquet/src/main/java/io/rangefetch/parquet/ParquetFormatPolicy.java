@@ -2,13 +2,12 @@ package io.rangefetch.parquet;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import io.rangefetch.S3Location;
 import io.rangefetch.Setting;
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.client.TableKeys;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.format.FormatPolicy;
-import io.rangefetch.format.FormatSession;
-import io.rangefetch.format.FormatStream;
+import io.rangefetch.format.FormatPolicy.FormatSession;
+import io.rangefetch.format.FormatPolicy.FormatStream;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.OptionalLong;
@@ -111,7 +110,7 @@ public final class ParquetFormatPolicy implements FormatPolicy {
         long largeFooterPrecacheSize = stream.get(LARGE_FOOTER_PRECACHE_SIZE);
         long configured =
                 length > stream.get(LARGE_FILE_SIZE) ? largeFooterPrecacheSize : stream.get(FOOTER_PRECACHE_SIZE);
-        FooterTails learned = footerTails.getIfPresent(TableKeys.table(stream.key()));
+        FooterTails learned = footerTails.getIfPresent(stream.table());
         OptionalLong expected = learned == null ? OptionalLong.empty() : learned.expected();
         if (configured == 0 || expected.isEmpty()) {
             return configured;
@@ -185,7 +184,7 @@ public final class ParquetFormatPolicy implements FormatPolicy {
                             .thenApplyAsync(footer -> parse(stream.uri(), footer, length), stream.executor())
                             .thenApply(parsed -> {
                                 footerTails
-                                        .get(TableKeys.table(stream.key()), ignored -> new FooterTails())
+                                        .get(stream.table(), ignored -> new FooterTails())
                                         .record(
                                                 parsed == null
                                                         ? length - footerStart

@@ -3,10 +3,10 @@ package io.rangefetch.parquet;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.OpenOptions;
-import io.rangefetch.ReadPolicy;
-import io.rangefetch.S3Location;
+import io.rangefetch.OpenOptions.ReadPolicy;
 import io.rangefetch.SeekableS3InputStream;
 import io.rangefetch.StreamFactory;
+import io.rangefetch.client.S3Location;
 import java.io.IOException;
 import java.util.Optional;
 import org.apache.parquet.io.InputFile;

@@ -2,8 +2,8 @@ package io.rangefetch.parquet;
 
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.FileRange;
 import io.rangefetch.SeekableS3InputStream;
+import io.rangefetch.SeekableS3InputStream.FileRange;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rangefetch.Setting;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.format.FormatStream;
+import io.rangefetch.format.FormatPolicy.FormatStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -142,6 +142,11 @@ class ColumnPrefetchWasteTest {
         @Override
         public String key() {
             return "table/part-0.parquet";
+        }
+
+        @Override
+        public String table() {
+            return "table";
         }
 
         @Override

@@ -5,10 +5,10 @@ import static io.rangefetch.StreamConfig.SMALL_OBJECT_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.OpenOptions;
-import io.rangefetch.S3Location;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
 import io.rangefetch.client.ByteRange;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.testing.InMemoryObjectClient.Request;
 import io.rangefetch.testing.StreamFixture;
 import java.io.IOException;

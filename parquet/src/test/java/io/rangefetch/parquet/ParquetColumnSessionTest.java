@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rangefetch.Setting;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.format.FormatStream;
+import io.rangefetch.format.FormatPolicy.FormatStream;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
@@ -188,6 +188,11 @@ class ParquetColumnSessionTest {
         @Override
         public String key() {
             return "t/unparsed.parquet";
+        }
+
+        @Override
+        public String table() {
+            return "t";
         }
 
         @Override

@@ -4,12 +4,12 @@ import static io.rangefetch.StreamConfig.SMALL_OBJECT_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rangefetch.FileRange;
 import io.rangefetch.OpenOptions;
-import io.rangefetch.S3Location;
 import io.rangefetch.SeekableS3InputStream;
+import io.rangefetch.SeekableS3InputStream.FileRange;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.testing.StreamFixture;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

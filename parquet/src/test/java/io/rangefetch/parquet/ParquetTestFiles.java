@@ -1,9 +1,9 @@
 package io.rangefetch.parquet;
 
 import io.rangefetch.OpenOptions;
-import io.rangefetch.S3Location;
 import io.rangefetch.StreamFactory;
 import io.rangefetch.client.ByteRange;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.testing.StreamFixture;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -2,8 +2,8 @@ package io.rangefetch.parquet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rangefetch.S3Location;
 import io.rangefetch.StreamFactory;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.testing.InMemoryObjectClient.Request;
 import io.rangefetch.testing.StreamFixture;
 import java.util.Arrays;

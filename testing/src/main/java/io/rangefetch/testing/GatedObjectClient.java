@@ -2,11 +2,11 @@ package io.rangefetch.testing;
 
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.client.ObjectAddress;
 import io.rangefetch.client.ObjectClient;
-import io.rangefetch.client.ObjectContent;
-import io.rangefetch.client.ObjectMetadata;
-import io.rangefetch.client.RangeGetRequest;
+import io.rangefetch.client.ObjectClient.ObjectAddress;
+import io.rangefetch.client.ObjectClient.ObjectContent;
+import io.rangefetch.client.ObjectClient.ObjectMetadata;
+import io.rangefetch.client.ObjectClient.RangeGetRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;

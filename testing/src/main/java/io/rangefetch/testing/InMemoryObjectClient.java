@@ -4,16 +4,15 @@ import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.HttpStatusException;
-import io.rangefetch.client.ListEntry;
-import io.rangefetch.client.ListPage;
-import io.rangefetch.client.ListRequest;
-import io.rangefetch.client.ObjectAddress;
+import io.rangefetch.client.ListedObject;
 import io.rangefetch.client.ObjectClient;
-import io.rangefetch.client.ObjectContent;
-import io.rangefetch.client.ObjectMetadata;
-import io.rangefetch.client.PreconditionFailedException;
-import io.rangefetch.client.RangeGetRequest;
-import io.rangefetch.client.RangeNotSatisfiableException;
+import io.rangefetch.client.ObjectClient.ListPage;
+import io.rangefetch.client.ObjectClient.ListRequest;
+import io.rangefetch.client.ObjectClient.ObjectAddress;
+import io.rangefetch.client.ObjectClient.ObjectContent;
+import io.rangefetch.client.ObjectClient.ObjectMetadata;
+import io.rangefetch.client.ObjectClient.RangeGetRequest;
+import io.rangefetch.client.S3Location;
 import java.io.ByteArrayInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -224,18 +223,18 @@ public final class InMemoryObjectClient implements ObjectClient {
         }
         Stored stored = find(object, "GET " + get.describe());
         if (get.ifMatch() != null && !get.ifMatch().equals(stored.etag())) {
-            throw new PreconditionFailedException("GET " + get.describe() + ": 412 Precondition Failed", null);
+            throw new HttpStatusException("GET " + get.describe() + ": 412 Precondition Failed", 412, null);
         }
         long length = stored.data().length;
         ByteRange range;
         if (get.isSuffix()) {
             if (length == 0) {
-                throw new RangeNotSatisfiableException("GET " + get.describe() + ": 416", null);
+                throw new HttpStatusException("GET " + get.describe() + ": 416", 416, null);
             }
             range = new ByteRange(Math.max(0, length - get.suffixLength()), length);
         } else {
             if (get.range().start() >= length) {
-                throw new RangeNotSatisfiableException("GET " + get.describe() + ": 416", null);
+                throw new HttpStatusException("GET " + get.describe() + ": 416", 416, null);
             }
             range = new ByteRange(get.range().start(), Math.min(get.range().end(), length));
         }
@@ -300,7 +299,7 @@ public final class InMemoryObjectClient implements ObjectClient {
             after = list.startAfter();
         }
         int limit = Math.min(list.maxKeys(), ListRequest.MAX_PAGE_SIZE);
-        List<ListEntry> entries = new ArrayList<>();
+        List<ListedObject> entries = new ArrayList<>();
         List<String> prefixes = new ArrayList<>();
         String last = null;
         boolean lastRolledUp = false;
@@ -332,15 +331,19 @@ public final class InMemoryObjectClient implements ObjectClient {
                 if (stored == null) {
                     continue; // deleted meanwhile
                 }
-                entries.add(new ListEntry(key, stored.data().length, stored.etag(), stored.lastModified()));
+                entries.add(new ListedObject(
+                        new S3Location(list.bucket(), key),
+                        stored.data().length,
+                        stored.etag(),
+                        stored.lastModified()));
                 last = key;
                 lastRolledUp = false;
             }
         }
         if (directoryBucket) {
             // directory buckets answer in no particular order: a fixed shuffle, so tests are repeatable
-            entries.sort(Comparator.comparingInt(
-                    (ListEntry entry) -> Integer.reverse(entry.key().hashCode())));
+            entries.sort(Comparator.comparingInt((ListedObject entry) ->
+                    Integer.reverse(entry.location().key().hashCode())));
         }
         String token = !truncated
                 ? null

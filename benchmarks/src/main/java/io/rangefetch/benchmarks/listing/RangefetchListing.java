@@ -1,12 +1,12 @@
 package io.rangefetch.benchmarks.listing;
 
-import io.rangefetch.ListedObject;
 import io.rangefetch.ObjectListing;
 import io.rangefetch.benchmarks.data.StoredObject;
 import io.rangefetch.benchmarks.readers.RangefetchAccess;
 import io.rangefetch.benchmarks.readers.RangefetchReader;
 import io.rangefetch.benchmarks.readers.ReaderSession;
 import io.rangefetch.benchmarks.readers.S3Target;
+import io.rangefetch.client.ListedObject;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

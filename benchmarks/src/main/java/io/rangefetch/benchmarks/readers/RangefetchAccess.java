@@ -2,8 +2,8 @@ package io.rangefetch.benchmarks.readers;
 
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.S3Location;
 import io.rangefetch.StreamFactory;
+import io.rangefetch.client.S3Location;
 
 /**
  * A Rangefetch session's factory and the bucket it reads, for workloads that use what only Rangefetch offers

@@ -2,13 +2,13 @@ package io.rangefetch.benchmarks.readers;
 
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.FileRange;
 import io.rangefetch.OpenOptions;
-import io.rangefetch.S3Location;
 import io.rangefetch.SeekableS3InputStream;
+import io.rangefetch.SeekableS3InputStream.FileRange;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
 import io.rangefetch.benchmarks.readers.BenchmarkStream.Span;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.parquet.S3ParquetInputFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;

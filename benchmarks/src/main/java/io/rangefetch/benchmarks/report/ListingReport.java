@@ -94,7 +94,7 @@ public final class ListingReport {
         if (!comparison.isEmpty()) {
             out.append("\n### List, then read\n\n").append(comparisonTable()).append('\n');
             out.append("- list-then-read lists small-files' directory with `StreamFactory.list`, then opens each ")
-                    .append("file with `ListedObject.openOptions()` (the listing's length and ETag) and reads it as ")
+                    .append("file with `OpenOptions.of(ListedObject)` (the listing's length and ETag) and reads it as ")
                     .append("small-files does, which opens each file with the length and ETag it was written with. ")
                     .append("Medians, as in the table at the top.\n");
         }

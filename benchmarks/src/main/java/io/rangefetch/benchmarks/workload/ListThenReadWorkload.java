@@ -2,13 +2,14 @@ package io.rangefetch.benchmarks.workload;
 
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.ListedObject;
 import io.rangefetch.ObjectListing;
+import io.rangefetch.OpenOptions;
 import io.rangefetch.benchmarks.data.ParquetSpec;
 import io.rangefetch.benchmarks.data.StoredObject;
 import io.rangefetch.benchmarks.readers.RangefetchAccess;
 import io.rangefetch.benchmarks.readers.ReaderSession;
 import io.rangefetch.benchmarks.readers.ReaderUnderTest;
+import io.rangefetch.client.ListedObject;
 import io.rangefetch.parquet.S3ParquetInputFile;
 import java.io.IOException;
 import java.util.List;
@@ -81,7 +82,7 @@ public final class ListThenReadWorkload implements Workload {
         for (int i = 0; i < listed.size(); i++) {
             ListedObject file = listed.get(i);
             needed += ParquetScan.scan(
-                    new S3ParquetInputFile(rangefetch.factory(), file.location(), file.openOptions()),
+                    new S3ParquetInputFile(rangefetch.factory(), file.location(), OpenOptions.of(file)),
                     specs.get(i),
                     List.of());
         }

@@ -3,7 +3,7 @@ package io.rangefetch.internal.cache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
-import io.rangefetch.client.ObjectMetadata;
+import io.rangefetch.client.ObjectClient.ObjectMetadata;
 import java.time.Duration;
 import java.util.Optional;
 

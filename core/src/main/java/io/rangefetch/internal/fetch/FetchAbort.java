@@ -1,6 +1,6 @@
 package io.rangefetch.internal.fetch;
 
-import io.rangefetch.client.ObjectContent;
+import io.rangefetch.client.ObjectClient.ObjectContent;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 

@@ -3,9 +3,8 @@ package io.rangefetch.internal.format;
 import io.rangefetch.Setting;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.format.FormatPolicy;
-import io.rangefetch.format.FormatSession;
-import io.rangefetch.format.FormatStream;
-import io.rangefetch.format.OpenFetch;
+import io.rangefetch.format.FormatPolicy.FormatSession;
+import io.rangefetch.format.FormatPolicy.FormatStream;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.OptionalLong;
@@ -48,8 +47,8 @@ public final class OrcFormatPolicy implements FormatPolicy {
         long tailSize = stream.get(TAIL_SIZE);
         return new FormatSession() {
             @Override
-            public OpenFetch openFetch() {
-                return OpenFetch.tail(tailSize);
+            public long openTailSize() {
+                return tailSize;
             }
 
             @Override

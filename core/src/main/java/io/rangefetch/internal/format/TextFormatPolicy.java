@@ -1,9 +1,9 @@
 package io.rangefetch.internal.format;
 
-import io.rangefetch.format.AccessPattern;
+import io.rangefetch.OpenOptions.ReadPolicy;
 import io.rangefetch.format.FormatPolicy;
-import io.rangefetch.format.FormatSession;
-import io.rangefetch.format.FormatStream;
+import io.rangefetch.format.FormatPolicy.FormatSession;
+import io.rangefetch.format.FormatPolicy.FormatStream;
 
 /**
  * Text objects (CSV, JSON lines, logs, and anything compressed): read front to back, so streaming reads prefetch
@@ -30,8 +30,8 @@ public final class TextFormatPolicy implements FormatPolicy {
         long splitEnd = stream.splitEnd().orElse(Long.MAX_VALUE);
         return new FormatSession() {
             @Override
-            public AccessPattern accessPattern() {
-                return AccessPattern.SEQUENTIAL;
+            public ReadPolicy readPolicy() {
+                return ReadPolicy.SEQUENTIAL;
             }
 
             @Override

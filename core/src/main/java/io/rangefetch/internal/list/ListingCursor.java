@@ -2,9 +2,9 @@ package io.rangefetch.internal.list;
 
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.client.ListEntry;
-import io.rangefetch.client.ListPage;
-import io.rangefetch.client.ListRequest;
+import io.rangefetch.client.ListedObject;
+import io.rangefetch.client.ObjectClient.ListPage;
+import io.rangefetch.client.ObjectClient.ListRequest;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -44,7 +44,7 @@ final class ListingCursor {
     private int current;
     private String lowerBound;
     private boolean startAfterIgnored;
-    private final List<ListEntry> unsortedKept = new ArrayList<>();
+    private final List<ListedObject> unsortedKept = new ArrayList<>();
     // Splitting: the first page's keys while it is read, then what it showed until the cuts are asked for.
     private List<String> firstPageKeys;
     private FirstPage firstPage;
@@ -88,7 +88,7 @@ final class ListingCursor {
     }
 
     /** What one page gave: the keys kept, in key order, and the request to send next ({@code null}: done). */
-    record Step(List<ListEntry> kept, ListRequest next) {}
+    record Step(List<ListedObject> kept, ListRequest next) {}
 
     ListRequest firstRequest() {
         ListRequest first = ListRequest.of(bucket, prefix, pageSize);
@@ -107,10 +107,10 @@ final class ListingCursor {
     }
 
     private Step acceptSorted(ListRequest request, ListPage page) {
-        List<ListEntry> kept = new ArrayList<>();
+        List<ListedObject> kept = new ArrayList<>();
         String last = null;
-        for (ListEntry entry : page.objects()) {
-            String key = entry.key();
+        for (ListedObject entry : page.objects()) {
+            String key = entry.location().key();
             if (request.startAfter() != null && Utf8Order.compare(key, request.startAfter()) <= 0) {
                 startAfterIgnored = true;
             }
@@ -185,21 +185,27 @@ final class ListingCursor {
 
     private Step acceptUnsorted(ListRequest request, ListPage page) {
         ListTarget target = targets.get(0);
-        for (ListEntry entry : page.objects()) {
-            if (target.position(entry.key()) == 0 && !entry.key().endsWith("/")) {
+        for (ListedObject entry : page.objects()) {
+            if (target.position(entry.location().key()) == 0
+                    && !entry.location().key().endsWith("/")) {
                 unsortedKept.add(entry);
             }
         }
         if (page.truncated()) {
             return new Step(List.of(), request.withContinuationToken(page.nextContinuationToken()));
         }
-        List<ListEntry> all = new ArrayList<>(unsortedKept);
-        all.sort((left, right) -> Utf8Order.compare(left.key(), right.key()));
+        List<ListedObject> all = new ArrayList<>(unsortedKept);
+        all.sort((left, right) ->
+                Utf8Order.compare(left.location().key(), right.location().key()));
         unsortedKept.clear();
         // a server that lists one key twice across pages must not make the result say it twice
-        List<ListEntry> distinct = new ArrayList<>(all.size());
-        for (ListEntry entry : all) {
-            if (distinct.isEmpty() || !distinct.get(distinct.size() - 1).key().equals(entry.key())) {
+        List<ListedObject> distinct = new ArrayList<>(all.size());
+        for (ListedObject entry : all) {
+            if (distinct.isEmpty()
+                    || !distinct.get(distinct.size() - 1)
+                            .location()
+                            .key()
+                            .equals(entry.location().key())) {
                 distinct.add(entry);
             }
         }

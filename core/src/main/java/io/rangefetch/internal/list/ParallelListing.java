@@ -2,9 +2,9 @@ package io.rangefetch.internal.list;
 
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.client.ListEntry;
-import io.rangefetch.client.ListPage;
-import io.rangefetch.client.ListRequest;
+import io.rangefetch.client.ListedObject;
+import io.rangefetch.client.ObjectClient.ListPage;
+import io.rangefetch.client.ObjectClient.ListRequest;
 import io.rangefetch.internal.fetch.BackOff;
 import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchPriority;
@@ -25,7 +25,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * A listing of many locations, read lazily in key order: the cursors of {@link ListingPlan}'s groups, run in
@@ -68,22 +68,18 @@ public final class ParallelListing implements Closeable {
         ListPage send(ListRequest request, FetchAbort abort) throws IOException;
     }
 
-    /** One object listed: its bucket and what the listing said of it. */
-    public record Listed(String bucket, ListEntry entry) {}
-
     private final int parallelism;
     private final int maxCursors;
     private final Duration pageWait;
     private final FetchScheduler scheduler;
     private final TimeSource time;
     private final PageSender sender;
-    private final BiConsumer<String, ListEntry> learned;
+    private final Consumer<ListedObject> learned;
     private final Object lock = new Object();
     // Guarded by lock. Runs are in key order; a split inserts new runs right after the one it splits.
     private final List<Run> runs;
     private int consumed;
-    private Iterator<ListEntry> page = List.<ListEntry>of().iterator();
-    private String pageBucket;
+    private Iterator<ListedObject> page = List.<ListedObject>of().iterator();
     private IOException failure;
     private boolean closed;
 
@@ -93,7 +89,7 @@ public final class ParallelListing implements Closeable {
             FetchScheduler scheduler,
             TimeSource time,
             PageSender sender,
-            BiConsumer<String, ListEntry> learned) {
+            Consumer<ListedObject> learned) {
         this.runs = runs;
         this.parallelism = settings.parallelism();
         this.maxCursors = settings.cursors();
@@ -116,7 +112,7 @@ public final class ParallelListing implements Closeable {
             FetchScheduler scheduler,
             TimeSource time,
             PageSender sender,
-            BiConsumer<String, ListEntry> learned) {
+            Consumer<ListedObject> learned) {
         requireNonNull(settings, "settings is null");
         SortedMap<String, Collection<String>> buckets = new TreeMap<>(Utf8Order.ORDER);
         buckets.putAll(keysByBucket);
@@ -162,7 +158,7 @@ public final class ParallelListing implements Closeable {
      * listing's failure (an {@link IOException} naming the bucket and prefix), {@link InterruptedIOException} on
      * an interrupt (the flag stays set) or when {@code pageWait} passes.
      */
-    public Listed next() throws IOException {
+    public ListedObject next() throws IOException {
         long deadline = time.deadlineAfter(pageWait); // none for a zero wait
         AtomicBoolean expired = new AtomicBoolean();
         TimeSource.Timer timer = null;
@@ -177,7 +173,7 @@ public final class ParallelListing implements Closeable {
                         throw failure;
                     }
                     if (page.hasNext()) {
-                        return new Listed(pageBucket, page.next());
+                        return page.next();
                     }
                     if (consumed == runs.size()) {
                         return null;
@@ -185,7 +181,6 @@ public final class ParallelListing implements Closeable {
                     Run run = runs.get(consumed);
                     if (!run.ready.isEmpty()) {
                         page = run.ready.remove().iterator();
-                        pageBucket = run.cursor.bucket();
                     } else if (run.next == null && !run.sending) {
                         consumed++;
                     } else {
@@ -246,7 +241,7 @@ public final class ParallelListing implements Closeable {
                     tickets.add(run.ticket);
                 }
             }
-            page = List.<ListEntry>of().iterator();
+            page = List.<ListedObject>of().iterator();
             lock.notifyAll();
         }
         tickets.forEach(FetchScheduler.Ticket::cancel);
@@ -301,7 +296,7 @@ public final class ParallelListing implements Closeable {
             failed(run, e);
             return;
         }
-        step.kept().forEach(entry -> learned.accept(run.cursor.bucket(), entry));
+        step.kept().forEach(learned);
         List<Pending> due;
         synchronized (lock) {
             run.sending = false;
@@ -361,7 +356,7 @@ public final class ParallelListing implements Closeable {
     /** A cursor and where it stands. Guarded by the listing's lock, apart from the cursor (see the class note). */
     private static final class Run {
         final ListingCursor cursor;
-        final Queue<List<ListEntry>> ready = new ArrayDeque<>();
+        final Queue<List<ListedObject>> ready = new ArrayDeque<>();
         ListRequest next;
         boolean sending;
         FetchScheduler.Ticket ticket;

@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import io.rangefetch.client.TableKeys;
 import java.util.ArrayList;
 import java.util.List;
 

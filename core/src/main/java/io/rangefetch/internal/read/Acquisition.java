@@ -3,8 +3,8 @@ package io.rangefetch.internal.read;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.client.ObjectAddress;
-import io.rangefetch.client.PreconditionFailedException;
+import io.rangefetch.client.HttpStatusException;
+import io.rangefetch.client.ObjectClient.ObjectAddress;
 import io.rangefetch.internal.cache.Block;
 import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.ObjectId;
@@ -271,8 +271,8 @@ final class Acquisition implements AutoCloseable {
     }
 
     private static IOException failure(String what, Throwable cause, boolean own) {
-        if (cause instanceof PreconditionFailedException) {
-            return new PreconditionFailedException(cause.getMessage(), cause);
+        if (cause instanceof HttpStatusException changed && changed.isPreconditionFailed()) {
+            return new HttpStatusException(cause.getMessage(), changed.statusCode(), cause);
         }
         if (cause instanceof FileNotFoundException) {
             FileNotFoundException notFound = new FileNotFoundException(cause.getMessage());

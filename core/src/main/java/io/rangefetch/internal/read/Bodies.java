@@ -1,8 +1,8 @@
 package io.rangefetch.internal.read;
 
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.client.ObjectContent;
-import io.rangefetch.client.RangeGetRequest;
+import io.rangefetch.client.ObjectClient.ObjectContent;
+import io.rangefetch.client.ObjectClient.RangeGetRequest;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;

@@ -2,7 +2,7 @@ package io.rangefetch.internal.read;
 
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.client.ObjectContent;
+import io.rangefetch.client.ObjectClient.ObjectContent;
 import io.rangefetch.internal.time.TimeSource;
 import java.io.FilterInputStream;
 import java.io.IOException;

@@ -2,9 +2,10 @@ package io.rangefetch.internal.read;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.ObjectChangedException;
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.client.ObjectAddress;
-import io.rangefetch.client.PreconditionFailedException;
+import io.rangefetch.client.HttpStatusException;
+import io.rangefetch.client.ObjectClient.ObjectAddress;
 import io.rangefetch.internal.plan.ReadRequest;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import java.io.EOFException;
@@ -171,7 +172,7 @@ final class BufferReads {
 
     /**
      * Runs a read on the stream's version: again on the new version when the object changed and the stream may
-     * move (see {@link ObjectVersion}), or when a block it shared was lost. Throws {@link VersionChangedException}
+     * move (see {@link ObjectVersion}), or when a block it shared was lost. Throws {@link ObjectChangedException}
      * when it may not.
      */
     private int withVersion(FirstFetch.Shape learning, Attempt attempt) throws IOException {
@@ -182,7 +183,10 @@ final class BufferReads {
             startedOn = pinned;
             try {
                 return attempt.run(pinned, direct[0]);
-            } catch (PreconditionFailedException e) {
+            } catch (HttpStatusException e) {
+                if (!e.isPreconditionFailed()) {
+                    throw e;
+                }
                 version.onChanged(pinned, 1, true, true, e);
                 streaming.reset();
                 if (attempts >= MAX_ATTEMPTS) {

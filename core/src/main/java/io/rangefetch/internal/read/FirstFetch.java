@@ -3,11 +3,11 @@ package io.rangefetch.internal.read;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.client.ObjectAddress;
-import io.rangefetch.client.ObjectContent;
-import io.rangefetch.client.ObjectMetadata;
-import io.rangefetch.client.RangeGetRequest;
-import io.rangefetch.client.RangeNotSatisfiableException;
+import io.rangefetch.client.HttpStatusException;
+import io.rangefetch.client.ObjectClient.ObjectAddress;
+import io.rangefetch.client.ObjectClient.ObjectContent;
+import io.rangefetch.client.ObjectClient.ObjectMetadata;
+import io.rangefetch.client.ObjectClient.RangeGetRequest;
 import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.ObjectId;
 import io.rangefetch.internal.fetch.FetchAbort;
@@ -75,7 +75,7 @@ final class FirstFetch {
             return buffer != null;
         }
 
-        /** Whether this is a format policy's open fetch of the tail: a tail nobody waits on (see OpenFetch). */
+        /** Whether this is a format policy's open fetch of the tail: a tail nobody waits on (see FormatSession.openTailSize). */
         boolean isOpenTail() {
             return tail && buffer == null;
         }
@@ -164,7 +164,10 @@ final class FirstFetch {
     private ObjectMetadata send(RangeGetRequest request, FetchAbort abort, Receiver receiver) throws IOException {
         try {
             return gets.fetch(request, abort, statistics, false, receiver);
-        } catch (RangeNotSatisfiableException e) {
+        } catch (HttpStatusException e) {
+            if (!e.isRangeNotSatisfiable()) {
+                throw e;
+            }
             if (request.isSuffix() || request.range().start() == 0) {
                 return null;
             }

@@ -4,14 +4,12 @@ import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.HttpStatusException;
-import io.rangefetch.client.ListPage;
-import io.rangefetch.client.ListRequest;
-import io.rangefetch.client.ObjectAddress;
-import io.rangefetch.client.ObjectContent;
-import io.rangefetch.client.ObjectMetadata;
-import io.rangefetch.client.PreconditionFailedException;
-import io.rangefetch.client.RangeGetRequest;
-import io.rangefetch.client.RangeNotSatisfiableException;
+import io.rangefetch.client.ObjectClient.ListPage;
+import io.rangefetch.client.ObjectClient.ListRequest;
+import io.rangefetch.client.ObjectClient.ObjectAddress;
+import io.rangefetch.client.ObjectClient.ObjectContent;
+import io.rangefetch.client.ObjectClient.ObjectMetadata;
+import io.rangefetch.client.ObjectClient.RangeGetRequest;
 import io.rangefetch.internal.fetch.BackOff;
 import io.rangefetch.internal.fetch.BucketGovernors;
 import io.rangefetch.internal.fetch.FetchAbort;
@@ -384,13 +382,11 @@ final class GetPath {
         }
         if (failure instanceof FetchCancelledException
                 || failure instanceof InterruptedIOException
-                || failure instanceof FileNotFoundException
-                || failure instanceof PreconditionFailedException
-                || failure instanceof RangeNotSatisfiableException) {
+                || failure instanceof FileNotFoundException) {
             return false;
         }
         if (failure instanceof HttpStatusException status) {
-            return status.isTransient();
+            return status.isTransient(); // never a 412 (the object changed) nor a 416 (past the end)
         }
         return failure instanceof IOException;
     }
@@ -409,11 +405,12 @@ final class GetPath {
     }
 
     /** Fails a GET that asked for one ETag and was answered with another. */
-    static void checkEtag(RangeGetRequest request, String answered) throws PreconditionFailedException {
+    static void checkEtag(RangeGetRequest request, String answered) throws HttpStatusException {
         String expected = request.ifMatch();
         if (expected != null && !expected.equals(answered)) {
-            throw new PreconditionFailedException(
+            throw new HttpStatusException(
                     "GET " + request.describe() + " answered ETag " + answered + " although it asked for " + expected,
+                    412,
                     null);
         }
     }

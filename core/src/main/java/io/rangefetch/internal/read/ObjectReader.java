@@ -2,9 +2,10 @@ package io.rangefetch.internal.read;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.ObjectChangedException;
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.client.ObjectAddress;
-import io.rangefetch.client.PreconditionFailedException;
+import io.rangefetch.client.HttpStatusException;
+import io.rangefetch.client.ObjectClient.ObjectAddress;
 import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.MetadataCache;
 import io.rangefetch.internal.fetch.BucketGovernors;
@@ -281,7 +282,7 @@ public final class ObjectReader implements AutoCloseable {
     }
 
     /** A vectored read's GET found the object changed: what its ranges fail with, and whether the stream moves. */
-    Throwable changedUnder(PinnedVersion pinned, boolean forReader, PreconditionFailedException failure) {
+    Throwable changedUnder(PinnedVersion pinned, boolean forReader, HttpStatusException failure) {
         try {
             version.onChanged(pinned, forReader ? 1 : 0, !forReader, false, failure);
         } catch (IOException e) {
@@ -289,7 +290,7 @@ public final class ObjectReader implements AutoCloseable {
         }
         // the stream is on another version now: a policy's read just fails; a reader's range is of the old one
         return forReader
-                ? new VersionChangedException(address.bucket(), address.key(), pinned.etag(), null, failure)
+                ? new ObjectChangedException(address.bucket(), address.key(), pinned.etag(), null, failure)
                 : failure;
     }
 

@@ -2,9 +2,10 @@ package io.rangefetch.internal.read;
 
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.client.ObjectAddress;
-import io.rangefetch.client.ObjectMetadata;
-import io.rangefetch.client.PreconditionFailedException;
+import io.rangefetch.ObjectChangedException;
+import io.rangefetch.client.HttpStatusException;
+import io.rangefetch.client.ObjectClient.ObjectAddress;
+import io.rangefetch.client.ObjectClient.ObjectMetadata;
 import io.rangefetch.internal.cache.MetadataCache;
 import io.rangefetch.internal.cache.ObjectId;
 import io.rangefetch.internal.fetch.BackOff;
@@ -43,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * version, it can start over from nothing (a streaming or positioned read returns nothing until it is done; a
  * vectored read may have handed ranges out already, so it cannot), and the caller did not name the ETag.
  * Moving retires the old version so that no read can start on it after. Otherwise the stream fails for good:
- * that read and every later one throw {@link VersionChangedException}. So a stream never returns bytes, nor an
+ * that read and every later one throw {@link ObjectChangedException}. So a stream never returns bytes, nor an
  * end of file, of two versions. A format policy's own reads do not count: their bytes are not handed to the
  * reader. Either way the old version's cached bytes and metadata are dropped.
  *
@@ -70,7 +71,7 @@ final class ObjectVersion {
     record Unknown(long length, String etag) implements State {}
 
     /** A stream that failed for good: its object changed under a read that could not start over. */
-    record Changed(VersionChangedException failure) implements State {}
+    record Changed(ObjectChangedException failure) implements State {}
 
     /** One request learning the version; readers that need it wait for {@link #done}. */
     static final class Learning implements State {
@@ -152,7 +153,7 @@ final class ObjectVersion {
      * known and {@code learn} is {@code null}.
      *
      * @param learned receives what this read's own learning request wrote into its buffer, if it sent one
-     * @throws VersionChangedException if the stream failed for good
+     * @throws ObjectChangedException if the stream failed for good
      */
     PinnedVersion pin(
             boolean counts, PinnedVersion startedOn, FirstFetch.Shape learn, Consumer<FirstFetch.Learned> learned)
@@ -164,7 +165,7 @@ final class ObjectVersion {
                     return version;
                 }
             } else if (now instanceof Changed changed) {
-                throw changed.failure().copy();
+                throw thrownAgain(changed.failure());
             } else if (now instanceof Learning learning) {
                 awaitOthers(learning);
             } else if (learn == null) {
@@ -227,7 +228,7 @@ final class ObjectVersion {
                     return pinned.length();
                 }
             } else if (now instanceof Changed changed) {
-                throw changed.failure().copy();
+                throw thrownAgain(changed.failure());
             } else if (now instanceof Learning learning) {
                 awaitOthers(learning);
             } else {
@@ -315,10 +316,12 @@ final class ObjectVersion {
     }
 
     private void failLearning(Learning learning, Throwable failure) {
-        if (failure instanceof PreconditionFailedException changed && learning.basis.etag() != null) {
+        if (failure instanceof HttpStatusException changed
+                && changed.isPreconditionFailed()
+                && learning.basis.etag() != null) {
             // the caller named this ETag and the object no longer has it
-            VersionChangedException fail =
-                    new VersionChangedException(address.bucket(), address.key(), learning.basis.etag(), null, changed);
+            ObjectChangedException fail =
+                    new ObjectChangedException(address.bucket(), address.key(), learning.basis.etag(), null, changed);
             state.compareAndSet(learning, new Changed(fail));
             endLearning(learning);
             learning.done.completeExceptionally(fail);
@@ -343,8 +346,8 @@ final class ObjectVersion {
     private void publish(Learning learning, ObjectMetadata metadata, boolean counts) throws IOException {
         String expected = learning.basis.etag();
         if (metadata != null && expected != null && !expected.equals(metadata.etag())) {
-            VersionChangedException fail =
-                    new VersionChangedException(address.bucket(), address.key(), expected, metadata.etag(), null);
+            ObjectChangedException fail =
+                    new ObjectChangedException(address.bucket(), address.key(), expected, metadata.etag(), null);
             state.compareAndSet(learning, new Changed(fail));
             throw fail;
         }
@@ -393,23 +396,19 @@ final class ObjectVersion {
 
     /**
      * A GET of {@code version} found the object changed. Returns when the stream moved to the new version (the
-     * read starts over); throws {@link VersionChangedException} when it cannot move (see the class note).
+     * read starts over); throws {@link ObjectChangedException} when it cannot move (see the class note).
      *
      * @param startedBy how many starts on {@code version} were the finding read's own (0 for a format policy's)
      * @param canStartOver whether the finding read has handed nothing to its caller yet
      * @param mayAsk whether this thread may send a HEAD to tell the new ETag (not a fetch thread)
      */
     void onChanged(
-            PinnedVersion version,
-            int startedBy,
-            boolean canStartOver,
-            boolean mayAsk,
-            PreconditionFailedException failure)
+            PinnedVersion version, int startedBy, boolean canStartOver, boolean mayAsk, HttpStatusException failure)
             throws IOException {
         while (true) {
             State now = state.get();
             if (now instanceof Changed changed) {
-                throw changed.failure().copy();
+                throw thrownAgain(changed.failure());
             }
             if (now != version) {
                 return; // another read already moved the stream: start over on what it learned
@@ -429,8 +428,8 @@ final class ObjectVersion {
                     failure.addSuppressed(e);
                 }
             }
-            VersionChangedException fail =
-                    new VersionChangedException(address.bucket(), address.key(), version.etag(), current, failure);
+            ObjectChangedException fail =
+                    new ObjectChangedException(address.bucket(), address.key(), version.etag(), current, failure);
             if (state.compareAndSet(now, new Changed(fail))) {
                 forget(version);
                 throw fail;
@@ -458,5 +457,11 @@ final class ObjectVersion {
             throw error;
         }
         return new IOException(failure.getMessage(), failure);
+    }
+
+    /** The same failure, thrown anew: one instance is not thrown on several threads. */
+    private static ObjectChangedException thrownAgain(ObjectChangedException failure) {
+        return new ObjectChangedException(
+                failure.bucket(), failure.key(), failure.expectedEtag(), failure.currentEtag(), failure);
     }
 }

@@ -3,7 +3,7 @@ package io.rangefetch.internal.read;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.client.ObjectAddress;
+import io.rangefetch.client.ObjectClient.ObjectAddress;
 import io.rangefetch.internal.plan.AccessHint;
 import io.rangefetch.internal.plan.PlannerSettings;
 import io.rangefetch.internal.plan.StridePattern;

@@ -3,9 +3,9 @@ package io.rangefetch.internal.read;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.client.ObjectAddress;
-import io.rangefetch.client.ObjectContent;
-import io.rangefetch.client.RangeGetRequest;
+import io.rangefetch.client.ObjectClient.ObjectAddress;
+import io.rangefetch.client.ObjectClient.ObjectContent;
+import io.rangefetch.client.ObjectClient.RangeGetRequest;
 import io.rangefetch.internal.cache.Block;
 import io.rangefetch.internal.fetch.BackOff;
 import io.rangefetch.internal.fetch.FetchAbort;

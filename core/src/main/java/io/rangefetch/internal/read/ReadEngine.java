@@ -2,10 +2,10 @@ package io.rangefetch.internal.read;
 
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.client.ListPage;
-import io.rangefetch.client.ListRequest;
-import io.rangefetch.client.ObjectAddress;
 import io.rangefetch.client.ObjectClient;
+import io.rangefetch.client.ObjectClient.ListPage;
+import io.rangefetch.client.ObjectClient.ListRequest;
+import io.rangefetch.client.ObjectClient.ObjectAddress;
 import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.MetadataCache;
 import io.rangefetch.internal.fetch.BucketGovernors;

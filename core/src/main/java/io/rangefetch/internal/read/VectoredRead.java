@@ -3,7 +3,7 @@ package io.rangefetch.internal.read;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.client.PreconditionFailedException;
+import io.rangefetch.client.HttpStatusException;
 import io.rangefetch.internal.cache.Block;
 import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.fetch.FetchScheduler;
@@ -49,7 +49,7 @@ final class VectoredRead {
     /** A GET of a vectored read found the object changed: what its ranges fail with (see ObjectReader). */
     @FunctionalInterface
     interface ChangeOutcome {
-        Throwable changedUnder(PinnedVersion pinned, boolean forReader, PreconditionFailedException failure);
+        Throwable changedUnder(PinnedVersion pinned, boolean forReader, HttpStatusException failure);
     }
 
     /**
@@ -231,7 +231,7 @@ final class VectoredRead {
         }
 
         private Throwable translate(Throwable cause) {
-            if (cause instanceof PreconditionFailedException changed) {
+            if (cause instanceof HttpStatusException changed && changed.isPreconditionFailed()) {
                 return with.changes().changedUnder(pinned, forReader, changed);
             }
             return cause;

@@ -4,18 +4,16 @@ import static io.rangefetch.StreamConfig.CACHE_MAX_MEMORY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.OpenOptions;
-import io.rangefetch.ReadPolicy;
-import io.rangefetch.S3Location;
+import io.rangefetch.OpenOptions.ReadPolicy;
 import io.rangefetch.SeekableS3InputStream;
 import io.rangefetch.Setting;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.format.AccessPattern;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.format.FormatPolicy;
-import io.rangefetch.format.FormatSession;
-import io.rangefetch.format.FormatStream;
-import io.rangefetch.format.OpenFetch;
+import io.rangefetch.format.FormatPolicy.FormatSession;
+import io.rangefetch.format.FormatPolicy.FormatStream;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.InMemoryObjectClient.Request;
 import io.rangefetch.testing.LogCapture;
@@ -222,13 +220,13 @@ class OrcFormatPolicyTest {
             FormatSession session = policy.open(new Watched(stream));
             return new FormatSession() {
                 @Override
-                public AccessPattern accessPattern() {
-                    return session.accessPattern();
+                public ReadPolicy readPolicy() {
+                    return session.readPolicy();
                 }
 
                 @Override
-                public OpenFetch openFetch() {
-                    return session.openFetch();
+                public long openTailSize() {
+                    return session.openTailSize();
                 }
 
                 @Override
@@ -268,6 +266,11 @@ class OrcFormatPolicyTest {
 
             Watched(FormatStream stream) {
                 this.stream = stream;
+            }
+
+            @Override
+            public String table() {
+                return stream.table();
             }
 
             @Override

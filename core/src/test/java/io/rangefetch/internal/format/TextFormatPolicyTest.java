@@ -5,10 +5,10 @@ import static io.rangefetch.StreamConfig.MIN_REQUEST_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.OpenOptions;
-import io.rangefetch.S3Location;
 import io.rangefetch.SeekableS3InputStream;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.client.ByteRange;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.testing.BodyHold;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.InMemoryObjectClient.Request;

@@ -2,8 +2,9 @@ package io.rangefetch.internal.list;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rangefetch.client.ListPage;
-import io.rangefetch.client.ListRequest;
+import io.rangefetch.client.ListedObject;
+import io.rangefetch.client.ObjectClient.ListPage;
+import io.rangefetch.client.ObjectClient.ListRequest;
 import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.ManualTime;
@@ -123,9 +124,9 @@ class ListingCallsTest {
                 scheduler,
                 time.timeSource(),
                 (request, abort) -> client.list(request),
-                (bucket, entry) -> {})) {
-            for (ParallelListing.Listed listed = listing.next(); listed != null; listed = listing.next()) {
-                keys.add(listed.entry().key());
+                entry -> {})) {
+            for (ListedObject listed = listing.next(); listed != null; listed = listing.next()) {
+                keys.add(listed.location().key());
             }
             cursors = listing.cursorCount();
         }

@@ -2,6 +2,7 @@ package io.rangefetch.internal.list;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rangefetch.client.ListedObject;
 import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.ManualTime;
@@ -108,9 +109,9 @@ class ListingSplitPropertiesTest {
                         scheduler,
                         time.timeSource(),
                         (request, abort) -> client.list(request),
-                        (bucket, entry) -> {})) {
-            for (ParallelListing.Listed listed = listing.next(); listed != null; listed = listing.next()) {
-                keys.add(listed.entry().key());
+                        entry -> {})) {
+            for (ListedObject listed = listing.next(); listed != null; listed = listing.next()) {
+                keys.add(listed.location().key());
             }
             count = listing.cursorCount();
         }

@@ -3,8 +3,9 @@ package io.rangefetch.internal.list;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rangefetch.client.ListPage;
-import io.rangefetch.client.ListRequest;
+import io.rangefetch.client.ListedObject;
+import io.rangefetch.client.ObjectClient.ListPage;
+import io.rangefetch.client.ObjectClient.ListRequest;
 import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.ManualTime;
@@ -104,14 +105,17 @@ class ParallelListingSplitTest {
                     if (page.truncated()) {
                         tokens.put(
                                 page.nextContinuationToken(),
-                                page.objects().get(page.objects().size() - 1).key());
+                                page.objects()
+                                        .get(page.objects().size() - 1)
+                                        .location()
+                                        .key());
                     }
                     if (ofANewCursor(request)) {
                         newCursorAnswered.countDown();
                     }
                     return page;
                 },
-                (bucket, entry) -> {});
+                entry -> {});
     }
 
     /** Where a request lists from: after its StartAfter, or after the last key of the page its token follows. */
@@ -148,8 +152,8 @@ class ParallelListingSplitTest {
 
     private static List<String> readAll(ParallelListing listing) throws IOException {
         List<String> keys = new ArrayList<>();
-        for (ParallelListing.Listed listed = listing.next(); listed != null; listed = listing.next()) {
-            keys.add(listed.entry().key());
+        for (ListedObject listed = listing.next(); listed != null; listed = listing.next()) {
+            keys.add(listed.location().key());
         }
         return keys;
     }

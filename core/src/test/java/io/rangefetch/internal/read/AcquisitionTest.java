@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.client.ObjectAddress;
+import io.rangefetch.client.ObjectClient.ObjectAddress;
 import io.rangefetch.internal.cache.Block;
 import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.MetadataCache;

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.HttpStatusException;
-import io.rangefetch.client.ObjectAddress;
 import io.rangefetch.client.ObjectClient;
-import io.rangefetch.client.ObjectContent;
-import io.rangefetch.client.ObjectMetadata;
-import io.rangefetch.client.RangeGetRequest;
+import io.rangefetch.client.ObjectClient.ObjectAddress;
+import io.rangefetch.client.ObjectClient.ObjectContent;
+import io.rangefetch.client.ObjectClient.ObjectMetadata;
+import io.rangefetch.client.ObjectClient.RangeGetRequest;
 import io.rangefetch.internal.fetch.BucketGovernors;
 import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchAbortAccess;

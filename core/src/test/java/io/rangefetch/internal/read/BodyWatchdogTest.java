@@ -3,8 +3,8 @@ package io.rangefetch.internal.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.client.ByteRange;
-import io.rangefetch.client.ObjectContent;
-import io.rangefetch.client.ObjectMetadata;
+import io.rangefetch.client.ObjectClient.ObjectContent;
+import io.rangefetch.client.ObjectClient.ObjectMetadata;
 import io.rangefetch.internal.time.TimeSource;
 import java.io.ByteArrayInputStream;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.rangefetch.client;
+package io.rangefetch.internal.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

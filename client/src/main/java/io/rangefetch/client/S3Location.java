@@ -1,4 +1,4 @@
-package io.rangefetch;
+package io.rangefetch.client;
 
 import static java.util.Objects.requireNonNull;
 
