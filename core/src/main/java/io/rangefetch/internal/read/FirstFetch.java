@@ -92,7 +92,7 @@ final class FirstFetch {
     }
 
     /** The 416 answered a range that starts further in: the read starts at or past the end of the object. */
-    static final class PastTheEnd extends IOException {
+    private static final class PastTheEnd extends IOException {
         private static final long serialVersionUID = 1L;
 
         PastTheEnd(Throwable cause) {
@@ -104,10 +104,24 @@ final class FirstFetch {
      * Sends the request; returns what it learned, {@code Learned(null, null)} for an empty object. The caller
      * publishes the version.
      *
+     * <p>A read that starts at or past the end (the GET answered 416) learns the version with a HEAD, sent here, in
+     * the same learning request: the stream stays learning until the version is known, so no other read learns it
+     * in between and the read that asked is counted on the version it reports the end of file of. (Had it let go
+     * between the 416 and the HEAD, another read could have pinned the version meanwhile with the asking read not
+     * counted on it, and then moved the stream silently to a newer version after that read reported the old end.)
+     *
      * @param knownLength the length if known (the caller gave it), else -1
      * @param knownEtag the ETag the caller insisted on, else {@code null}: sent as {@code If-Match}
      */
     Learned run(Shape shape, long knownLength, String knownEtag, FetchAbort abort) throws IOException {
+        try {
+            return learn(shape, knownLength, knownEtag, abort);
+        } catch (PastTheEnd e) {
+            return new Learned(gets.head(address, abort, statistics), null);
+        }
+    }
+
+    private Learned learn(Shape shape, long knownLength, String knownEtag, FetchAbort abort) throws IOException {
         long position = Math.max(shape.position(), 0);
         FirstRequest first = shape.isOpenTail()
                 ? shape.planner().openTail(shape.length(), knownLength)

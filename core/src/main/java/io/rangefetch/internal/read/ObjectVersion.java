@@ -242,10 +242,9 @@ final class ObjectVersion {
     }
 
     /**
-     * Learns the version with a HEAD on this (a reader's) thread: after a first GET found the read past the end,
-     * or for {@link #lengthOrHead}. The version counts this read as started.
+     * Learns the version with a HEAD on this (a reader's) thread, for {@link #lengthOrHead}. The version counts this read as started.
      */
-    void learnWithHead(Unknown unknown) throws IOException {
+    private void learnWithHead(Unknown unknown) throws IOException {
         Learning mine = new Learning(unknown, true);
         if (!state.compareAndSet(unknown, mine)) {
             return;
@@ -274,13 +273,6 @@ final class ObjectVersion {
             leave(mine);
             throw e;
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof FirstFetch.PastTheEnd) {
-                State now = state.get();
-                if (now instanceof Unknown unknown) {
-                    learnWithHead(unknown);
-                }
-                return null;
-            }
             throw asIOException(e.getCause());
         }
     }
