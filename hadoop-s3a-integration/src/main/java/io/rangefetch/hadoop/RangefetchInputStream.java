@@ -3,93 +3,39 @@ package io.rangefetch.hadoop;
 import static io.rangefetch.StreamConfig.FORMAT_EXTENSIONS;
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.ObjectChangedException;
-import io.rangefetch.OpenOptions;
-import io.rangefetch.SeekableS3InputStream;
 import io.rangefetch.StreamFactory;
 import io.rangefetch.StreamStatistics;
 import io.rangefetch.client.S3Location;
-import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import org.apache.hadoop.fs.ByteBufferPositionedReadable;
 import org.apache.hadoop.fs.ByteBufferReadable;
 import org.apache.hadoop.fs.CanUnbuffer;
-import org.apache.hadoop.fs.FSExceptionMessages;
 import org.apache.hadoop.fs.FileRange;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.StreamCapabilities;
-import org.apache.hadoop.fs.VectoredReadUtils;
-import org.apache.hadoop.fs.s3a.RemoteFileChangedException;
 import org.apache.hadoop.fs.s3a.impl.streams.InputStreamType;
 import org.apache.hadoop.fs.s3a.impl.streams.ObjectInputStream;
 import org.apache.hadoop.fs.s3a.impl.streams.ObjectInputStreamCallbacks;
 import org.apache.hadoop.fs.s3a.impl.streams.ObjectReadParameters;
-import org.apache.hadoop.fs.s3a.statistics.S3AInputStreamStatistics;
 import org.apache.hadoop.fs.statistics.IOStatistics;
 
 /**
- * An S3A input stream served by a Rangefetch {@link SeekableS3InputStream}.
- *
- * <p><b>What it adds to the Rangefetch stream.</b> Hadoop's stream contract (positioned reads return -1 at the
- * end, {@code readFully} past it fails with {@link EOFException}, {@link VectoredReadUtils}' checks of vectored
- * ranges), S3A's statistics (every read reaches {@link S3AInputStreamStatistics}, the file system's
- * {@link FileSystem.Statistics} and, with Rangefetch's own counts, {@link #getIOStatistics()}), S3A's change
- * exception ({@link ObjectChangedException} becomes {@link RemoteFileChangedException}), and {@link #unbuffer()}.
- *
- * <p><b>Unbuffer.</b> Closing the Rangefetch stream frees what it holds (its block, its prefetches); the stream
- * is reopened at the same position on the next read, pinned to the ETag the first one read, so the bytes after
- * an unbuffer come from the same version as those before it or the read fails.
- *
- * <p><b>Threads.</b> The streaming methods, {@code unbuffer} and {@code close} are serialized on this object, as
- * in S3A's own streams. Positioned and vectored reads take the lock only to find (or reopen) the Rangefetch
- * stream, then run without it, concurrently. A positioned read that fails on a Rangefetch stream an
- * {@code unbuffer} retired meanwhile runs again on the stream in use now (reopened if need be, pinned to the same
- * ETag), so an unbuffer never fails it; its own failures (a changed object) fail it there too. A vectored read's
- * ranges already handed to the retired stream may still fail with "closed".
- *
- * <p><b>Why one file.</b> It is the whole of S3A's stream contract over one Rangefetch stream, and every method of it
- * goes through the one lock's rule above (which Rangefetch stream is in use, and when a read runs again on its
- * successor); splitting the contract's groups apart would scatter that rule. The vectored part's translation of
- * ranges and failures is the only piece that stands alone.
+ * The S3A input stream the stream factory ({@link RangefetchStreamFactory}, Hadoop 3.4.2 and later) opens: S3A's
+ * {@link ObjectInputStream}, whose every read is {@link RangefetchFSInputStream}'s, the Hadoop stream contract over
+ * Rangefetch streams that the other entry points share. What is S3A's seam here: the object and its options come
+ * from S3A's read parameters, the stream's S3A callbacks are registered for the factory's GETs while it is open
+ * ({@link StreamCallbacksS3Client}), and a close merges its statistics into the thread's IOStatistics context and
+ * closes S3A's part of the stream.
  */
 final class RangefetchInputStream extends ObjectInputStream
         implements ByteBufferReadable, ByteBufferPositionedReadable, CanUnbuffer {
-    /** The capabilities a Rangefetch stream adds to those of every S3A stream; lower case, as probes compare. */
-    static final Set<String> CAPABILITIES = Set.of(
-            StreamCapabilities.VECTOREDIO,
-            StreamCapabilities.READBYTEBUFFER,
-            StreamCapabilities.PREADBYTEBUFFER,
-            StreamCapabilities.UNBUFFER);
-
-    private final StreamFactory factory;
-    private final StreamCallbacksS3Client requests;
+    private final RangefetchFSInputStream contract;
     // Never read: keeps the S3A factory that opened this stream reachable while the stream is, so that factory's
     // lease on the shared Rangefetch factory cannot end by collection under an open stream.
     @SuppressWarnings("unused")
     private final RangefetchStreamFactory opener;
-
-    private final ObjectInputStreamCallbacks callbacks;
-    private final S3Location location;
-    private final S3AInputStreamStatistics streamStatistics;
-    private final FileSystem.Statistics fileSystemStatistics;
-    private final RangefetchIOStatistics ioStatistics;
-    // guarded by this: the options the next (re)open uses, pinned to the ETag once a stream has learned it
-    private OpenOptions options;
-    // counts of the Rangefetch streams unbuffer closed; guarded by this
-    private StreamStatistics retired = RangefetchIOStatistics.none();
-    // null after unbuffer() until the next read; written under this, volatile for getPos()
-    private volatile SeekableS3InputStream current;
-    // the position while current is null
-    private volatile long unbufferedPosition;
-    private volatile boolean closed;
 
     RangefetchInputStream(
             ObjectReadParameters parameters,
@@ -98,309 +44,135 @@ final class RangefetchInputStream extends ObjectInputStream
             RangefetchStreamFactory opener)
             throws IOException {
         super(InputStreamType.Custom, parameters);
-        this.factory = requireNonNull(factory, "factory is null");
-        this.requests = requireNonNull(requests, "requests is null");
+        requireNonNull(factory, "factory is null");
+        requireNonNull(requests, "requests is null");
         this.opener = requireNonNull(opener, "opener is null");
-        this.callbacks = getCallbacks();
-        this.location = new S3Location(getBucket(), getKey());
-        this.streamStatistics = getS3AStreamStatistics();
-        this.fileSystemStatistics = getContext().getStats();
-        this.options = S3AOpenOptions.of(
-                getObjectAttributes(),
-                getContext().getInputPolicy(),
-                getContext().getChangeDetectionPolicy(),
-                factory.config().get(FORMAT_EXTENSIONS));
-        this.ioStatistics = new RangefetchIOStatistics(streamStatistics.getIOStatistics(), this::rangefetchStatistics);
-        requests.register(getBucket(), getKey(), callbacks);
+        ObjectInputStreamCallbacks callbacks = getCallbacks();
+        String bucket = getBucket();
+        String key = getKey();
+        requests.register(bucket, key, callbacks);
+        RangefetchFSInputStream.Binding binding = new RangefetchFSInputStream.Binding() {
+            @Override
+            public void released() {
+                requests.unregister(bucket, key, callbacks);
+            }
+
+            @Override
+            public void closed(RangefetchIOStatistics statistics) {
+                mergeThreadIOStatistics(statistics.rangefetchOnly());
+            }
+        };
         try {
-            this.current = factory.open(location, options);
+            this.contract = new RangefetchFSInputStream(
+                    factory,
+                    new S3Location(bucket, key),
+                    getUri(),
+                    getContentLength(),
+                    S3AOpenOptions.of(
+                            getObjectAttributes(),
+                            getContext().getInputPolicy(),
+                            getContext().getChangeDetectionPolicy(),
+                            factory.config().get(FORMAT_EXTENSIONS)),
+                    String.valueOf(getInputPolicy()),
+                    getS3AStreamStatistics(),
+                    getContext().getStats(),
+                    binding);
         } catch (RuntimeException e) {
-            requests.unregister(getBucket(), getKey(), callbacks);
+            binding.released();
             throw e;
         }
-        streamStatistics.streamOpened();
     }
 
     @Override
-    public synchronized int read() throws IOException {
-        SeekableS3InputStream stream = stream();
-        long position = stream.getPos();
-        streamStatistics.readOperationStarted(position, 1);
-        int read;
-        try {
-            read = stream.read();
-        } catch (IOException e) {
-            throw failed(e, "read", position);
-        }
-        if (read >= 0) {
-            bytesRead(1);
-        }
-        streamStatistics.readOperationCompleted(1, read >= 0 ? 1 : -1);
-        return read;
+    public int read() throws IOException {
+        return contract.read();
     }
 
     @Override
-    public synchronized int read(byte[] buffer, int offset, int length) throws IOException {
-        validatePositionedReadArgs(0, buffer, offset, length);
-        SeekableS3InputStream stream = stream();
-        if (length == 0) {
-            return 0;
-        }
-        long position = stream.getPos();
-        streamStatistics.readOperationStarted(position, length);
-        int read;
-        try {
-            read = stream.read(buffer, offset, length);
-        } catch (IOException e) {
-            throw failed(e, "read", position);
-        }
-        if (read > 0) {
-            bytesRead(read);
-        }
-        streamStatistics.readOperationCompleted(length, read);
-        return read;
-    }
-
-    /** Reads into a heap or direct buffer at the stream's position, as far as the buffer has room. */
-    @Override
-    public synchronized int read(ByteBuffer buffer) throws IOException {
-        if (buffer.hasArray()) {
-            int read = read(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
-            if (read > 0) {
-                buffer.position(buffer.position() + read);
-            }
-            return read;
-        }
-        byte[] bytes = new byte[buffer.remaining()];
-        int read = read(bytes, 0, bytes.length);
-        if (read > 0) {
-            buffer.put(bytes, 0, read);
-        }
-        return read;
+    public int read(byte[] buffer, int offset, int length) throws IOException {
+        return contract.read(buffer, offset, length);
     }
 
     @Override
-    public synchronized void seek(long position) throws IOException {
-        checkNotClosed();
-        if (position < 0) {
-            throw new EOFException(FSExceptionMessages.NEGATIVE_SEEK + " " + position + ": " + getUri());
-        }
-        if (position > getContentLength()) {
-            throw new EOFException(FSExceptionMessages.CANNOT_SEEK_PAST_EOF + " " + position + ": " + getUri() + " has "
-                    + getContentLength() + " bytes");
-        }
-        long from = getPos();
-        if (position > from) {
-            streamStatistics.seekForwards(position - from, 0);
-        } else if (position < from) {
-            streamStatistics.seekBackwards(position - from);
-        }
-        SeekableS3InputStream stream = current;
-        if (stream == null) {
-            unbufferedPosition = position;
-        } else {
-            stream.seek(position);
-        }
+    public int read(ByteBuffer buffer) throws IOException {
+        return contract.read(buffer);
     }
 
-    /** Never waits, not even for a read in progress. */
+    @Override
+    public void seek(long position) throws IOException {
+        contract.seek(position);
+    }
+
     @Override
     public long getPos() {
-        SeekableS3InputStream stream = current;
-        return stream == null ? unbufferedPosition : stream.getPos();
+        return contract.getPos();
     }
 
-    /** There is one copy of an S3 object. */
     @Override
     public boolean seekToNewSource(long targetPosition) {
-        return false;
+        return contract.seekToNewSource(targetPosition);
     }
 
     @Override
-    public synchronized int available() throws IOException {
-        checkNotClosed();
-        return (int) Math.min(Integer.MAX_VALUE, Math.max(0, getContentLength() - getPos()));
+    public int available() throws IOException {
+        return contract.available();
     }
 
     @Override
     public long skip(long count) throws IOException {
-        if (count <= 0) {
-            return 0;
-        }
-        synchronized (this) {
-            long from = getPos();
-            long to = Math.min(getContentLength(), from + count);
-            seek(to);
-            return to - from;
-        }
+        return contract.skip(count);
     }
 
-    /** Reads up to {@code length} bytes at {@code position}; -1 at or past the end. Leaves the position alone. */
     @Override
     public int read(long position, byte[] buffer, int offset, int length) throws IOException {
-        validatePositionedReadArgs(position, buffer, offset, length);
-        SeekableS3InputStream stream = stream();
-        if (length == 0) {
-            return 0;
-        }
-        if (position >= getContentLength()) {
-            return -1;
-        }
-        int toRead = (int) Math.min(length, getContentLength() - position);
-        readFully(stream, position, buffer, offset, toRead);
-        return toRead;
+        return contract.read(position, buffer, offset, length);
     }
 
     @Override
     public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
-        validatePositionedReadArgs(position, buffer, offset, length);
-        SeekableS3InputStream stream = stream();
-        if (length == 0) {
-            return;
-        }
-        if (position + length > getContentLength()) {
-            throw new EOFException(FSExceptionMessages.EOF_IN_READ_FULLY + " " + length + " bytes at " + position
-                    + " of " + getUri() + ", which has " + getContentLength());
-        }
-        readFully(stream, position, buffer, offset, length);
+        contract.readFully(position, buffer, offset, length);
     }
 
-    private void readFully(SeekableS3InputStream stream, long position, byte[] buffer, int offset, int length)
-            throws IOException {
-        streamStatistics.readFullyOperationStarted(position, length);
-        SeekableS3InputStream reading = stream;
-        while (true) {
-            try {
-                reading.readFully(position, buffer, offset, length);
-                break;
-            } catch (IOException e) {
-                SeekableS3InputStream instead = replacing(reading);
-                if (instead == null) {
-                    throw failed(e, "readFully", position);
-                }
-                reading = instead; // the whole read again: every byte of it from one Rangefetch stream
-            }
-        }
-        bytesRead(length);
-    }
-
-    /**
-     * The Rangefetch stream to run a failed positioned read on again: the one in use now (reopened if need be),
-     * when an {@link #unbuffer()} retired {@code failedOn} meanwhile; {@code null} when the failure is the read's
-     * own (the stream it ran on is still the one in use) or this stream is closed.
-     */
-    private synchronized SeekableS3InputStream replacing(SeekableS3InputStream failedOn) throws IOException {
-        return closed || failedOn == current ? null : stream();
+    @Override
+    public void readFully(long position, byte[] buffer) throws IOException {
+        contract.readFully(position, buffer, 0, buffer.length);
     }
 
     @Override
     public int read(long position, ByteBuffer buffer) throws IOException {
-        byte[] bytes = new byte[buffer.remaining()];
-        int read = read(position, bytes, 0, bytes.length);
-        if (read > 0) {
-            buffer.put(bytes, 0, read);
-        }
-        return read;
+        return contract.read(position, buffer);
     }
 
     @Override
     public void readFully(long position, ByteBuffer buffer) throws IOException {
-        byte[] bytes = new byte[buffer.remaining()];
-        readFully(position, bytes, 0, bytes.length);
-        buffer.put(bytes);
+        contract.readFully(position, buffer);
     }
 
     @Override
     public void readVectored(List<? extends FileRange> ranges, IntFunction<ByteBuffer> allocate) throws IOException {
-        readVectored(ranges, allocate, buffer -> {});
+        contract.readVectored(ranges, allocate);
     }
 
-    /**
-     * Hands every range to Rangefetch at once, which merges nearby ones into shared GETs and splits large ones;
-     * returns without waiting. Each range's future fails alone, with S3A's exception for a changed object.
-     */
     @Override
     public void readVectored(
             List<? extends FileRange> ranges, IntFunction<ByteBuffer> allocate, Consumer<ByteBuffer> release)
             throws IOException {
-        requireNonNull(allocate, "allocate is null");
-        requireNonNull(release, "release is null");
-        SeekableS3InputStream stream = stream();
-        List<? extends FileRange> sorted =
-                VectoredReadUtils.validateAndSortRanges(ranges, Optional.of(getContentLength()));
-        streamStatistics.readVectoredOperationStarted(sorted.size(), sorted.size());
-        List<io.rangefetch.SeekableS3InputStream.FileRange> reads = new ArrayList<>(sorted.size());
-        long bytes = 0;
-        for (FileRange range : sorted) {
-            io.rangefetch.SeekableS3InputStream.FileRange read =
-                    io.rangefetch.SeekableS3InputStream.FileRange.of(range.getOffset(), range.getLength());
-            reads.add(read);
-            range.setData(translated(read.data(), range));
-            bytes += range.getLength();
-        }
-        try {
-            stream.readVectored(reads, allocate, release);
-        } catch (IOException e) {
-            throw failed(e, "readVectored", sorted.isEmpty() ? 0 : sorted.get(0).getOffset());
-        }
-        // Counted here, on the caller's thread, not as ranges complete on Rangefetch's: the file system's statistics
-        // are per thread, and engines (Spark's task input metrics) read only the threads that call the stream
-        if (fileSystemStatistics != null) {
-            fileSystemStatistics.incrementBytesRead(bytes);
-        }
+        contract.readVectored(ranges, allocate, release);
     }
 
-    private CompletableFuture<ByteBuffer> translated(CompletableFuture<ByteBuffer> data, FileRange range) {
-        CompletableFuture<ByteBuffer> result = new CompletableFuture<>();
-        data.whenComplete((buffer, failure) -> {
-            if (failure == null) {
-                // the stream's own count, as each range arrives; the file system's was counted when asked
-                streamStatistics.bytesRead(range.getLength());
-                result.complete(buffer);
-            } else {
-                Throwable cause =
-                        failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                                ? failure.getCause()
-                                : failure;
-                result.completeExceptionally(
-                        cause instanceof IOException io ? failed(io, "readVectored", range.getOffset()) : cause);
-            }
-        });
-        return result;
-    }
-
-    /**
-     * Frees what this stream holds: the Rangefetch stream's block and its prefetches. Bytes already fetched stay
-     * in the file system's shared cache (bounded by {@code cache.max-memory}) for any stream of the object.
-     */
     @Override
-    public synchronized void unbuffer() {
-        SeekableS3InputStream stream = current;
-        if (stream == null) {
-            return;
-        }
-        unbufferedPosition = stream.getPos();
-        retire(stream);
-        current = null;
-        streamStatistics.unbuffered();
+    public void unbuffer() {
+        contract.unbuffer();
     }
 
+    /** Closes the contract, then S3A's part of the stream (which hands its statistics on), once. */
     @Override
     public synchronized void close() throws IOException {
-        if (closed) {
+        if (!contract.isOpen()) {
             return;
         }
-        closed = true;
         try {
-            SeekableS3InputStream stream = current;
-            if (stream != null) {
-                unbufferedPosition = stream.getPos();
-                retire(stream);
-                current = null;
-            }
-            requests.unregister(getBucket(), getKey(), callbacks);
-            ioStatistics.publish(streamStatistics);
-            mergeThreadIOStatistics(ioStatistics.rangefetchOnly());
+            contract.close();
         } finally {
             super.close();
         }
@@ -408,87 +180,32 @@ final class RangefetchInputStream extends ObjectInputStream
 
     @Override
     protected boolean isStreamOpen() {
-        return !closed;
+        return contract.isOpen();
     }
 
     @Override
     protected void abortInFinalizer() {
-        SeekableS3InputStream stream = current;
-        if (stream != null) {
-            stream.close();
-        }
-        requests.unregister(getBucket(), getKey(), callbacks);
+        contract.abandon();
     }
 
     @Override
     public boolean hasCapability(String capability) {
-        return CAPABILITIES.contains(capability.toLowerCase(java.util.Locale.ROOT)) || super.hasCapability(capability);
+        return contract.hasCapability(capability) || super.hasCapability(capability);
     }
 
     /** S3A's statistics of this stream with Rangefetch's counts ({@code rangefetch_*}), live. */
     @Override
     public IOStatistics getIOStatistics() {
-        return ioStatistics;
+        return contract.getIOStatistics();
     }
 
     /** What the Rangefetch streams behind this one have cost and served, over unbuffer calls. */
-    synchronized StreamStatistics rangefetchStatistics() {
-        SeekableS3InputStream stream = current;
-        return stream == null ? retired : RangefetchIOStatistics.plus(retired, stream.statistics());
-    }
-
-    /** The open Rangefetch stream, reopened at the saved position after {@link #unbuffer()}. */
-    private synchronized SeekableS3InputStream stream() throws IOException {
-        checkNotClosed();
-        SeekableS3InputStream stream = current;
-        if (stream == null) {
-            stream = factory.open(location, options);
-            stream.seek(unbufferedPosition);
-            current = stream;
-        }
-        return stream;
-    }
-
-    private void retire(SeekableS3InputStream stream) {
-        if (options.etag().isEmpty()) {
-            stream.etag()
-                    .ifPresent(etag -> options = options.toBuilder().etag(etag).build());
-        }
-        retired = RangefetchIOStatistics.plus(retired, stream.statistics());
-        stream.close();
-    }
-
-    private void checkNotClosed() throws IOException {
-        if (closed) {
-            throw new IOException(FSExceptionMessages.STREAM_IS_CLOSED + " " + getUri());
-        }
-    }
-
-    private void bytesRead(long bytes) {
-        streamStatistics.bytesRead(bytes);
-        if (fileSystemStatistics != null) {
-            fileSystemStatistics.incrementBytesRead(bytes);
-        }
-    }
-
-    /** Counts the failure and gives S3A's exception for a changed object; other failures as they are. */
-    private IOException failed(IOException failure, String operation, long position) {
-        streamStatistics.readException();
-        if (failure instanceof ObjectChangedException changed) {
-            RangefetchIOStatistics.versionMismatch(streamStatistics);
-            return new RemoteFileChangedException(
-                    getUri(),
-                    operation,
-                    changed.getMessage() + " (at position " + position + "; reopen the file to read the new version)",
-                    changed);
-        }
-        return failure;
+    StreamStatistics rangefetchStatistics() {
+        return contract.rangefetchStatistics();
     }
 
     @Override
     public String toString() {
-        return "RangefetchInputStream{" + getUri() + ", length=" + getContentLength() + ", position=" + getPos()
-                + ", policy=" + getInputPolicy() + ", " + (closed ? "closed" : current == null ? "unbuffered" : "open")
-                + "}";
+        return contract.toString().replaceFirst("^RangefetchFSInputStream", "RangefetchInputStream");
     }
 }

@@ -100,7 +100,7 @@ public final class RangefetchStreamFactory extends AbstractObjectInputStreamFact
 
     @Override
     public boolean hasCapability(String capability) {
-        return RangefetchInputStream.CAPABILITIES.contains(capability.toLowerCase(Locale.ROOT))
+        return RangefetchFSInputStream.CAPABILITIES.contains(capability.toLowerCase(Locale.ROOT))
                 || super.hasCapability(capability);
     }
 
