@@ -20,6 +20,9 @@ import org.apache.hadoop.fs.s3a.impl.streams.ObjectInputStream;
 import org.apache.hadoop.fs.s3a.impl.streams.ObjectInputStreamCallbacks;
 import org.apache.hadoop.fs.s3a.impl.streams.ObjectReadParameters;
 import org.apache.hadoop.fs.statistics.IOStatistics;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 
 /**
  * The S3A input stream the stream factory ({@link RangefetchStreamFactory}, Hadoop 3.4.2 and later) opens: S3A's
@@ -47,7 +50,18 @@ final class RangefetchInputStream extends ObjectInputStream
         requireNonNull(factory, "factory is null");
         requireNonNull(requests, "requests is null");
         this.opener = requireNonNull(opener, "opener is null");
-        ObjectInputStreamCallbacks callbacks = getCallbacks();
+        ObjectInputStreamCallbacks s3a = getCallbacks();
+        StreamCallbacksS3Client.Sender callbacks = new StreamCallbacksS3Client.Sender() {
+            @Override
+            public GetObjectRequest.Builder newGetRequestBuilder(String key) {
+                return s3a.newGetRequestBuilder(key);
+            }
+
+            @Override
+            public ResponseInputStream<GetObjectResponse> getObject(GetObjectRequest request) throws IOException {
+                return s3a.getObject(request);
+            }
+        };
         String bucket = getBucket();
         String key = getKey();
         requests.register(bucket, key, callbacks);

@@ -39,7 +39,7 @@ import org.apache.hadoop.fs.s3a.impl.streams.StreamIntegration;
  */
 public final class RangefetchStreamFactory extends AbstractObjectInputStreamFactory {
     /** The prefix of Rangefetch's own settings in a Hadoop configuration, the {@link StreamConfig} keys after it. */
-    public static final String CONFIG_PREFIX = "fs.s3a.rangefetch.";
+    public static final String CONFIG_PREFIX = HadoopSettings.CONFIG_PREFIX;
 
     private StreamConfig config;
     private SharedStreamFactories.Identity identity;

@@ -42,18 +42,40 @@ final class S3AOpenOptions {
             ChangeDetectionPolicy change,
             Map<String, List<String>> formatExtensions) {
         requireNonNull(attributes, "attributes is null");
+        return of(
+                attributes.getKey(),
+                attributes.getLen(),
+                attributes.getETag(),
+                attributes.getVersionId(),
+                inputPolicy,
+                change,
+                formatExtensions);
+    }
+
+    /**
+     * The same from plain values, as a file system knows them from a file status ({@code etag} and
+     * {@code versionId} may be {@code null}).
+     */
+    static OpenOptions of(
+            String key,
+            long length,
+            String etag,
+            String versionId,
+            S3AInputPolicy inputPolicy,
+            ChangeDetectionPolicy change,
+            Map<String, List<String>> formatExtensions) {
+        requireNonNull(key, "key is null");
         requireNonNull(change, "change is null");
-        OpenOptions.Builder options = OpenOptions.builder()
-                .length(attributes.getLen())
-                .readPolicy(readPolicy(inputPolicy, attributes.getKey(), formatExtensions));
+        OpenOptions.Builder options =
+                OpenOptions.builder().length(length).readPolicy(readPolicy(inputPolicy, key, formatExtensions));
         boolean detects = change.getMode() == ChangeDetectionPolicy.Mode.Server
                 || change.getMode() == ChangeDetectionPolicy.Mode.Client;
         if (detects && change.getSource() != ChangeDetectionPolicy.Source.None) {
-            if (isPresent(attributes.getETag())) {
-                options.etag(attributes.getETag());
+            if (isPresent(etag)) {
+                options.etag(etag);
             }
-            if (change.getSource() == ChangeDetectionPolicy.Source.VersionId && isPresent(attributes.getVersionId())) {
-                options.versionId(attributes.getVersionId());
+            if (change.getSource() == ChangeDetectionPolicy.Source.VersionId && isPresent(versionId)) {
+                options.versionId(versionId);
             }
         }
         return options.build();

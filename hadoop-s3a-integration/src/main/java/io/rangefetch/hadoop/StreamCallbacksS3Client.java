@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.hadoop.fs.s3a.impl.streams.ObjectInputStreamCallbacks;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.SdkPlugin;
@@ -20,9 +19,9 @@ import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 
 /**
  * The S3 client Rangefetch's factory sends through: an {@link S3Client} of one operation, {@code GetObject},
- * which hands each request to the S3A callbacks of a stream open on that object. Rangefetch builds its
+ * which hands each request to the S3A {@link Sender} of a stream open on that object. Rangefetch builds its
  * {@code GetObjectRequest} (range, {@code If-Match}, version id); here S3A's request builder takes over
- * ({@link ObjectInputStreamCallbacks#newGetRequestBuilder}: bucket, SSE-C key, requester-pays, audit span) and
+ * ({@link Sender#newGetRequestBuilder}: bucket, SSE-C key, requester-pays, audit span) and
  * only the range, {@code If-Match}, version id and Rangefetch's per-request plugins (one SDK attempt: S3A's client
  * retries by its own settings otherwise) are copied onto it, then S3A's {@code getObject} sends it once. SDK
  * exceptions pass through untouched, so Rangefetch's client translates them as for any SDK client.
@@ -37,24 +36,38 @@ import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
  * <p>HEAD is refused: S3A always tells a stream its length and ETag, so Rangefetch never needs one here.
  */
 final class StreamCallbacksS3Client implements S3Client {
-    private final Map<String, List<ObjectInputStreamCallbacks>> openStreams = new ConcurrentHashMap<>();
+    private final Map<String, List<Sender>> openStreams = new ConcurrentHashMap<>();
+
+    /**
+     * How one open stream sends a GET the way its file system would: S3A's request builder (bucket, SSE-C key,
+     * requester-pays) and S3A's client, in the stream's audit span. The stream factory's streams send through their
+     * S3A callbacks ({@code ObjectInputStreamCallbacks}, Hadoop 3.4.2 and later); {@link RangefetchS3AFileSystem}'s
+     * through the file system's request factory and client.
+     */
+    interface Sender {
+        /** A request for {@code key} as S3A builds it; the range, {@code If-Match} and version are set after. */
+        GetObjectRequest.Builder newGetRequestBuilder(String key);
+
+        /** Sends the request once; SDK failures pass through unchecked. */
+        ResponseInputStream<GetObjectResponse> getObject(GetObjectRequest request) throws IOException;
+    }
 
     /** Makes {@code callbacks} the ones GETs of {@code bucket}'s {@code key} use until {@link #unregister}. */
-    void register(String bucket, String key, ObjectInputStreamCallbacks callbacks) {
+    void register(String bucket, String key, Sender callbacks) {
         requireNonNull(bucket, "bucket is null");
         requireNonNull(key, "key is null");
         requireNonNull(callbacks, "callbacks is null");
         openStreams.compute(object(bucket, key), (k, list) -> {
-            List<ObjectInputStreamCallbacks> updated = list == null ? new ArrayList<>(1) : new ArrayList<>(list);
+            List<Sender> updated = list == null ? new ArrayList<>(1) : new ArrayList<>(list);
             updated.add(callbacks);
             return List.copyOf(updated);
         });
     }
 
     /** Forgets {@code callbacks} for {@code key}; harmless when they were never registered or already removed. */
-    void unregister(String bucket, String key, ObjectInputStreamCallbacks callbacks) {
+    void unregister(String bucket, String key, Sender callbacks) {
         openStreams.computeIfPresent(object(bucket, key), (k, list) -> {
-            List<ObjectInputStreamCallbacks> updated = new ArrayList<>(list);
+            List<Sender> updated = new ArrayList<>(list);
             updated.remove(callbacks);
             return updated.isEmpty() ? null : List.copyOf(updated);
         });
@@ -72,12 +85,12 @@ final class StreamCallbacksS3Client implements S3Client {
 
     @Override
     public ResponseInputStream<GetObjectResponse> getObject(GetObjectRequest request) {
-        List<ObjectInputStreamCallbacks> registered = openStreams.get(object(request.bucket(), request.key()));
+        List<Sender> registered = openStreams.get(object(request.bucket(), request.key()));
         if (registered == null || registered.isEmpty()) {
             throw SdkClientException.create("No S3A stream is open on s3a://" + request.bucket() + "/" + request.key()
                     + " to send its GET " + request.range() + " through; reopen the file");
         }
-        ObjectInputStreamCallbacks callbacks = registered.get(registered.size() - 1);
+        Sender callbacks = registered.get(registered.size() - 1);
         GetObjectRequest.Builder builder =
                 callbacks.newGetRequestBuilder(request.key()).range(request.range());
         if (request.ifMatch() != null) {

@@ -9,6 +9,10 @@ import io.rangefetch.it.server.MinioServer;
 import io.rangefetch.it.server.S3ProxyServer;
 import io.rangefetch.it.server.S3Server;
 import io.rangefetch.testing.ProxiedS3;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
@@ -140,6 +144,27 @@ final class ProxiedS3A implements ExtensionContext.Store.CloseableResource, Auto
         conf.set("fs.s3a.input.stream.type", "custom");
         conf.set("fs.s3a.input.stream.custom.factory", "io.rangefetch.hadoop.RangefetchStreamFactory");
         return conf;
+    }
+
+    /** The README's one setting for Hadoop lines without the stream factory: S3A with Rangefetch's streams. */
+    static Configuration withRangefetchFileSystem(Configuration conf) {
+        conf.set("fs.s3a.impl", RangefetchS3AFileSystem.class.getName());
+        return conf;
+    }
+
+    /**
+     * Marks a test class whose S3A reads go through {@link RangefetchS3AFileSystem} instead of the stream factory
+     * (see {@link #withRangefetchFor}).
+     */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.TYPE)
+    @interface ThroughFileSystem {}
+
+    /** Rangefetch's settings for {@code testClass}: the file system's with {@link ThroughFileSystem}, else the factory's. */
+    static Configuration withRangefetchFor(Class<?> testClass, Configuration conf) {
+        return testClass.isAnnotationPresent(ThroughFileSystem.class)
+                ? withRangefetchFileSystem(conf)
+                : withRangefetch(conf);
     }
 
     @Override

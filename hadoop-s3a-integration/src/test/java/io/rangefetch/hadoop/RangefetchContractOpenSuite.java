@@ -12,7 +12,7 @@ import org.apache.hadoop.fs.contract.AbstractFSContract;
 abstract class RangefetchContractOpenSuite extends AbstractContractOpenTest {
     @Override
     protected AbstractFSContract createContract(Configuration conf) {
-        return new S3AContract(conf, ProxiedS3A.of(getClass()));
+        return new S3AContract(conf, getClass());
     }
 
     @Override

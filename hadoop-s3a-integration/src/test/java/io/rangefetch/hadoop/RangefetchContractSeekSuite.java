@@ -8,6 +8,6 @@ import org.apache.hadoop.fs.contract.AbstractFSContract;
 abstract class RangefetchContractSeekSuite extends AbstractContractSeekTest {
     @Override
     protected AbstractFSContract createContract(Configuration conf) {
-        return new S3AContract(conf, ProxiedS3A.of(getClass()));
+        return new S3AContract(conf, getClass());
     }
 }

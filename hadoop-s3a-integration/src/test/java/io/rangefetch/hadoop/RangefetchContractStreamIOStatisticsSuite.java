@@ -13,7 +13,7 @@ import org.apache.hadoop.fs.statistics.StreamStatisticNames;
 abstract class RangefetchContractStreamIOStatisticsSuite extends AbstractContractStreamIOStatisticsTest {
     @Override
     protected AbstractFSContract createContract(Configuration conf) {
-        return new S3AContract(conf, ProxiedS3A.of(getClass()));
+        return new S3AContract(conf, getClass());
     }
 
     @Override

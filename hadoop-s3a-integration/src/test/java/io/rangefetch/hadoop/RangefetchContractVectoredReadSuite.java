@@ -15,6 +15,6 @@ abstract class RangefetchContractVectoredReadSuite extends AbstractContractVecto
 
     @Override
     protected AbstractFSContract createContract(Configuration conf) {
-        return new S3AContract(conf, ProxiedS3A.of(getClass()));
+        return new S3AContract(conf, getClass());
     }
 }

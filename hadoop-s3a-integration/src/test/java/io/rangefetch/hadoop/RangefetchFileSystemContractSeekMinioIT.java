@@ -1,0 +1,8 @@
+package io.rangefetch.hadoop;
+
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** {@link RangefetchContractSeekSuite} on MinIO through {@link RangefetchS3AFileSystem} ({@code fs.s3a.impl}). */
+@ExtendWith(ProxiedS3A.OnMinio.class)
+@ProxiedS3A.ThroughFileSystem
+class RangefetchFileSystemContractSeekMinioIT extends RangefetchContractSeekSuite {}

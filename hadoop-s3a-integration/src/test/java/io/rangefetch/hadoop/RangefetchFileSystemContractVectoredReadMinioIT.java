@@ -1,0 +1,12 @@
+package io.rangefetch.hadoop;
+
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** {@link RangefetchContractVectoredReadSuite} on MinIO through {@link RangefetchS3AFileSystem} ({@code fs.s3a.impl}). */
+@ExtendWith(ProxiedS3A.OnMinio.class)
+@ProxiedS3A.ThroughFileSystem
+class RangefetchFileSystemContractVectoredReadMinioIT extends RangefetchContractVectoredReadSuite {
+    RangefetchFileSystemContractVectoredReadMinioIT(String bufferType) {
+        super(bufferType);
+    }
+}
