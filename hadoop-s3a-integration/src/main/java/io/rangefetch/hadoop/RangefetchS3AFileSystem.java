@@ -26,6 +26,7 @@ import org.apache.hadoop.fs.store.audit.AuditSpan;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 
@@ -65,6 +66,20 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
     @Override
     public void initialize(URI name, Configuration originalConf) throws IOException {
         super.initialize(name, originalConf);
+        try {
+            bindRangefetch(name);
+        } catch (IOException | RuntimeException e) {
+            // nobody else can close what S3A started (its threads, its client): the caller never gets this instance
+            try {
+                close();
+            } catch (IOException | RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
+        }
+    }
+
+    private void bindRangefetch(URI name) throws IOException {
         // the configuration with the bucket's fs.s3a.bucket.<b>.* options folded in, as S3A keeps it
         Configuration conf = getConf();
         config = HadoopSettings.streamConfig(conf);
@@ -233,10 +248,19 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
         }
 
         @Override
-        public ResponseInputStream<GetObjectResponse> getObject(GetObjectRequest request) {
+        public ResponseInputStream<GetObjectResponse> getObject(GetObjectRequest request) throws IOException {
+            S3Client client;
+            try {
+                client = getS3AInternals().getAmazonS3Client("Rangefetch GET");
+            } catch (RuntimeException e) {
+                throw new IOException("S3A's client of " + getUri() + " is gone (the file system is closed?)", e);
+            }
+            if (client == null) {
+                throw new IOException("S3A's client of " + getUri() + " is gone: the file system is closed");
+            }
             span.activate();
             try {
-                return getS3AInternals().getAmazonS3Client("Rangefetch GET").getObject(request);
+                return client.getObject(request);
             } finally {
                 span.deactivate();
             }

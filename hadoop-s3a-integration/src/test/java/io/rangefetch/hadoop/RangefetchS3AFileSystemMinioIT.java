@@ -189,4 +189,14 @@ class RangefetchS3AFileSystemMinioIT {
         }
         assertThatThrownBy(() -> fs.open(new Path("/fs/dir/inside.bin"))).isInstanceOf(IOException.class);
     }
+
+    @Test
+    void aBadRangefetchSettingFailsTheFileSystemNamingTheKey() {
+        Configuration conf = ProxiedS3A.withRangefetchFileSystem(s3a.s3aConfiguration());
+        conf.set("fs.s3a.rangefetch.cache.max-memory", "plenty");
+        assertThatThrownBy(() -> FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), conf))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("fs.s3a.rangefetch.cache.max-memory")
+                .hasMessageContaining("plenty");
+    }
 }
