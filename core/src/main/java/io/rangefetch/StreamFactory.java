@@ -166,8 +166,7 @@ public final class StreamFactory implements AutoCloseable {
             throw new IllegalStateException("Stream factory is closed; cannot open " + location);
         }
         ObjectAddress address = new ObjectAddress(
-                location.bucket(),
-                location.key(),
+                location,
                 options.versionId().orElse(null),
                 options.sseCustomerKey().orElse(null));
         long length = options.length().orElse(-1);
@@ -199,7 +198,7 @@ public final class StreamFactory implements AutoCloseable {
                         session.smallObjectSize().orElse(config.get(StreamConfig.SMALL_OBJECT_SIZE)));
                 long tail = session.openTailSize();
                 if (tail > 0) {
-                    reader.startOpenFetch(true, 0, tail, session::opened);
+                    reader.startOpenTailFetch(tail, session::opened);
                 } else if (reader.knownLength() >= 0) {
                     session.opened();
                 }

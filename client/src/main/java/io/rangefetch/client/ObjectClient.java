@@ -83,16 +83,8 @@ public interface ObjectClient extends AutoCloseable {
             requireNonNull(location, "location is null");
         }
 
-        public ObjectAddress(S3Location location) {
-            this(location, null, null);
-        }
-
         public ObjectAddress(String bucket, String key) {
             this(new S3Location(bucket, key), null, null);
-        }
-
-        public ObjectAddress(String bucket, String key, String versionId, SseCustomerKey sseCustomerKey) {
-            this(new S3Location(bucket, key), versionId, sseCustomerKey);
         }
 
         public String bucket() {

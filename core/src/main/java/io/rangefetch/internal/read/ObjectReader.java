@@ -184,17 +184,17 @@ public final class ObjectReader implements AutoCloseable {
     }
 
     /**
-     * Starts fetching, without waiting, what a format policy wants as the stream opens: the last {@code len}
-     * bytes ({@code tail}), or {@code len} bytes from {@code start}. When the version is not known yet this is the
+     * Starts fetching, without waiting, the object's tail a format policy wants as the stream opens: its last
+     * {@code len} bytes (where Parquet and ORC keep their footers). When the version is not known yet this is the
      * request that learns it, run in a scheduler slot; reads that would learn the version wait for it instead of
      * sending their own. When it is known, the bytes are prefetched (a small object whole, in parallel parts). An
      * empty object fetches nothing. Then {@code opened} runs, unless the fetch failed.
      */
-    public void startOpenFetch(boolean tail, long start, long len, Runnable opened) {
+    public void startOpenTailFetch(long len, Runnable opened) {
         ReadShape reads = shape;
         PinnedVersion known = version.current();
         if (known != null) {
-            ByteRange range = known.isEmpty() ? null : reads.planner().openPrefetch(tail, start, len, known.length());
+            ByteRange range = known.isEmpty() ? null : reads.planner().openPrefetch(true, 0, len, known.length());
             if (range != null) {
                 prefetch(List.of(range));
             }
@@ -202,7 +202,7 @@ public final class ObjectReader implements AutoCloseable {
             return;
         }
         int size = (int) Math.min(Integer.MAX_VALUE, Math.max(1, len));
-        version.startOpenFetch(reads.firstFetch(tail ? -1 : start, size, tail, null, 0), opened);
+        version.startOpenFetch(reads.firstFetch(-1, size, true, null, 0), opened);
     }
 
     /**
