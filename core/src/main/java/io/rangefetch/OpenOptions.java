@@ -122,13 +122,18 @@ public final class OpenOptions {
             return this;
         }
 
-        /** The ETag of the version to read; reads fail if the object no longer has it. */
+        /**
+         * The ETag of the version to read; reads fail if the object no longer has it. As S3 sends it, quoted; an
+         * unquoted one (AWS SDK v1 strips the quotes, so Hadoop 3.3's S3A file statuses hold them bare) is quoted
+         * here, so it matches what every GET answers.
+         */
         public Builder etag(String etag) {
             requireNonNull(etag, "etag is null");
             if (etag.isBlank()) {
                 throw new IllegalArgumentException("ETag is blank");
             }
-            this.etag = etag;
+            boolean quoted = etag.length() >= 2 && etag.endsWith("\"") && (etag.startsWith("\"") || etag.startsWith("W/\""));
+            this.etag = quoted ? etag : '"' + etag + '"';
             return this;
         }
 

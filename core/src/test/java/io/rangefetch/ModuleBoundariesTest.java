@@ -48,6 +48,7 @@ class ModuleBoundariesTest {
                         "parquet",
                         "iceberg-integration",
                         "hadoop-s3a-integration",
+                        "hadoop-compat-tests",
                         "bundle",
                         "integration-tests",
                         "benchmarks",

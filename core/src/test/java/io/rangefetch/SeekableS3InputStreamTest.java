@@ -212,6 +212,26 @@ class SeekableS3InputStreamTest {
     }
 
     @Test
+    void anUnquotedEtagAsSdkV1GivesItIsTheObjectsOwnNotAChange() throws IOException {
+        byte[] data = put("bare-etag", 3 * MIB);
+        String quoted = client.etag(BUCKET, "bare-etag");
+        String bare = quoted.substring(1, quoted.length() - 1);
+        assertThat(OpenOptions.builder().etag(bare).build().etag()).contains(quoted);
+        assertThat(OpenOptions.builder().etag(quoted).build().etag()).contains(quoted);
+        assertThat(OpenOptions.builder().etag("W/" + quoted).build().etag()).contains("W/" + quoted);
+        try (SeekableS3InputStream stream = factory().open(
+                at("bare-etag"),
+                OpenOptions.builder().length(data.length).etag(bare).build())) {
+            byte[] read = new byte[data.length];
+            stream.readFully(0, read, 0, read.length);
+            assertThat(read).isEqualTo(data);
+        }
+        fixture.awaitQuiet();
+        assertThat(client.gets()).isNotEmpty().allSatisfy(get -> assertThat(get.ifMatch())
+                .isEqualTo(quoted));
+    }
+
+    @Test
     void everyGetAfterTheFirstCarriesIfMatch() throws IOException {
         put("ifmatch", 40 * MIB);
         StreamFactory factory = factory();

@@ -9,6 +9,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
@@ -31,8 +32,8 @@ import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 
 /**
- * S3A with Rangefetch's streams, for the Hadoop lines without S3A's stream factory seam (3.4.0 and 3.4.1, Spark
- * 4.0's): {@code fs.s3a.impl=io.rangefetch.hadoop.RangefetchS3AFileSystem}. Everything but reading is S3A's
+ * S3A with Rangefetch's streams, for the Hadoop lines without S3A's stream factory seam (3.3.5 to 3.4.1: Spark 3.5's
+ * and 4.0's): {@code fs.s3a.impl=io.rangefetch.hadoop.RangefetchS3AFileSystem}. Everything but reading is S3A's
  * (listing, writing, renames, committers, credentials, delegation tokens); {@link #open(Path, int)} and
  * {@code openFile} return Rangefetch streams ({@link RangefetchFSInputStream}: positioned, byte-buffer and vectored
  * reads, unbuffer, IOStatistics), opened with the length and ETag S3A knows: from the file status an
@@ -40,28 +41,33 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
  * On Hadoop 3.4.2 and later the stream factory ({@link RangefetchStreamFactory}) is the way; this class works there
  * too.
  *
- * <p><b>Requests.</b> Every GET goes out as S3A would send it: S3A's request factory builds it (bucket, SSE-C key,
- * requester-pays), S3A's own SDK client sends it (so its credentials, endpoint and client settings apply) once, in
- * an audit span of the stream that asked. The Rangefetch factory behind the streams is shared, as the stream
- * factory's is ({@link SharedStreamFactories}: one budget and one pool for every file system with the same user
- * and {@code fs.s3a.} settings), and sends through the file system of a stream open on the object
- * ({@link StreamCallbacksS3Client}).
+ * <p><b>Requests.</b> Every GET goes out through the file system's {@link GetRoute}, once, in an audit span of the
+ * stream that asked. On 3.4.0 and later that is S3A's request factory (bucket, SSE-C key, requester-pays) and S3A's
+ * own SDK v2 client, so its credentials, endpoint and client settings apply ({@link S3AClientRoute}). On 3.3.x S3A's
+ * client is SDK v1's: the GETs go through an SDK v2 client built from S3A's settings and signed with S3A's own
+ * credential chain ({@link S3ASettingsClientRoute}, which lists what carries over). The Rangefetch factory behind the
+ * streams is shared, as the stream factory's is ({@link SharedStreamFactories}: one budget and one pool for every
+ * file system with the same user and {@code fs.s3a.} settings), and sends through the file system of a stream open
+ * on the object ({@link StreamCallbacksS3Client}).
  *
  * <p><b>What stays S3A's.</b> Client-side encryption (CSE-KMS, CSE-CUSTOM) decrypts in S3A's encryption client,
- * which Rangefetch's ranged reads cannot use: with it, {@code open} is S3A's own. S3A's option parsing
- * ({@link OpenFileSupport}) decides the read policy, the change detection policy, the length and which mandatory
- * options are refused, so an {@code openFile} means what it means to S3A.
+ * which Rangefetch's ranged reads cannot use: with it, {@code open} is S3A's own; so it is on 3.3.x for settings the
+ * built client cannot carry (access points, custom signers or client factories) or without the SDK v2 modules, each
+ * said once in a warning. S3A's option parsing ({@link OpenFileSupport}) decides the read policy, the change
+ * detection policy, the length and which mandatory options are refused, so an {@code openFile} means what it means
+ * to S3A.
  */
 public class RangefetchS3AFileSystem extends S3AFileSystem {
     private static final Logger LOG = LoggerFactory.getLogger(RangefetchS3AFileSystem.class);
     private static final AtomicBoolean CSE_WARNED = new AtomicBoolean();
-    private static final AtomicBoolean V1_WARNED = new AtomicBoolean();
+    private static final AtomicBoolean S3A_STREAMS_WARNED = new AtomicBoolean();
 
     private volatile SharedStreamFactories.Lease lease;
     private StreamConfig config;
     private OpenFileSupport openFiles;
     private boolean clientSideEncryption;
     private boolean s3aStreamsOnly;
+    private GetRoute route;
 
     @Override
     public void initialize(URI name, Configuration originalConf) throws IOException {
@@ -83,6 +89,12 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
         // the configuration with the bucket's fs.s3a.bucket.<b>.* options folded in, as S3A keeps it
         Configuration conf = getConf();
         config = HadoopSettings.streamConfig(conf);
+        if (!hasClass("org.apache.hadoop.fs.s3a.impl.OpenFileSupport")) {
+            // 3.3.4 and older: no openFile options and no vectored reads, which these streams are built on
+            s3aStreamsOnly = true;
+            warnS3AStreams(name, "this Hadoop is older than 3.3.5; use 3.3.6's hadoop-aws and hadoop-client");
+            return;
+        }
         openFiles = new OpenFileSupport(
                 getChangeDetectionPolicy(),
                 conf.getLongBytes(Constants.READAHEAD_RANGE, Constants.DEFAULT_READAHEAD_RANGE),
@@ -97,15 +109,9 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
                     name,
                     getS3EncryptionAlgorithm());
         }
-        if (!hasSdkV2Client()) {
-            // Hadoop 3.3.x: S3A's client is the SDK v1 one, which Rangefetch's requests cannot go through yet
-            s3aStreamsOnly = true;
-            if (V1_WARNED.compareAndSet(false, true)) {
-                LOG.warn(
-                        "{}: this Hadoop's S3A has no AWS SDK v2 client (Hadoop 3.3.x): its files are read by S3A's"
-                                + " own streams, not Rangefetch's",
-                        name);
-            }
+        if (!clientSideEncryption) {
+            route = route(name, conf);
+            s3aStreamsOnly = route == null;
         }
         lease = SharedStreamFactories.lease(this, SharedStreamFactories.Identity.of(conf), config);
     }
@@ -167,7 +173,7 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
                 information.getChangePolicy(),
                 config.get(FORMAT_EXTENSIONS));
         S3AInputStreamStatistics streamStatistics = getInstrumentation().newInputStreamStatistics(statistics);
-        FileSystemSender sender = new FileSystemSender(createSpan("op_open", path.toString(), null));
+        FileSystemSender sender = new FileSystemSender(route, createSpan("op_open", path.toString(), null));
         StreamCallbacksS3Client requests = leased.requests();
         requests.register(bucket, key, sender);
         RangefetchFSInputStream.Binding binding = new RangefetchFSInputStream.Binding() {
@@ -202,10 +208,42 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
         }
     }
 
-    /** Whether this Hadoop's S3A holds an AWS SDK v2 client (3.4.0 and later) that a subclass can reach. */
-    private static boolean hasSdkV2Client() {
+    /**
+     * Where this file system's GETs go: S3A's own SDK v2 client (Hadoop 3.4.0 and later), else one built from S3A's
+     * settings (3.3.x, whose S3A client is SDK v1's); null when neither can serve (settings the built client cannot
+     * carry, or no SDK v2 HTTP client on the class path), and the file system then reads with S3A's streams.
+     */
+    private GetRoute route(URI name, Configuration conf) throws IOException {
+        if (hasClass("org.apache.hadoop.fs.s3a.S3AInternals")) {
+            // 3.4.0 and later: S3A's client is an SDK v2 one a subclass can reach
+            return new S3AClientRoute(this);
+        }
+        Optional<String> unsupported = S3ASettingsClientRoute.unsupported(conf);
+        if (unsupported.isPresent()) {
+            warnS3AStreams(name, unsupported.get());
+            return null;
+        }
         try {
-            Class.forName("org.apache.hadoop.fs.s3a.S3AInternals", false, S3AFileSystem.class.getClassLoader());
+            return S3ASettingsClientRoute.of(this);
+        } catch (LinkageError e) {
+            warnS3AStreams(
+                    name,
+                    "the AWS SDK v2 modules Rangefetch needs beside Hadoop 3.3's SDK v1 are missing"
+                            + " (software.amazon.awssdk:s3 and apache-client): " + e);
+            return null;
+        }
+    }
+
+    private static void warnS3AStreams(URI name, String why) {
+        if (S3A_STREAMS_WARNED.compareAndSet(false, true)) {
+            LOG.warn("{}: its files are read by S3A's own streams, not Rangefetch's: {}", name, why);
+        }
+    }
+
+    /** Whether this Hadoop has {@code className}: which line it is, asked without loading what it lacks. */
+    private static boolean hasClass(String className) {
+        try {
+            Class.forName(className, false, S3AFileSystem.class.getClassLoader());
             return true;
         } catch (ClassNotFoundException e) {
             return false;
@@ -220,20 +258,29 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
         } finally {
             SharedStreamFactories.Lease leased = lease;
             lease = null;
-            if (leased != null) {
-                leased.release();
+            try {
+                if (leased != null) {
+                    leased.release();
+                }
+            } finally {
+                GetRoute closing = route;
+                if (closing != null) {
+                    closing.close();
+                }
             }
         }
     }
 
     /**
-     * How a stream of this file system sends a GET: S3A's request factory and S3A's SDK client, in the stream's
-     * audit span, activated on whichever thread sends (a Rangefetch fetch thread, mostly).
+     * How a stream of this file system sends a GET: through the file system's {@link GetRoute}, in the stream's audit
+     * span, activated on whichever thread sends (a Rangefetch fetch thread, mostly).
      */
-    private final class FileSystemSender implements StreamCallbacksS3Client.Sender {
+    private static final class FileSystemSender implements StreamCallbacksS3Client.Sender {
+        private final GetRoute route;
         private final AuditSpan span;
 
-        FileSystemSender(AuditSpan span) {
+        FileSystemSender(GetRoute route, AuditSpan span) {
+            this.route = route;
             this.span = span;
         }
 
@@ -241,7 +288,7 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
         public GetObjectRequest.Builder newGetRequestBuilder(String key) {
             span.activate();
             try {
-                return getRequestFactory().newGetObjectRequestBuilder(key);
+                return route.newGetRequestBuilder(key);
             } finally {
                 span.deactivate();
             }
@@ -249,15 +296,7 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
 
         @Override
         public ResponseInputStream<GetObjectResponse> getObject(GetObjectRequest request) throws IOException {
-            S3Client client;
-            try {
-                client = getS3AInternals().getAmazonS3Client("Rangefetch GET");
-            } catch (RuntimeException e) {
-                throw new IOException("S3A's client of " + getUri() + " is gone (the file system is closed?)", e);
-            }
-            if (client == null) {
-                throw new IOException("S3A's client of " + getUri() + " is gone: the file system is closed");
-            }
+            S3Client client = route.client();
             span.activate();
             try {
                 return client.getObject(request);

@@ -78,23 +78,43 @@ final class ProxiedS3A implements ExtensionContext.Store.CloseableResource, Auto
         }
 
         private ProxiedS3A start() {
-            ProxiedS3 s3;
-            try {
-                s3 = ProxiedS3.start(this::startServer, NetworkModel.unshaped());
-            } catch (RuntimeException e) {
-                throw e; // a skip (no minio binary) stays a skip
-            } catch (Exception e) {
-                throw new IllegalStateException(
-                        getClass().getSimpleName() + ": the S3 server or the proxy in front of it did not start", e);
-            }
-            try {
-                s3.server().createBucket(BUCKET);
-                return new ProxiedS3A(s3);
-            } catch (RuntimeException | Error e) {
-                s3.close();
-                throw e;
-            }
+            return ProxiedS3A.start(this::startServer, getClass().getSimpleName());
         }
+    }
+
+    /** What a backend's {@link Backend#startServer} does, as a value. */
+    @FunctionalInterface
+    private interface ServerStart {
+        S3Server start() throws Exception;
+    }
+
+    /** The server {@code server} starts, behind its proxy, with the test bucket. */
+    private static ProxiedS3A start(ServerStart server, String name) {
+        ProxiedS3 s3;
+        try {
+            s3 = ProxiedS3.start(server::start, NetworkModel.unshaped());
+        } catch (RuntimeException e) {
+            throw e; // a skip (no minio binary) stays a skip
+        } catch (Exception e) {
+            throw new IllegalStateException(name + ": the S3 server or the proxy in front of it did not start", e);
+        }
+        try {
+            s3.server().createBucket(BUCKET);
+            return new ProxiedS3A(s3);
+        } catch (RuntimeException | Error e) {
+            s3.close();
+            throw e;
+        }
+    }
+
+    /**
+     * MinIO for {@code testClass} alone, registered as its backend, for a class JUnit 4 runs (the contract suites
+     * of Hadoop 3.3 and 3.4), which no Jupiter extension reaches; the caller closes it after the class.
+     */
+    static ProxiedS3A startOnMinioFor(Class<?> testClass) {
+        ProxiedS3A started = start(MinioServer::start, testClass.getSimpleName());
+        BY_TEST_CLASS.put(testClass, started);
+        return started;
     }
 
     /** The run's instance for {@code testClass}, which one of the backend extensions annotates. */
@@ -169,6 +189,7 @@ final class ProxiedS3A implements ExtensionContext.Store.CloseableResource, Auto
 
     @Override
     public void close() {
+        BY_TEST_CLASS.values().removeIf(registered -> registered == this);
         s3.close();
     }
 

@@ -8,6 +8,7 @@ import io.rangefetch.it.server.S3Clients;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -17,12 +18,16 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.s3a.RemoteFileChangedException;
+import org.apache.hadoop.fs.s3a.S3AFileSystem;
 import org.apache.hadoop.fs.statistics.IOStatisticsSource;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.io.LocalInputFile;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -54,10 +59,14 @@ class RangefetchS3AFileSystemMinioIT {
     }
 
     private FileSystem fileSystem() throws IOException {
+        return FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), rangefetchConfiguration());
+    }
+
+    private Configuration rangefetchConfiguration() {
         Configuration conf = ProxiedS3A.withRangefetchFileSystem(s3a.s3aConfiguration());
         // this test counts the requests its reads plan; a hedge would add a second send of a slow GET by design
         conf.set("fs.s3a.rangefetch.hedge.enabled", "false");
-        return FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), conf);
+        return conf;
     }
 
     private byte[] put(String key, int size, long seed) {
@@ -91,6 +100,36 @@ class RangefetchS3AFileSystemMinioIT {
             // S3A's open learns the length with its one HEAD, as S3A's own streams do; Rangefetch sends none
             assertThat(ledger().heads()).isEqualTo(1);
             assertThat(ledger().gets()).isPositive();
+        }
+    }
+
+    @Test
+    void parquetJavaReadsAProjectionThroughTheFileSystemAsThroughS3AsOwnStreamsInFewerGets(@TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path local = ParquetRows.write(dir.resolve("rows.parquet"));
+        s3.putObject(
+                request -> request.bucket(ProxiedS3A.BUCKET).key("fs/rows.parquet"), RequestBody.fromFile(local));
+        List<String> expected = ParquetRows.readProjected(new LocalInputFile(local), new Configuration());
+        assertThat(expected).hasSize(ParquetRows.ROWS);
+
+        Configuration classic = s3a.s3aConfiguration();
+        classic.set("fs.s3a.input.stream.type", "classic"); // the default of the lines this file system is for
+        long classicGets = readParquet(classic, expected, S3AFileSystem.class);
+        long rangefetchGets = readParquet(rangefetchConfiguration(), expected, RangefetchS3AFileSystem.class);
+        System.out.printf("projection through fs.s3a.impl: S3A %d GETs, Rangefetch %d GETs%n", classicGets, rangefetchGets);
+        assertThat(rangefetchGets).isLessThan(classicGets);
+    }
+
+    /** Reads the projection with vectored IO on, through {@code conf}'s file system; answers the GETs it took. */
+    private long readParquet(Configuration conf, List<String> expected, Class<?> fileSystemType) throws IOException {
+        conf.setBoolean("parquet.hadoop.vectored.io.enabled", true);
+        try (FileSystem fs = FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), conf)) {
+            assertThat(fs.getClass()).isEqualTo(fileSystemType);
+            FileStatus status = fs.getFileStatus(new Path("/fs/rows.parquet"));
+            ledger().reset();
+            assertThat(ParquetRows.readProjected(HadoopInputFile.fromStatus(status, conf), conf))
+                    .isEqualTo(expected);
+            return ledger().gets();
         }
     }
 

@@ -60,11 +60,6 @@ import software.amazon.awssdk.services.s3.S3Client;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class S3AEndToEndSuite {
     private static final int KIB = 1024;
-    private static final int PARQUET_ROWS = 150_000;
-    private static final MessageType SCHEMA = MessageTypeParser.parseMessageType(
-            "message row { required int64 id; required binary name (UTF8); required double score; }");
-    // id and score: two column chunks with the name chunk between them in every row group
-    private static final String PROJECTION = "message row { required int64 id; required double score; }";
 
     private ProxiedS3A s3a;
     private S3Client s3;
@@ -74,7 +69,7 @@ abstract class S3AEndToEndSuite {
     void setUp(@TempDir Path directory) throws IOException {
         s3a = ProxiedS3A.of(getClass());
         s3 = S3Clients.sync(s3a.server());
-        localParquet = writeParquet(directory.resolve("rows.parquet"));
+        localParquet = ParquetRows.write(directory.resolve("rows.parquet"));
         s3.putObject(
                 request -> request.bucket(ProxiedS3A.BUCKET).key("e2e/rows.parquet"),
                 RequestBody.fromFile(localParquet));
@@ -100,8 +95,8 @@ abstract class S3AEndToEndSuite {
     @Test
     void parquetThroughS3aReadsTheLocalRecordsWithFewerRequestsThanTheClassicStreamAndNoUnreadColumn()
             throws IOException {
-        List<String> expected = readProjected(new LocalInputFile(localParquet), new Configuration());
-        assertThat(expected).hasSize(PARQUET_ROWS);
+        List<String> expected = ParquetRows.readProjected(new LocalInputFile(localParquet), new Configuration());
+        assertThat(expected).hasSize(ParquetRows.ROWS);
 
         Configuration classic = s3a.s3aConfiguration();
         classic.set("fs.s3a.input.stream.type", "classic");
@@ -125,18 +120,11 @@ abstract class S3AEndToEndSuite {
         // Classic reads the footer exactly, in two GETs (trailer, then footer); Rangefetch's one open fetch is
         // parquet.footer-precache-size of the tail (no footer seen yet in this factory), so the bytes past the
         // footer are the only ones it may fetch beyond classic's: no unread column chunk, no byte twice.
-        long footerTail = footerLength(localParquet) + 8L;
+        long footerTail = ParquetRows.footerLength(localParquet) + 8L;
         long precachePastFooter = StreamConfig.defaults().get(ParquetFormatPolicy.FOOTER_PRECACHE_SIZE) - footerTail;
         assertThat(rangefetchLedger.bodyBytes() - precachePastFooter)
                 .as("bytes, Rangefetch (less the precache past the footer) vs classic %s", classicLedger)
                 .isLessThanOrEqualTo(classicLedger.bodyBytes());
-    }
-
-    private static int footerLength(Path parquet) throws IOException {
-        byte[] bytes = Files.readAllBytes(parquet);
-        return java.nio.ByteBuffer.wrap(bytes, bytes.length - 8, 4)
-                .order(java.nio.ByteOrder.LITTLE_ENDIAN)
-                .getInt();
     }
 
     /** Reads the projection through s3a:// with vectored IO on; returns what the proxy counted. */
@@ -145,7 +133,7 @@ abstract class S3AEndToEndSuite {
         try (FileSystem fs = FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), conf)) {
             FileStatus status = fs.getFileStatus(new org.apache.hadoop.fs.Path("/e2e/rows.parquet"));
             s3a.proxy().ledger().reset();
-            assertThat(readProjected(HadoopInputFile.fromStatus(status, conf), conf))
+            assertThat(ParquetRows.readProjected(HadoopInputFile.fromStatus(status, conf), conf))
                     .isEqualTo(expected);
             return Requests.of(s3a.proxy().ledger());
         }
@@ -328,52 +316,9 @@ abstract class S3AEndToEndSuite {
         }
     }
 
-    private static List<String> readProjected(InputFile file, Configuration conf) throws IOException {
-        conf.set(ReadSupport.PARQUET_READ_SCHEMA, PROJECTION);
-        List<String> rows = new ArrayList<>();
-        try (ParquetReader<Group> reader =
-                new GroupReaderBuilder(file).withConf(conf).build()) {
-            for (Group row = reader.read(); row != null; row = reader.read()) {
-                rows.add(row.toString());
-            }
-        }
-        return rows;
-    }
-
-    private static Path writeParquet(Path path) throws IOException {
-        SimpleGroupFactory rows = new SimpleGroupFactory(SCHEMA);
-        // small row groups, so the projection reads several row groups of two chunks with a gap between them
-        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new LocalOutputFile(path))
-                .withType(SCHEMA)
-                .withRowGroupSize(256L * KIB)
-                .withPageSize(32 * KIB)
-                .build()) {
-            for (int i = 0; i < PARQUET_ROWS; i++) {
-                writer.write(rows.newGroup()
-                        .append("id", (long) i)
-                        .append("name", "row-" + i + "-" + Long.toHexString(i * 0x9E3779B97F4A7C15L))
-                        .append("score", i * 0.5 - 17.25));
-            }
-        }
-        assertThat(Files.size(path)).isGreaterThan(4096L * KIB);
-        return path;
-    }
-
     private static byte[] patterned(int size, long seed) {
         byte[] bytes = new byte[size];
         new SplittableRandom(seed).nextBytes(bytes);
         return bytes;
-    }
-
-    /** parquet-java's reader of example {@link Group}s over any {@link InputFile}. */
-    private static final class GroupReaderBuilder extends ParquetReader.Builder<Group> {
-        GroupReaderBuilder(InputFile file) {
-            super(file);
-        }
-
-        @Override
-        protected ReadSupport<Group> getReadSupport() {
-            return new GroupReadSupport();
-        }
     }
 }
