@@ -132,7 +132,8 @@ public final class OpenOptions {
             if (etag.isBlank()) {
                 throw new IllegalArgumentException("ETag is blank");
             }
-            boolean quoted = etag.length() >= 2 && etag.endsWith("\"") && (etag.startsWith("\"") || etag.startsWith("W/\""));
+            boolean quoted =
+                    etag.length() >= 2 && etag.endsWith("\"") && (etag.startsWith("\"") || etag.startsWith("W/\""));
             this.etag = quoted ? etag : '"' + etag + '"';
             return this;
         }

@@ -219,16 +219,18 @@ class SeekableS3InputStreamTest {
         assertThat(OpenOptions.builder().etag(bare).build().etag()).contains(quoted);
         assertThat(OpenOptions.builder().etag(quoted).build().etag()).contains(quoted);
         assertThat(OpenOptions.builder().etag("W/" + quoted).build().etag()).contains("W/" + quoted);
-        try (SeekableS3InputStream stream = factory().open(
-                at("bare-etag"),
-                OpenOptions.builder().length(data.length).etag(bare).build())) {
+        try (SeekableS3InputStream stream = factory()
+                .open(
+                        at("bare-etag"),
+                        OpenOptions.builder().length(data.length).etag(bare).build())) {
             byte[] read = new byte[data.length];
             stream.readFully(0, read, 0, read.length);
             assertThat(read).isEqualTo(data);
         }
         fixture.awaitQuiet();
-        assertThat(client.gets()).isNotEmpty().allSatisfy(get -> assertThat(get.ifMatch())
-                .isEqualTo(quoted));
+        assertThat(client.gets())
+                .isNotEmpty()
+                .allSatisfy(get -> assertThat(get.ifMatch()).isEqualTo(quoted));
     }
 
     @Test

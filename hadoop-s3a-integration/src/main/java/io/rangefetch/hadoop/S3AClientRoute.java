@@ -28,7 +28,8 @@ final class S3AClientRoute implements GetRoute {
         try {
             client = fileSystem.getS3AInternals().getAmazonS3Client("Rangefetch GET");
         } catch (RuntimeException e) {
-            throw new IOException("S3A's client of " + fileSystem.getUri() + " is gone (the file system is closed?)", e);
+            throw new IOException(
+                    "S3A's client of " + fileSystem.getUri() + " is gone (the file system is closed?)", e);
         }
         if (client == null) {
             throw new IOException("S3A's client of " + fileSystem.getUri() + " is gone: the file system is closed");

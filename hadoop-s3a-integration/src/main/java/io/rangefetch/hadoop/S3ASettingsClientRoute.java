@@ -52,8 +52,8 @@ final class S3ASettingsClientRoute implements GetRoute {
     private static final String DEFAULT_CLIENT_FACTORY = "org.apache.hadoop.fs.s3a.DefaultS3ClientFactory";
 
     /** The region in an AWS regional S3 endpoint's host: s3.eu-west-1.amazonaws.com, s3-eu-west-1..., dualstack. */
-    private static final Pattern AWS_REGIONAL_HOST =
-            Pattern.compile("^(?:.*\\.)?s3[.-](?:dualstack\\.)?([a-z]{2}(?:-[a-z]+)+-\\d+)\\.amazonaws\\.com(?:\\.cn)?$");
+    private static final Pattern AWS_REGIONAL_HOST = Pattern.compile(
+            "^(?:.*\\.)?s3[.-](?:dualstack\\.)?([a-z]{2}(?:-[a-z]+)+-\\d+)\\.amazonaws\\.com(?:\\.cn)?$");
 
     private final String bucket;
     private final String uri;
@@ -134,7 +134,8 @@ final class S3ASettingsClientRoute implements GetRoute {
 
     private static String md5OfKey(String base64Key) {
         try {
-            byte[] digest = MessageDigest.getInstance("MD5").digest(Base64.getDecoder().decode(base64Key));
+            byte[] digest =
+                    MessageDigest.getInstance("MD5").digest(Base64.getDecoder().decode(base64Key));
             return Base64.getEncoder().encodeToString(digest);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("this JVM has no MD5, which SSE-C needs", e);
@@ -241,7 +242,8 @@ final class S3ASettingsClientRoute implements GetRoute {
 
     @Override
     public GetObjectRequest.Builder newGetRequestBuilder(String key) {
-        GetObjectRequest.Builder request = GetObjectRequest.builder().bucket(bucket).key(key);
+        GetObjectRequest.Builder request =
+                GetObjectRequest.builder().bucket(bucket).key(key);
         if (requesterPays) {
             request.requestPayer(RequestPayer.REQUESTER);
         }

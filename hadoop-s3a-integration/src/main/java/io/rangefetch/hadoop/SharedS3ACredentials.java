@@ -53,8 +53,8 @@ final class SharedS3ACredentials implements AwsCredentialsProvider, AutoCloseabl
         Method sessionToken;
         Class<?> sessionCredentials;
         try {
-            getCredentials = Class.forName(V1 + "AWSCredentialsProvider", false, loader)
-                    .getMethod("getCredentials");
+            getCredentials =
+                    Class.forName(V1 + "AWSCredentialsProvider", false, loader).getMethod("getCredentials");
             Class<?> credentials = Class.forName(V1 + "AWSCredentials", false, loader);
             accessKeyId = credentials.getMethod("getAWSAccessKeyId");
             secretKey = credentials.getMethod("getAWSSecretKey");

@@ -104,11 +104,10 @@ class RangefetchS3AFileSystemMinioIT {
     }
 
     @Test
-    void parquetJavaReadsAProjectionThroughTheFileSystemAsThroughS3AsOwnStreamsInFewerGets(@TempDir java.nio.file.Path dir)
-            throws Exception {
+    void parquetJavaReadsAProjectionThroughTheFileSystemAsThroughS3AsOwnStreamsInFewerGets(
+            @TempDir java.nio.file.Path dir) throws Exception {
         java.nio.file.Path local = ParquetRows.write(dir.resolve("rows.parquet"));
-        s3.putObject(
-                request -> request.bucket(ProxiedS3A.BUCKET).key("fs/rows.parquet"), RequestBody.fromFile(local));
+        s3.putObject(request -> request.bucket(ProxiedS3A.BUCKET).key("fs/rows.parquet"), RequestBody.fromFile(local));
         List<String> expected = ParquetRows.readProjected(new LocalInputFile(local), new Configuration());
         assertThat(expected).hasSize(ParquetRows.ROWS);
 
@@ -116,7 +115,8 @@ class RangefetchS3AFileSystemMinioIT {
         classic.set("fs.s3a.input.stream.type", "classic"); // the default of the lines this file system is for
         long classicGets = readParquet(classic, expected, S3AFileSystem.class);
         long rangefetchGets = readParquet(rangefetchConfiguration(), expected, RangefetchS3AFileSystem.class);
-        System.out.printf("projection through fs.s3a.impl: S3A %d GETs, Rangefetch %d GETs%n", classicGets, rangefetchGets);
+        System.out.printf(
+                "projection through fs.s3a.impl: S3A %d GETs, Rangefetch %d GETs%n", classicGets, rangefetchGets);
         assertThat(rangefetchGets).isLessThan(classicGets);
     }
 

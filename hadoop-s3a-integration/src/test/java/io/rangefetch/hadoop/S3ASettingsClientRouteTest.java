@@ -47,8 +47,11 @@ class S3ASettingsClientRouteTest {
         assertThat(S3ASettingsClientRoute.endpoint(conf("fs.s3a.endpoint", "s3.dualstack.us-west-2.amazonaws.com"))
                         .region())
                 .isEqualTo(Region.US_WEST_2);
-        assertThat(S3ASettingsClientRoute.endpoint(
-                                conf("fs.s3a.endpoint", "s3.eu-west-1.amazonaws.com", "fs.s3a.endpoint.region", "eu-central-1"))
+        assertThat(S3ASettingsClientRoute.endpoint(conf(
+                                "fs.s3a.endpoint",
+                                "s3.eu-west-1.amazonaws.com",
+                                "fs.s3a.endpoint.region",
+                                "eu-central-1"))
                         .region())
                 .isEqualTo(Region.EU_CENTRAL_1);
     }
