@@ -12,6 +12,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -66,11 +67,20 @@ final class RangefetchFSInputStream extends FSInputStream
                 StreamCapabilities,
                 IOStatisticsSource {
     /** The capabilities a Rangefetch stream has; lower case, as probes compare. */
-    static final Set<String> CAPABILITIES = Set.of(
-            StreamCapabilities.VECTOREDIO,
-            StreamCapabilities.READBYTEBUFFER,
-            StreamCapabilities.PREADBYTEBUFFER,
-            StreamCapabilities.UNBUFFER);
+    static final Set<String> CAPABILITIES = capabilities();
+
+    /** Vectored reads only where Hadoop has them (3.3.5 and later): 3.3.4's callers cannot ask for one. */
+    private static Set<String> capabilities() {
+        Set<String> capabilities = new HashSet<>(Set.of(
+                StreamCapabilities.READBYTEBUFFER, StreamCapabilities.PREADBYTEBUFFER, StreamCapabilities.UNBUFFER));
+        try {
+            Class.forName("org.apache.hadoop.fs.FileRange", false, RangefetchFSInputStream.class.getClassLoader());
+            capabilities.add(StreamCapabilities.VECTOREDIO);
+        } catch (ClassNotFoundException e) {
+            // Hadoop 3.3.4 or older: no FileRange, no readVectored on FSDataInputStream
+        }
+        return Set.copyOf(capabilities);
+    }
 
     /** What an entry point does when its stream lets go: the S3A seam and the file system differ here. */
     interface Binding {

@@ -17,10 +17,8 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.impl.OpenFileParameters;
-import org.apache.hadoop.fs.s3a.Constants;
 import org.apache.hadoop.fs.s3a.S3AFileStatus;
 import org.apache.hadoop.fs.s3a.S3AFileSystem;
-import org.apache.hadoop.fs.s3a.impl.OpenFileSupport;
 import org.apache.hadoop.fs.s3a.statistics.S3AInputStreamStatistics;
 import org.apache.hadoop.fs.statistics.IOStatisticsContext;
 import org.apache.hadoop.fs.store.audit.AuditSpan;
@@ -32,7 +30,7 @@ import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 
 /**
- * S3A with Rangefetch's streams, for the Hadoop lines without S3A's stream factory seam (3.3.5 to 3.4.1: Spark 3.5's
+ * S3A with Rangefetch's streams, for the Hadoop lines without S3A's stream factory seam (3.3.4 to 3.4.1: Spark 3.5's
  * and 4.0's): {@code fs.s3a.impl=io.rangefetch.hadoop.RangefetchS3AFileSystem}. Everything but reading is S3A's
  * (listing, writing, renames, committers, credentials, delegation tokens); {@link #open(Path, int)} and
  * {@code openFile} return Rangefetch streams ({@link RangefetchFSInputStream}: positioned, byte-buffer and vectored
@@ -53,7 +51,7 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
  * <p><b>What stays S3A's.</b> Client-side encryption (CSE-KMS, CSE-CUSTOM) decrypts in S3A's encryption client,
  * which Rangefetch's ranged reads cannot use: with it, {@code open} is S3A's own; so it is on 3.3.x for settings the
  * built client cannot carry (access points, custom signers or client factories) or without the SDK v2 modules, each
- * said once in a warning. S3A's option parsing ({@link OpenFileSupport}) decides the read policy, the change
+ * said once in a warning. S3A's option parsing ({@link OpenFileOptions}: S3A's own from 3.3.5) decides the read policy, the change
  * detection policy, the length and which mandatory options are refused, so an {@code openFile} means what it means
  * to S3A.
  */
@@ -61,10 +59,12 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
     private static final Logger LOG = LoggerFactory.getLogger(RangefetchS3AFileSystem.class);
     private static final AtomicBoolean CSE_WARNED = new AtomicBoolean();
     private static final AtomicBoolean S3A_STREAMS_WARNED = new AtomicBoolean();
+    private static final boolean HAS_IOSTATISTICS_CONTEXT =
+            hasClass("org.apache.hadoop.fs.statistics.IOStatisticsContext");
 
     private volatile SharedStreamFactories.Lease lease;
     private StreamConfig config;
-    private OpenFileSupport openFiles;
+    private OpenFileOptions openFiles;
     private boolean clientSideEncryption;
     private boolean s3aStreamsOnly;
     private GetRoute route;
@@ -89,19 +89,10 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
         // the configuration with the bucket's fs.s3a.bucket.<b>.* options folded in, as S3A keeps it
         Configuration conf = getConf();
         config = HadoopSettings.streamConfig(conf);
-        if (!hasClass("org.apache.hadoop.fs.s3a.impl.OpenFileSupport")) {
-            // 3.3.4 and older: no openFile options and no vectored reads, which these streams are built on
-            s3aStreamsOnly = true;
-            warnS3AStreams(name, "this Hadoop is older than 3.3.5; use 3.3.6's hadoop-aws and hadoop-client");
-            return;
-        }
-        openFiles = new OpenFileSupport(
-                getChangeDetectionPolicy(),
-                conf.getLongBytes(Constants.READAHEAD_RANGE, Constants.DEFAULT_READAHEAD_RANGE),
-                getUsername(),
-                conf.getInt("io.file.buffer.size", 4096),
-                conf.getLongBytes(Constants.ASYNC_DRAIN_THRESHOLD, Constants.DEFAULT_ASYNC_DRAIN_THRESHOLD),
-                getInputPolicy());
+        // S3A's own option parser from 3.3.5; 3.3.4's options otherwise
+        openFiles = hasClass("org.apache.hadoop.fs.s3a.impl.OpenFileSupport")
+                ? new S3AOpenFileOptions(this, conf)
+                : new Hadoop334OpenFileOptions(this);
         clientSideEncryption = getS3EncryptionAlgorithm().name().startsWith("CSE");
         if (clientSideEncryption && CSE_WARNED.compareAndSet(false, true)) {
             LOG.warn(
@@ -121,7 +112,7 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
         if (clientSideEncryption || s3aStreamsOnly) {
             return super.open(file, bufferSize);
         }
-        return open(qualify(file), openFiles.openSimpleFile(bufferSize));
+        return open(qualify(file), openFiles.simple(bufferSize));
     }
 
     /**
@@ -135,8 +126,7 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
             return super.openFileWithOptions(rawPath, parameters);
         }
         Path path = qualify(rawPath);
-        OpenFileSupport.OpenFileInformation information =
-                openFiles.prepareToOpenFile(path, parameters, getDefaultBlockSize());
+        OpenFileOptions.Request information = openFiles.prepare(path, parameters, getDefaultBlockSize());
         CompletableFuture<FSDataInputStream> opened = new CompletableFuture<>();
         try {
             opened.complete(open(path, information));
@@ -146,12 +136,12 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
         return opened;
     }
 
-    private FSDataInputStream open(Path path, OpenFileSupport.OpenFileInformation information) throws IOException {
+    private FSDataInputStream open(Path path, OpenFileOptions.Request information) throws IOException {
         SharedStreamFactories.Lease leased = lease;
         if (leased == null) {
             throw new IOException("File system is closed: cannot open " + path);
         }
-        S3AFileStatus status = information.getStatus();
+        S3AFileStatus status = information.status();
         if (status == null) {
             FileStatus found = getFileStatus(path);
             if (!(found instanceof S3AFileStatus s3aStatus)) {
@@ -169,8 +159,8 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
                 status.getLen(),
                 status.getEtag(),
                 status.getVersionId(),
-                information.getInputPolicy(),
-                information.getChangePolicy(),
+                information.inputPolicy(),
+                information.changePolicy(),
                 config.get(FORMAT_EXTENSIONS));
         S3AInputStreamStatistics streamStatistics = getInstrumentation().newInputStreamStatistics(statistics);
         FileSystemSender sender = new FileSystemSender(route, createSpan("op_open", path.toString(), null));
@@ -185,9 +175,12 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
 
             @Override
             public void closed(RangefetchIOStatistics ioStatistics) {
-                IOStatisticsContext.getCurrentIOStatisticsContext()
-                        .getAggregator()
-                        .aggregate(ioStatistics);
+                if (HAS_IOSTATISTICS_CONTEXT) {
+                    // the thread's context (Hadoop 3.3.5 and later), which Spark's and S3A's committers read
+                    IOStatisticsContext.getCurrentIOStatisticsContext()
+                            .getAggregator()
+                            .aggregate(ioStatistics);
+                }
                 streamStatistics.close();
             }
         };
@@ -198,7 +191,7 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
                     "s3a://" + bucket + "/" + key,
                     status.getLen(),
                     options,
-                    String.valueOf(information.getInputPolicy()).toLowerCase(Locale.ROOT),
+                    String.valueOf(information.inputPolicy()).toLowerCase(Locale.ROOT),
                     streamStatistics,
                     statistics,
                     binding));

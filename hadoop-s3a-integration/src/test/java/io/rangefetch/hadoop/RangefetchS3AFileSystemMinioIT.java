@@ -2,6 +2,7 @@ package io.rangefetch.hadoop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.rangefetch.it.proxy.ProxyLedger;
 import io.rangefetch.it.server.S3Clients;
@@ -88,7 +89,8 @@ class RangefetchS3AFileSystemMinioIT {
             ledger().reset();
             try (FSDataInputStream in = fs.open(new Path("/fs/plain.bin"))) {
                 assertThat(in.getWrappedStream()).isInstanceOf(RangefetchFSInputStream.class);
-                assertThat(in.hasCapability(StreamCapabilities.VECTOREDIO)).isTrue();
+                // vectored reads where Hadoop has them (3.3.5 and later)
+                assertThat(in.hasCapability("in:readvectored")).isEqualTo(hasClass("org.apache.hadoop.fs.FileRange"));
                 assertThat(in.hasCapability(StreamCapabilities.UNBUFFER)).isTrue();
                 byte[] middle = new byte[100_000];
                 in.readFully(1_000_000, middle);
@@ -117,7 +119,13 @@ class RangefetchS3AFileSystemMinioIT {
         long rangefetchGets = readParquet(rangefetchConfiguration(), expected, RangefetchS3AFileSystem.class);
         System.out.printf(
                 "projection through fs.s3a.impl: S3A %d GETs, Rangefetch %d GETs%n", classicGets, rangefetchGets);
-        assertThat(rangefetchGets).isLessThan(classicGets);
+        if (hasClass("org.apache.hadoop.fs.FileRange")) {
+            // parquet-java reads the projection's chunks with a vectored read, which Rangefetch coalesces
+            assertThat(rangefetchGets).isLessThan(classicGets);
+        } else {
+            // Hadoop 3.3.4: no vectored reads, so each chunk is a positioned read, one GET on either stream
+            assertThat(rangefetchGets).isLessThanOrEqualTo(classicGets);
+        }
     }
 
     /** Reads the projection with vectored IO on, through {@code conf}'s file system; answers the GETs it took. */
@@ -134,7 +142,7 @@ class RangefetchS3AFileSystemMinioIT {
     }
 
     @Test
-    void openFileWithAStatusOrALengthSendsNoHead() throws Exception {
+    void openFileWithAStatusSendsNoHead() throws Exception {
         byte[] object = put("fs/known.bin", 512 * KIB, 2);
         try (FileSystem fs = fileSystem()) {
             Path path = new Path("/fs/known.bin");
@@ -146,6 +154,18 @@ class RangefetchS3AFileSystemMinioIT {
                 in.readFully(0, all);
                 assertThat(all).isEqualTo(object);
             }
+            assertThat(ledger().heads()).isZero();
+        }
+    }
+
+    @Test
+    void openFileWithALengthSendsNoHead() throws Exception {
+        // fs.option.openfile.length is Hadoop 3.3.5's; 3.3.4's S3A has no such option, and neither has its subclass
+        assumeTrue(hasOpenFileLengthOption(), "this Hadoop has no fs.option.openfile.length (3.3.4 and older)");
+        byte[] object = put("fs/known-length.bin", 512 * KIB, 2);
+        try (FileSystem fs = fileSystem()) {
+            Path path = new Path("/fs/known-length.bin");
+            ledger().reset();
             try (FSDataInputStream in = fs.openFile(path)
                     .opt("fs.option.openfile.length", object.length)
                     .build()
@@ -155,6 +175,24 @@ class RangefetchS3AFileSystemMinioIT {
                 assertThat(tail).isEqualTo(Arrays.copyOfRange(object, object.length - 1000, object.length));
             }
             assertThat(ledger().heads()).isZero();
+        }
+    }
+
+    private static boolean hasOpenFileLengthOption() {
+        try {
+            Class.forName("org.apache.hadoop.fs.Options$OpenFileOptions").getField("FS_OPTION_OPENFILE_LENGTH");
+            return true;
+        } catch (ReflectiveOperationException e) {
+            return false;
+        }
+    }
+
+    private static boolean hasClass(String name) {
+        try {
+            Class.forName(name);
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
         }
     }
 
