@@ -22,7 +22,8 @@ import java.util.stream.Stream;
 
 /**
  * One Spark JVM, a server of the {@code spark-tpch} build ({@code io.rangefetch.tpch.SparkQueryServer} for the TPC-H
- * benchmark, {@code io.rangefetch.sparkcheck.SparkCheckServer} for the Spark integration test) that runs queries
+ * benchmark, {@code io.rangefetch.sparkcheck.SparkCheckServer} for the Spark integration test) or of the
+ * {@code spark-compat} build ({@code io.rangefetch.sparkcompat.S3ACompatServer}, Spark 3.5 and 4.0) that runs queries
  * through one read path, driven over its standard input and output: one command a line, one answer a line prefixed
  * {@code @@ }. Its other output (Spark's logs) goes to a log file. Closing asks it to quit, then ends it.
  *
@@ -34,7 +35,7 @@ public final class SparkChild implements AutoCloseable {
     private static final Pattern BUNDLE_JAR = Pattern.compile("rangefetch-bundle-[^-]+(-SNAPSHOT)?\\.jar");
     private static final Duration QUIT_GRACE = Duration.ofSeconds(30);
 
-    /** Spark 4.1 on Java 17 needs these modules opened to it. */
+    /** Spark (3.5 to 4.1) on Java 17 needs these modules opened to it. */
     private static final List<String> OPENS = List.of(
             "java.base/java.lang",
             "java.base/java.lang.invoke",
@@ -71,11 +72,26 @@ public final class SparkChild implements AutoCloseable {
      * @throws IOException when either is missing, saying how to build it
      */
     public static String classPath(Path repository) throws IOException {
-        Path classes = repository.resolve("spark-tpch/target/classes");
-        Path libraries = repository.resolve("spark-tpch/target/lib");
+        return classPath(repository, Path.of("spark-tpch", "target"), "./mvnw -B -f spark-tpch/pom.xml package");
+    }
+
+    /**
+     * The class path of a Spark JVM from another Spark build: its {@code classes} and {@code lib} directories (as
+     * {@code spark-tpch}'s package step leaves them) and the one {@code rangefetch-bundle} jar in
+     * {@code bundle/target}.
+     *
+     * @param repository the repository's root, where both were built
+     * @param build the build's output directory, relative to the root (e.g. {@code spark-compat/target/spark-4.0})
+     * @param buildCommand the command that builds it, for the message when it is missing
+     * @throws IOException when either is missing, saying how to build it
+     */
+    public static String classPath(Path repository, Path build, String buildCommand) throws IOException {
+        requireNonNull(build, "build is null");
+        requireNonNull(buildCommand, "buildCommand is null");
+        Path classes = repository.resolve(build).resolve("classes");
+        Path libraries = repository.resolve(build).resolve("lib");
         if (!Files.isDirectory(classes) || !Files.isDirectory(libraries)) {
-            throw new IOException("no Spark build in " + repository.resolve("spark-tpch/target")
-                    + ": run ./mvnw -B -f spark-tpch/pom.xml package");
+            throw new IOException("no Spark build in " + repository.resolve(build) + ": run " + buildCommand);
         }
         Path bundle;
         try (Stream<Path> jars = Files.list(repository.resolve("bundle/target"))) {
@@ -96,7 +112,7 @@ public final class SparkChild implements AutoCloseable {
      * Starts the Spark JVM for {@code path} and waits for it to be ready.
      *
      * @param mainClass the server's class
-     * @param classPath the {@code spark-tpch} build's classes and libraries, and Rangefetch's bundle jar
+     * @param classPath a Spark build's classes and libraries, and Rangefetch's bundle jar ({@link #classPath})
      * @param options the server's {@code --name value} options, {@code path} among them
      * @param heap the JVM's {@code -Xmx}
      */

@@ -106,6 +106,20 @@ class SparkEnginesIT {
         return blocks;
     }
 
+    /** The settings of a documented block, by key: {@code key value} lines; blank lines and {@code #} comments skipped. */
+    static Map<String, String> settings(String block) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        for (String line : block.split("\n")) {
+            String trimmed = line.strip();
+            if (trimmed.isEmpty() || trimmed.startsWith("#")) {
+                continue;
+            }
+            String[] parts = trimmed.split("\\s+", 2);
+            settings.put(parts[0], parts[1]);
+        }
+        return settings;
+    }
+
     @Test
     void bothAdaptersAnswerAsSparksDefaultsWithFewerGetsAndTheirInputInSparksMetrics() throws Exception {
         Map<String, QueryRun> baseline = new LinkedHashMap<>();
@@ -357,14 +371,7 @@ class SparkEnginesIT {
     private static Map<String, String> rangefetchLines() {
         Map<String, String> settings = defaults();
         for (String block : List.of("s3a", "s3a-bucket", "iceberg")) {
-            for (String line : documented.get(block).split("\n")) {
-                String trimmed = line.strip();
-                if (trimmed.isEmpty() || trimmed.startsWith("#")) {
-                    continue;
-                }
-                String[] parts = trimmed.split("\\s+", 2);
-                settings.put(parts[0], parts[1]);
-            }
+            settings.putAll(settings(documented.get(block)));
         }
         return settings;
     }

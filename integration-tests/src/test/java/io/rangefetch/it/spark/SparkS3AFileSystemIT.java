@@ -1,0 +1,275 @@
+package io.rangefetch.it.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rangefetch.it.proxy.NetworkModel;
+import io.rangefetch.it.proxy.ProxyLedger;
+import io.rangefetch.it.proxy.ShapingProxy;
+import io.rangefetch.it.server.MinioServer;
+import io.rangefetch.it.server.S3Server;
+import io.rangefetch.testing.ProxiedS3;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Spark 3.5 or Spark 4.0 (the lines whose Hadoop, 3.3 and 3.4.1, has no S3A stream factory seam) in local mode,
+ * reading a partitioned Parquet data set through {@code s3a://} with {@code RangefetchS3AFileSystem} as docs/SPARK.md
+ * tells users (its {@code s3a-filesystem} block), against the same Spark with S3A's own file system, on MinIO behind
+ * the proxy (unshaped: here it only counts GETs, no delay of its own ever decides anything). Each Spark runs in a JVM of its own ({@link SparkChild} running
+ * {@code io.rangefetch.sparkcompat.S3ACompatServer}) on the {@code spark-compat} build's class path for the line and
+ * Rangefetch's bundle jar.
+ *
+ * <p><b>What it shows.</b> Every query answers exactly what S3A's own file system answers. The reads really are
+ * Rangefetch's: {@code open} and {@code openFile} hand out Rangefetch streams, and in every query the bytes Spark's
+ * tasks read through {@code s3a://} are the bytes Rangefetch's streams served them, counted on the tasks' own threads
+ * (the server's {@code TaskReads} plugin) where S3A's own streams leave no such count.
+ *
+ * <p><b>Running it.</b> One line a run, chosen with {@code -Dspark.compat.line=3.5} or {@code 4.0}, after building that
+ * line ({@code ./mvnw -B -f spark-compat/pom.xml -Pspark-<line> package}) and the bundle jar; it needs a MinIO binary.
+ * {@code .ci/run} runs both lines with {@code -Dit.test=SparkS3AFileSystemIT}; the module's default run leaves it out.
+ */
+class SparkS3AFileSystemIT {
+    /** The system property naming the Spark line to test. */
+    static final String LINE_PROPERTY = "spark.compat.line";
+    /** The lines the spark-compat build has a profile for. */
+    private static final List<String> LINES = List.of("3.5", "4.0");
+
+    private static final Path REPOSITORY = Path.of("..").toAbsolutePath().normalize();
+    private static final String CHILD = "io.rangefetch.sparkcompat.S3ACompatServer";
+    private static final String HEAP = "1g";
+    private static final String BUCKET = "my-bucket";
+    private static final String S3A_FILE_SYSTEM = "org.apache.hadoop.fs.s3a.S3AFileSystem";
+    private static final String RANGEFETCH_FILE_SYSTEM = "io.rangefetch.hadoop.RangefetchS3AFileSystem";
+    private static final String RANGEFETCH_STREAM = "io.rangefetch.hadoop.RangefetchFSInputStream";
+    private static final List<String> QUERIES = List.of("filter", "projection", "aggregate", "join", "checksum");
+
+    private static String line;
+    private static ProxiedS3 proxiedS3;
+    private static ShapingProxy proxy;
+    // the Spark settings files
+    @TempDir
+    static Path work;
+    // S3A's own file system: writes the data set, then answers the queries as Spark does without Rangefetch
+    private static SparkChild s3aSpark;
+    // docs/SPARK.md's s3a-filesystem lines
+    private static SparkChild rangefetchSpark;
+    private static final Map<String, QueryRun> S3A_RUNS = new LinkedHashMap<>();
+    private static final Map<String, QueryRun> RANGEFETCH_RUNS = new LinkedHashMap<>();
+
+    @BeforeAll
+    static void start() throws Exception {
+        line = System.getProperty(LINE_PROPERTY);
+        assertThat(LINES)
+                .as("-D%s=<line>: the Spark line to test, one of %s", LINE_PROPERTY, LINES)
+                .contains(line);
+        String classPath = SparkChild.classPath(
+                REPOSITORY,
+                Path.of("spark-compat", "target", "spark-" + line),
+                "./mvnw -B -f spark-compat/pom.xml -Pspark-" + line + " package");
+        Map<String, String> documented =
+                SparkEnginesIT.settings(SparkEnginesIT.documentedBlocks(REPOSITORY.resolve("docs/SPARK.md"))
+                        .getOrDefault("s3a-filesystem", ""));
+        assertThat(documented)
+                .as("docs/SPARK.md's s3a-filesystem block")
+                .containsEntry("spark.hadoop.fs.s3a.impl", RANGEFETCH_FILE_SYSTEM);
+
+        proxiedS3 = ProxiedS3.start(MinioServer::start, NetworkModel.unshaped());
+        S3Server minio = proxiedS3.server();
+        proxy = proxiedS3.proxy().orElseThrow();
+        minio.createBucket(BUCKET);
+
+        Map<String, String> defaults = defaults(minio);
+        s3aSpark = child(classPath, "s3a", defaults);
+        String[] version = s3aSpark.call("VERSION").split(" ");
+        assertThat(version[0])
+                .as("VERSION answered %s", String.join(" ", version))
+                .isEqualTo("VERSION");
+        assertThat(version[1]).as("Spark's version").startsWith(line + ".");
+        System.out.printf("Spark %s, Hadoop %s%n", version[1], version[2]);
+        String[] written = s3aSpark.call("WRITE").split(" ");
+        assertThat(written[0])
+                .as("WRITE answered %s", String.join(" ", written))
+                .isEqualTo("OK");
+        assertThat(Integer.parseInt(written[2])).as("Parquet files written").isGreaterThan(1);
+
+        Map<String, String> rangefetch = new LinkedHashMap<>(defaults);
+        rangefetch.putAll(documented);
+        rangefetchSpark = child(classPath, "rangefetch", rangefetch);
+        for (String query : QUERIES) {
+            S3A_RUNS.put(query, run(s3aSpark, query));
+            RANGEFETCH_RUNS.put(query, run(rangefetchSpark, query));
+        }
+        System.out.println("query       rows   tasks | S3A's own: task bytes  GETs |"
+                + " Rangefetch's: task bytes  served to tasks  its GETs  proxy GETs");
+        for (String query : QUERIES) {
+            QueryRun s3a = S3A_RUNS.get(query);
+            QueryRun ours = RANGEFETCH_RUNS.get(query);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-10s %5d %7d | %20d %5d | %23d %16d %9d %11d%n",
+                    query,
+                    ours.rows,
+                    ours.tasks,
+                    s3a.taskBytes,
+                    s3a.proxyGets,
+                    ours.taskBytes,
+                    ours.served,
+                    ours.rangefetchGets,
+                    ours.proxyGets);
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        if (rangefetchSpark != null) {
+            rangefetchSpark.close();
+        }
+        if (s3aSpark != null) {
+            s3aSpark.close();
+        }
+        if (proxiedS3 != null) {
+            proxiedS3.close();
+        }
+    }
+
+    @Test
+    void everyQueryAnswersWhatS3AsOwnFileSystemAnswers() {
+        for (String query : QUERIES) {
+            QueryRun s3a = S3A_RUNS.get(query);
+            QueryRun ours = RANGEFETCH_RUNS.get(query);
+            assertThat(s3a.rows).as("%s: rows", query).isPositive();
+            assertThat(ours.rows).as("%s: rows", query).isEqualTo(s3a.rows);
+            assertThat(ours.checksum).as("%s: result", query).isEqualTo(s3a.checksum);
+            // the measure below tells the two apart: S3A's own streams leave no Rangefetch count in a task
+            assertThat(s3a.taskBytes).as("%s: bytes S3A's tasks read", query).isPositive();
+            assertThat(s3a.served)
+                    .as("%s: bytes Rangefetch served S3A's tasks", query)
+                    .isZero();
+        }
+    }
+
+    @Test
+    void openAndOpenFileHandOutRangefetchStreams() throws IOException {
+        assertThat(stream(s3aSpark))
+                .as("S3A's own file system and streams")
+                .startsWith(S3A_FILE_SYSTEM + " ")
+                .doesNotContain(RANGEFETCH_STREAM);
+        assertThat(stream(rangefetchSpark))
+                .as("the file system and the streams of open and openFile; the Spark log's warnings: %s", warnings())
+                .isEqualTo(RANGEFETCH_FILE_SYSTEM + " " + RANGEFETCH_STREAM + " " + RANGEFETCH_STREAM);
+    }
+
+    @Test
+    void everyByteTheQueriesReadCameThroughRangefetchStreams() throws IOException {
+        for (String query : QUERIES) {
+            QueryRun ours = RANGEFETCH_RUNS.get(query);
+            assertThat(ours.served)
+                    .as(
+                            "%s: bytes Rangefetch's streams served the tasks; the Spark log's warnings: %s",
+                            query, warnings())
+                    .isPositive()
+                    .isEqualTo(ours.taskBytes);
+        }
+        assertThat(RANGEFETCH_RUNS.values().stream()
+                        .mapToLong(run -> run.rangefetchGets)
+                        .sum())
+                .as("GETs Rangefetch's streams sent for the tasks")
+                .isPositive();
+    }
+
+    /** A query's answer, what its tasks read, and the GETs the proxy saw while it ran. */
+    private record QueryRun(
+            long rows, String checksum, long tasks, long taskBytes, long served, long rangefetchGets, long proxyGets) {}
+
+    private static QueryRun run(SparkChild spark, String query) throws IOException {
+        ProxyLedger ledger = proxy.ledger();
+        ledger.reset();
+        String answer = spark.call("QUERY " + query);
+        long gets = ledger.gets();
+        String[] words = answer.split(" ");
+        assertThat(words[0]).as("%s answered %s", query, answer).isEqualTo("RESULT");
+        return new QueryRun(
+                Long.parseLong(words[1]),
+                words[2],
+                Long.parseLong(words[3]),
+                Long.parseLong(words[4]),
+                Long.parseLong(words[5]),
+                Long.parseLong(words[6]),
+                gets);
+    }
+
+    /** The child's file system class and the classes of the streams {@code open} and {@code openFile} gave it. */
+    private static String stream(SparkChild spark) throws IOException {
+        String answer = spark.call("STREAM");
+        assertThat(answer).as("STREAM answered %s", answer).startsWith("STREAM ");
+        return answer.substring("STREAM ".length());
+    }
+
+    /** The Rangefetch Spark's logged warnings about Rangefetch (why its reads would be S3A's, say). */
+    private static String warnings() throws IOException {
+        try (Stream<String> lines = Files.lines(log("rangefetch"), StandardCharsets.UTF_8)) {
+            List<String> warnings = lines.filter(text -> text.contains("WARN")
+                            && text.toLowerCase(Locale.ROOT).contains("rangefetch"))
+                    .collect(Collectors.toList());
+            return warnings.isEmpty() ? "none" : String.join(" | ", warnings);
+        }
+    }
+
+    private static Path log(String name) {
+        return Path.of("target", "spark-compat-" + line + "-" + name + ".log").toAbsolutePath();
+    }
+
+    private static SparkChild child(String classPath, String name, Map<String, String> settings) throws IOException {
+        Path conf = work.resolve(name + ".conf");
+        List<String> lines = new ArrayList<>();
+        settings.forEach((key, value) -> lines.add(key + " " + value));
+        Files.write(conf, lines, StandardCharsets.UTF_8);
+        Path log = log(name);
+        Files.createDirectories(log.getParent());
+        Files.deleteIfExists(log);
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put("path", "spark-" + line + "-" + name);
+        options.put("conf-file", conf.toString());
+        options.put("bucket", BUCKET);
+        return SparkChild.start(CHILD, classPath, options, HEAP, log);
+    }
+
+    /**
+     * What both Sparks run with: local mode on loopback, S3A's own file system on the proxy's endpoint with MinIO's
+     * keys, and the plugin that counts what tasks read.
+     */
+    private static Map<String, String> defaults(S3Server minio) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("spark.master", "local[2]");
+        settings.put("spark.ui.enabled", "false");
+        settings.put("spark.driver.host", "127.0.0.1");
+        settings.put("spark.driver.bindAddress", "127.0.0.1");
+        settings.put("spark.sql.shuffle.partitions", "4");
+        settings.put("spark.plugins", "io.rangefetch.sparkcompat.TaskReads");
+        settings.put("spark.hadoop.fs.s3a.impl", S3A_FILE_SYSTEM);
+        settings.put("spark.hadoop.fs.s3a.endpoint", proxy.endpoint().toString());
+        settings.put("spark.hadoop.fs.s3a.endpoint.region", minio.region());
+        settings.put("spark.hadoop.fs.s3a.path.style.access", "true");
+        settings.put("spark.hadoop.fs.s3a.connection.ssl.enabled", "false");
+        settings.put("spark.hadoop.fs.s3a.bucket.probe", "0");
+        settings.put(
+                "spark.hadoop.fs.s3a.aws.credentials.provider",
+                "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+        settings.put("spark.hadoop.fs.s3a.access.key", minio.accessKey());
+        settings.put("spark.hadoop.fs.s3a.secret.key", minio.secretKey());
+        return settings;
+    }
+}
