@@ -13,16 +13,19 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Spark 3.5 or Spark 4.0 (the lines whose Hadoop, 3.3 and 3.4.1, has no S3A stream factory seam) in local mode,
@@ -37,13 +40,17 @@ import org.junit.jupiter.api.io.TempDir;
  * tasks read through {@code s3a://} are the bytes Rangefetch's streams served them, counted on the tasks' own threads
  * (the server's {@code TaskReads} plugin) where S3A's own streams leave no such count.
  *
- * <p><b>Running it.</b> One line a run, chosen with {@code -Dspark.compat.line=3.5} or {@code 4.0}, after building that
- * line ({@code ./mvnw -B -f spark-compat/pom.xml -Pspark-<line> package}) and the bundle jar; it needs a MinIO binary.
- * {@code .ci/run} runs both lines with {@code -Dit.test=SparkS3AFileSystemIT}; the module's default run leaves it out.
+ * <p><b>Running it.</b> The class runs once per Spark line named in {@code -Dspark.compat.lines} ({@code 3.5},
+ * {@code 4.0} or {@code 4.0,3.5}), each line built first ({@code ./mvnw -B -f spark-compat/pom.xml -Pspark-<line>
+ * package}), and the bundle jar; it needs a MinIO binary. Each line gets a MinIO and Spark JVMs of its own, stopped
+ * before the next line starts. {@code .ci/run} runs both lines with {@code -Dit.test=SparkS3AFileSystemIT}; the
+ * module's default run leaves it out.
  */
+@ParameterizedClass(name = "Spark {0}")
+@MethodSource("lines")
 class SparkS3AFileSystemIT {
-    /** The system property naming the Spark line to test. */
-    static final String LINE_PROPERTY = "spark.compat.line";
+    /** The system property naming the Spark lines to test, separated by commas. */
+    static final String LINES_PROPERTY = "spark.compat.lines";
     /** The lines the spark-compat build has a profile for. */
     private static final List<String> LINES = List.of("3.5", "4.0");
 
@@ -56,7 +63,9 @@ class SparkS3AFileSystemIT {
     private static final String RANGEFETCH_STREAM = "io.rangefetch.hadoop.RangefetchFSInputStream";
     private static final List<String> QUERIES = List.of("filter", "projection", "aggregate", "join", "checksum");
 
+    // the line under test and what runs for it: one line at a time
     private static String line;
+    private static long started;
     private static ProxiedS3 proxiedS3;
     private static ShapingProxy proxy;
     // the Spark settings files
@@ -69,12 +78,34 @@ class SparkS3AFileSystemIT {
     private static final Map<String, QueryRun> S3A_RUNS = new LinkedHashMap<>();
     private static final Map<String, QueryRun> RANGEFETCH_RUNS = new LinkedHashMap<>();
 
-    @BeforeAll
-    static void start() throws Exception {
-        line = System.getProperty(LINE_PROPERTY);
-        assertThat(LINES)
-                .as("-D%s=<line>: the Spark line to test, one of %s", LINE_PROPERTY, LINES)
-                .contains(line);
+    // the invocation's line, for the tests' messages
+    private final String sparkLine;
+
+    SparkS3AFileSystemIT(String sparkLine) {
+        this.sparkLine = sparkLine;
+    }
+
+    /** The lines {@value #LINES_PROPERTY} names, in its order. */
+    static List<String> lines() {
+        List<String> lines = Arrays.stream(
+                        System.getProperty(LINES_PROPERTY, "").split(","))
+                .map(String::strip)
+                .filter(name -> !name.isEmpty())
+                .toList();
+        if (lines.isEmpty() || !LINES.containsAll(lines)) {
+            throw new IllegalArgumentException("-D" + LINES_PROPERTY + " names the Spark lines to test, of " + LINES
+                    + " (e.g. -D" + LINES_PROPERTY + "=4.0,3.5); it is '" + System.getProperty(LINES_PROPERTY, "")
+                    + "'");
+        }
+        return lines;
+    }
+
+    @BeforeParameterizedClassInvocation
+    static void start(String sparkLine) throws Exception {
+        line = sparkLine;
+        started = System.nanoTime();
+        S3A_RUNS.clear();
+        RANGEFETCH_RUNS.clear();
         String classPath = SparkChild.classPath(
                 REPOSITORY,
                 Path.of("spark-compat", "target", "spark-" + line),
@@ -132,16 +163,24 @@ class SparkS3AFileSystemIT {
         }
     }
 
-    @AfterAll
+    @AfterParameterizedClassInvocation
     static void stop() {
         if (rangefetchSpark != null) {
             rangefetchSpark.close();
+            rangefetchSpark = null;
         }
         if (s3aSpark != null) {
             s3aSpark.close();
+            s3aSpark = null;
         }
         if (proxiedS3 != null) {
             proxiedS3.close();
+            proxiedS3 = null;
+        }
+        if (line != null) {
+            System.out.printf(
+                    Locale.ROOT, "Spark %s line: %d s%n", line, (System.nanoTime() - started) / 1_000_000_000L);
+            line = null;
         }
     }
 
@@ -150,13 +189,17 @@ class SparkS3AFileSystemIT {
         for (String query : QUERIES) {
             QueryRun s3a = S3A_RUNS.get(query);
             QueryRun ours = RANGEFETCH_RUNS.get(query);
-            assertThat(s3a.rows).as("%s: rows", query).isPositive();
-            assertThat(ours.rows).as("%s: rows", query).isEqualTo(s3a.rows);
-            assertThat(ours.checksum).as("%s: result", query).isEqualTo(s3a.checksum);
+            assertThat(s3a.rows).as("Spark %s, %s: rows", sparkLine, query).isPositive();
+            assertThat(ours.rows).as("Spark %s, %s: rows", sparkLine, query).isEqualTo(s3a.rows);
+            assertThat(ours.checksum)
+                    .as("Spark %s, %s: result", sparkLine, query)
+                    .isEqualTo(s3a.checksum);
             // the measure below tells the two apart: S3A's own streams leave no Rangefetch count in a task
-            assertThat(s3a.taskBytes).as("%s: bytes S3A's tasks read", query).isPositive();
+            assertThat(s3a.taskBytes)
+                    .as("Spark %s, %s: bytes S3A's tasks read", sparkLine, query)
+                    .isPositive();
             assertThat(s3a.served)
-                    .as("%s: bytes Rangefetch served S3A's tasks", query)
+                    .as("Spark %s, %s: bytes Rangefetch served S3A's tasks", sparkLine, query)
                     .isZero();
         }
     }
@@ -164,11 +207,13 @@ class SparkS3AFileSystemIT {
     @Test
     void openAndOpenFileHandOutRangefetchStreams() throws IOException {
         assertThat(stream(s3aSpark))
-                .as("S3A's own file system and streams")
+                .as("Spark %s: S3A's own file system and streams", sparkLine)
                 .startsWith(S3A_FILE_SYSTEM + " ")
                 .doesNotContain(RANGEFETCH_STREAM);
         assertThat(stream(rangefetchSpark))
-                .as("the file system and the streams of open and openFile; the Spark log's warnings: %s", warnings())
+                .as(
+                        "Spark %s: the file system and the streams of open and openFile; the Spark log's warnings: %s",
+                        sparkLine, warnings())
                 .isEqualTo(RANGEFETCH_FILE_SYSTEM + " " + RANGEFETCH_STREAM + " " + RANGEFETCH_STREAM);
     }
 
@@ -178,15 +223,15 @@ class SparkS3AFileSystemIT {
             QueryRun ours = RANGEFETCH_RUNS.get(query);
             assertThat(ours.served)
                     .as(
-                            "%s: bytes Rangefetch's streams served the tasks; the Spark log's warnings: %s",
-                            query, warnings())
+                            "Spark %s, %s: bytes Rangefetch's streams served the tasks; the Spark log's warnings: %s",
+                            sparkLine, query, warnings())
                     .isPositive()
                     .isEqualTo(ours.taskBytes);
         }
         assertThat(RANGEFETCH_RUNS.values().stream()
                         .mapToLong(run -> run.rangefetchGets)
                         .sum())
-                .as("GETs Rangefetch's streams sent for the tasks")
+                .as("Spark %s: GETs Rangefetch's streams sent for the tasks", sparkLine)
                 .isPositive();
     }
 
@@ -233,7 +278,7 @@ class SparkS3AFileSystemIT {
     }
 
     private static SparkChild child(String classPath, String name, Map<String, String> settings) throws IOException {
-        Path conf = work.resolve(name + ".conf");
+        Path conf = work.resolve("spark-" + line + "-" + name + ".conf");
         List<String> lines = new ArrayList<>();
         settings.forEach((key, value) -> lines.add(key + " " + value));
         Files.write(conf, lines, StandardCharsets.UTF_8);
