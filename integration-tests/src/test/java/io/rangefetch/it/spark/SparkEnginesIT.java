@@ -106,7 +106,7 @@ class SparkEnginesIT {
         return blocks;
     }
 
-    /** The settings of a documented block, by key: {@code key value} lines; blank lines and {@code #} comments skipped. */
+    /** A documented block's settings by key, from its {@code key value} lines (blank and {@code #} lines skipped). */
     static Map<String, String> settings(String block) {
         Map<String, String> settings = new LinkedHashMap<>();
         for (String line : block.split("\n")) {

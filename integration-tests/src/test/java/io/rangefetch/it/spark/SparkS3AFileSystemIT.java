@@ -31,7 +31,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Spark 3.5 or Spark 4.0 (the lines whose Hadoop, 3.3 and 3.4.1, has no S3A stream factory seam) in local mode,
  * reading a partitioned Parquet data set through {@code s3a://} with {@code RangefetchS3AFileSystem} as docs/SPARK.md
  * tells users (its {@code s3a-filesystem} block), against the same Spark with S3A's own file system, on MinIO behind
- * the proxy (unshaped: here it only counts GETs, no delay of its own ever decides anything). Each Spark runs in a JVM of its own ({@link SparkChild} running
+ * the proxy, unshaped (it only counts requests). Each Spark runs in a JVM of its own ({@link SparkChild} running
  * {@code io.rangefetch.sparkcompat.S3ACompatServer}) on the {@code spark-compat} build's class path for the line and
  * Rangefetch's bundle jar.
  *
