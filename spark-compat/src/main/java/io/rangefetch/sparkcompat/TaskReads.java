@@ -1,9 +1,10 @@
 package io.rangefetch.sparkcompat;
 
+import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.statistics.IOStatisticsContext;
+import org.apache.hadoop.fs.statistics.IOStatistics;
 import org.apache.spark.TaskFailedReason;
 import org.apache.spark.api.plugin.DriverPlugin;
 import org.apache.spark.api.plugin.ExecutorPlugin;
@@ -26,16 +27,45 @@ import org.apache.spark.api.plugin.SparkPlugin;
  */
 public final class TaskReads implements SparkPlugin {
     private static final String SCHEME = "s3a";
+    /**
+     * Hadoop 3.3.5 and later keep a thread's stream statistics in its IOStatistics context; 3.3.4 has none, so the
+     * context is reached by reflection (this class is compiled against each line's Hadoop).
+     */
+    private static final Method CURRENT_CONTEXT = contextMethod("getCurrentIOStatisticsContext");
+
+    private static final Method RESET = contextMethod("reset");
+    private static final Method SNAPSHOT = contextMethod("snapshot");
+    static final boolean HAS_CONTEXT = CURRENT_CONTEXT != null;
+
     private static final Object LOCK = new Object();
     private static Totals totals = Totals.NONE; // guarded by LOCK
 
-    /** What the counted tasks read. */
+    private static Method contextMethod(String name) {
+        try {
+            return Class.forName("org.apache.hadoop.fs.statistics.IOStatisticsContext")
+                    .getMethod(name);
+        } catch (ReflectiveOperationException e) {
+            return null;
+        }
+    }
+
+    private static Object call(Method method, Object target) {
+        try {
+            return method.invoke(target);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("Hadoop's IOStatistics context failed: " + e, e);
+        }
+    }
+
+    /** What the counted tasks read; Rangefetch's figures are -1 where there is no IOStatistics context. */
     record Totals(long tasks, long s3aBytesRead, long rangefetchBytesServed, long rangefetchGets) {
         static final Totals NONE = new Totals(0, 0, 0, 0);
 
         Totals plus(long s3aBytes, long served, long gets) {
-            return new Totals(
-                    tasks + 1, s3aBytesRead + s3aBytes, rangefetchBytesServed + served, rangefetchGets + gets);
+            return served < 0
+                    ? new Totals(tasks + 1, s3aBytesRead + s3aBytes, -1, -1)
+                    : new Totals(
+                            tasks + 1, s3aBytesRead + s3aBytes, rangefetchBytesServed + served, rangefetchGets + gets);
         }
     }
 
@@ -68,25 +98,30 @@ public final class TaskReads implements SparkPlugin {
         // the thread's IOStatistics context while its task runs. Hadoop maps threads to their contexts by weak
         // references: a context nobody holds is collected with what streams added to it, and the thread's next
         // look-up makes an empty one
-        private final ThreadLocal<IOStatisticsContext> context = new ThreadLocal<>();
+        private final ThreadLocal<Object> context = new ThreadLocal<>();
 
         @Override
         public void onTaskStart() {
             bytesAtStart.set(threadBytesRead());
-            IOStatisticsContext current = IOStatisticsContext.getCurrentIOStatisticsContext();
-            current.reset();
-            context.set(current);
+            if (HAS_CONTEXT) {
+                Object current = call(CURRENT_CONTEXT, null);
+                call(RESET, current);
+                context.set(current);
+            }
         }
 
         @Override
         public void onTaskSucceeded() {
             long bytes = threadBytesRead() - bytesAtStart.get();
-            IOStatisticsContext held = context.get();
-            context.remove();
-            Map<String, Long> counters =
-                    held == null ? Map.of() : held.snapshot().counters();
-            long served = counters.getOrDefault("rangefetch_bytes_served", 0L);
-            long gets = counters.getOrDefault("rangefetch_get_requests", 0L);
+            long served = -1;
+            long gets = -1;
+            if (HAS_CONTEXT) {
+                Object held = context.get();
+                context.remove();
+                Map<String, Long> counters = held == null ? Map.of() : ((IOStatistics) call(SNAPSHOT, held)).counters();
+                served = counters.getOrDefault("rangefetch_bytes_served", 0L);
+                gets = counters.getOrDefault("rangefetch_get_requests", 0L);
+            }
             synchronized (LOCK) {
                 totals = totals.plus(bytes, served, gets);
             }

@@ -1,6 +1,7 @@
 package io.rangefetch.it.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.rangefetch.it.proxy.NetworkModel;
 import io.rangefetch.it.proxy.ProxyLedger;
@@ -198,9 +199,11 @@ class SparkS3AFileSystemIT {
             assertThat(s3a.taskBytes)
                     .as("Spark %s, %s: bytes S3A's tasks read", sparkLine, query)
                     .isPositive();
-            assertThat(s3a.served)
-                    .as("Spark %s, %s: bytes Rangefetch served S3A's tasks", sparkLine, query)
-                    .isZero();
+            if (s3a.served >= 0) {
+                assertThat(s3a.served)
+                        .as("Spark %s, %s: bytes Rangefetch served S3A's tasks", sparkLine, query)
+                        .isZero();
+            }
         }
     }
 
@@ -219,6 +222,11 @@ class SparkS3AFileSystemIT {
 
     @Test
     void everyByteTheQueriesReadCameThroughRangefetchStreams() throws IOException {
+        // a task's stream counts reach its thread's IOStatistics context, which Hadoop has from 3.3.5: on Spark 3.5's
+        // own 3.3.4 there is nothing to count them by (the stream checks above still hold there)
+        assumeTrue(
+                RANGEFETCH_RUNS.values().stream().allMatch(run -> run.served >= 0),
+                "Spark " + sparkLine + ": this Hadoop has no IOStatistics context (3.3.4)");
         for (String query : QUERIES) {
             QueryRun ours = RANGEFETCH_RUNS.get(query);
             assertThat(ours.served)
