@@ -7,6 +7,7 @@ import io.rangefetch.benchmarks.readers.RangefetchReader;
 import io.rangefetch.benchmarks.readers.ReaderUnderTest;
 import io.rangefetch.benchmarks.readers.S3AAnalyticsReader;
 import io.rangefetch.benchmarks.readers.S3AClassicReader;
+import io.rangefetch.benchmarks.readers.S3AFileSystemReader;
 import io.rangefetch.benchmarks.readers.S3ARangefetchReader;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -69,6 +70,7 @@ public final class ReaderCatalog {
         readers.put("s3a-classic", S3AClassicReader::new);
         readers.put("s3a-analytics", S3AAnalyticsReader::new);
         readers.put("s3a-rangefetch", S3ARangefetchReader::new);
+        readers.put("s3a-filesystem", S3AFileSystemReader::new);
         readers.put("aal", AnalyticsAcceleratorReader::new);
         return readers;
     }

@@ -23,6 +23,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.s3a.S3AFileStatus;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.util.VersionInfo;
 import org.apache.hadoop.util.functional.FutureIO;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.io.InputFile;
@@ -78,11 +79,30 @@ final class S3ASession implements ReaderSession {
 
     /** What {@link #configuration} sets, for a reader's {@code configuration()}. */
     static String describe(String streamType) {
-        return "Hadoop 3.5.0 S3A, fs.s3a.input.stream.type=" + streamType + ", all else default but fs.s3a.endpoint,"
+        return "Hadoop " + VersionInfo.getVersion() + " S3A, fs.s3a.input.stream.type=" + streamType
+                + ", all else default but fs.s3a.endpoint,"
                 + " endpoint.region, path.style.access, connection.ssl.enabled, bucket.probe=0 and static credentials"
-                + " (SimpleAWSCredentialsProvider); SDK modules 2.56.0 instead of the bundle; one S3AFileSystem per"
+                + " (SimpleAWSCredentialsProvider); " + sdk() + "; one S3AFileSystem per"
                 + " session; openFile(path).withFileStatus(status) with the known length (ETag when known), no HEAD;"
                 + " readFully(position) and native readVectored; Parquet through HadoopInputFile.fromStatus";
+    }
+
+    /**
+     * An ETag as S3A's own listing gives it: on Hadoop 3.3 (AWS SDK v1) without its quotes, which S3A's classic
+     * stream compares it to; later lines keep them.
+     */
+    private static String asListed(String etag) {
+        boolean sdkV1 = VersionInfo.getVersion().startsWith("3.3.");
+        return sdkV1 && etag.length() >= 2 && etag.startsWith("\"") && etag.endsWith("\"")
+                ? etag.substring(1, etag.length() - 1)
+                : etag;
+    }
+
+    /** Which AWS SDK S3A runs on: v1's bundle on Hadoop 3.3 (Rangefetch's GETs use the v2 modules even there). */
+    private static String sdk() {
+        return VersionInfo.getVersion().startsWith("3.3.")
+                ? "S3A on AWS SDK v1 (aws-java-sdk-bundle), Rangefetch on the SDK v2 modules 2.56.0"
+                : "SDK modules 2.56.0 instead of the bundle";
     }
 
     static Configuration configuration(S3Target target, String streamType) {
@@ -125,7 +145,14 @@ final class S3ASession implements ReaderSession {
         requireNonNull(key, "key is null");
         requireNonNull(etag, "etag is null");
         Path path = new Path("s3a://" + target.bucket() + "/" + key);
-        return new S3AFileStatus(length, 0, path, BLOCK_SIZE, user.getShortUserName(), etag.orElse(null), null);
+        return new S3AFileStatus(
+                length,
+                0,
+                path,
+                BLOCK_SIZE,
+                user.getShortUserName(),
+                etag.map(S3ASession::asListed).orElse(null),
+                null);
     }
 
     @Override
