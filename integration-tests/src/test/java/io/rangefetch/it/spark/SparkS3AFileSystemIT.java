@@ -39,7 +39,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p><b>What it shows.</b> Every query answers exactly what S3A's own file system answers. The reads really are
  * Rangefetch's: {@code open} and {@code openFile} hand out Rangefetch streams, and in every query the bytes Spark's
  * tasks read through {@code s3a://} are the bytes Rangefetch's streams served them, counted on the tasks' own threads
- * (the server's {@code TaskReads} plugin) where S3A's own streams leave no such count.
+ * (the server's {@code TaskReads} plugin) where S3A's own streams leave no such count. That count lives in the
+ * thread's IOStatistics context, which Hadoop has from 3.3.5: on Spark 3.5's own Hadoop 3.3.4 it is assumed away, and
+ * the answers and the stream classes are what show it there.
  *
  * <p><b>Running it.</b> The class runs once per Spark line named in {@code -Dspark.compat.lines} ({@code 3.5},
  * {@code 4.0} or {@code 4.0,3.5}), each line built first ({@code ./mvnw -B -f spark-compat/pom.xml -Pspark-<line>
