@@ -331,23 +331,8 @@ class SparkEnginesIT {
      * the proxy's endpoint with MinIO's keys. Iceberg's reads are its own {@code S3FileIO}, S3A's its classic stream.
      */
     private static Map<String, String> defaults() {
-        Map<String, String> settings = new LinkedHashMap<>();
-        settings.put("spark.master", "local[2]");
-        settings.put("spark.ui.enabled", "false");
-        settings.put("spark.driver.host", "127.0.0.1");
-        settings.put("spark.driver.bindAddress", "127.0.0.1");
-        settings.put("spark.sql.shuffle.partitions", "4");
         String endpoint = proxy.endpoint().toString();
-        settings.put("spark.hadoop.fs.s3a.endpoint", endpoint);
-        settings.put("spark.hadoop.fs.s3a.endpoint.region", minio.region());
-        settings.put("spark.hadoop.fs.s3a.path.style.access", "true");
-        settings.put("spark.hadoop.fs.s3a.connection.ssl.enabled", "false");
-        settings.put("spark.hadoop.fs.s3a.bucket.probe", "0");
-        settings.put(
-                "spark.hadoop.fs.s3a.aws.credentials.provider",
-                "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
-        settings.put("spark.hadoop.fs.s3a.access.key", minio.accessKey());
-        settings.put("spark.hadoop.fs.s3a.secret.key", minio.secretKey());
+        Map<String, String> settings = SparkChild.localS3ASettings(endpoint, minio);
         settings.put("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions");
         String catalog = "spark.sql.catalog." + CATALOG;
         settings.put(catalog, "org.apache.iceberg.spark.SparkCatalog");

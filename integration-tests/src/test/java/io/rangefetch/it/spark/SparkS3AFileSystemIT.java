@@ -307,24 +307,10 @@ class SparkS3AFileSystemIT {
      * keys, and the plugin that counts what tasks read.
      */
     private static Map<String, String> defaults(S3Server minio) {
-        Map<String, String> settings = new LinkedHashMap<>();
-        settings.put("spark.master", "local[2]");
-        settings.put("spark.ui.enabled", "false");
-        settings.put("spark.driver.host", "127.0.0.1");
-        settings.put("spark.driver.bindAddress", "127.0.0.1");
-        settings.put("spark.sql.shuffle.partitions", "4");
+        Map<String, String> settings =
+                SparkChild.localS3ASettings(proxy.endpoint().toString(), minio);
         settings.put("spark.plugins", "io.rangefetch.sparkcompat.TaskReads");
         settings.put("spark.hadoop.fs.s3a.impl", S3A_FILE_SYSTEM);
-        settings.put("spark.hadoop.fs.s3a.endpoint", proxy.endpoint().toString());
-        settings.put("spark.hadoop.fs.s3a.endpoint.region", minio.region());
-        settings.put("spark.hadoop.fs.s3a.path.style.access", "true");
-        settings.put("spark.hadoop.fs.s3a.connection.ssl.enabled", "false");
-        settings.put("spark.hadoop.fs.s3a.bucket.probe", "0");
-        settings.put(
-                "spark.hadoop.fs.s3a.aws.credentials.provider",
-                "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
-        settings.put("spark.hadoop.fs.s3a.access.key", minio.accessKey());
-        settings.put("spark.hadoop.fs.s3a.secret.key", minio.secretKey());
         return settings;
     }
 }
