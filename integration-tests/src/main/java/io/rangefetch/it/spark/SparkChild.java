@@ -2,7 +2,6 @@ package io.rangefetch.it.spark;
 
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.it.server.S3Server;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -15,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -63,31 +61,6 @@ public final class SparkChild implements AutoCloseable {
         this.path = path;
         this.answers = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         this.commands = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-    }
-
-    /**
-     * What every Spark of the tests runs with, whatever it reads through: local mode on loopback (two cores, four
-     * shuffle partitions) and S3A on {@code endpoint} (a proxy in front of {@code server}) with the server's keys, as
-     * an S3-compatible store needs it. Callers add their read path's settings.
-     */
-    public static Map<String, String> localS3ASettings(String endpoint, S3Server server) {
-        Map<String, String> settings = new LinkedHashMap<>();
-        settings.put("spark.master", "local[2]");
-        settings.put("spark.ui.enabled", "false");
-        settings.put("spark.driver.host", "127.0.0.1");
-        settings.put("spark.driver.bindAddress", "127.0.0.1");
-        settings.put("spark.sql.shuffle.partitions", "4");
-        settings.put("spark.hadoop.fs.s3a.endpoint", endpoint);
-        settings.put("spark.hadoop.fs.s3a.endpoint.region", server.region());
-        settings.put("spark.hadoop.fs.s3a.path.style.access", "true");
-        settings.put("spark.hadoop.fs.s3a.connection.ssl.enabled", "false");
-        settings.put("spark.hadoop.fs.s3a.bucket.probe", "0");
-        settings.put(
-                "spark.hadoop.fs.s3a.aws.credentials.provider",
-                "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
-        settings.put("spark.hadoop.fs.s3a.access.key", server.accessKey());
-        settings.put("spark.hadoop.fs.s3a.secret.key", server.secretKey());
-        return settings;
     }
 
     /**

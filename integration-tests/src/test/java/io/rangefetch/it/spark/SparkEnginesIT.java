@@ -332,7 +332,7 @@ class SparkEnginesIT {
      */
     private static Map<String, String> defaults() {
         String endpoint = proxy.endpoint().toString();
-        Map<String, String> settings = SparkChild.localS3ASettings(endpoint, minio);
+        Map<String, String> settings = SparkSettings.localS3A(endpoint, minio);
         settings.put("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions");
         String catalog = "spark.sql.catalog." + CATALOG;
         settings.put(catalog, "org.apache.iceberg.spark.SparkCatalog");

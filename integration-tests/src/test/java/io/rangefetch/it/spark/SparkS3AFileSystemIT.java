@@ -307,8 +307,7 @@ class SparkS3AFileSystemIT {
      * keys, and the plugin that counts what tasks read.
      */
     private static Map<String, String> defaults(S3Server minio) {
-        Map<String, String> settings =
-                SparkChild.localS3ASettings(proxy.endpoint().toString(), minio);
+        Map<String, String> settings = SparkSettings.localS3A(proxy.endpoint().toString(), minio);
         settings.put("spark.plugins", "io.rangefetch.sparkcompat.TaskReads");
         settings.put("spark.hadoop.fs.s3a.impl", S3A_FILE_SYSTEM);
         return settings;
