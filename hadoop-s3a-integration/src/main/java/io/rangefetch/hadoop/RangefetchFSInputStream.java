@@ -73,11 +73,8 @@ final class RangefetchFSInputStream extends FSInputStream
     private static Set<String> capabilities() {
         Set<String> capabilities = new HashSet<>(Set.of(
                 StreamCapabilities.READBYTEBUFFER, StreamCapabilities.PREADBYTEBUFFER, StreamCapabilities.UNBUFFER));
-        try {
-            Class.forName("org.apache.hadoop.fs.FileRange", false, RangefetchFSInputStream.class.getClassLoader());
+        if (HadoopLine.VECTORED_READS) {
             capabilities.add(StreamCapabilities.VECTOREDIO);
-        } catch (ClassNotFoundException e) {
-            // Hadoop 3.3.4 or older: no FileRange, no readVectored on FSDataInputStream
         }
         return Set.copyOf(capabilities);
     }

@@ -59,14 +59,11 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
     private static final Logger LOG = LoggerFactory.getLogger(RangefetchS3AFileSystem.class);
     private static final AtomicBoolean CSE_WARNED = new AtomicBoolean();
     private static final AtomicBoolean S3A_STREAMS_WARNED = new AtomicBoolean();
-    private static final boolean HAS_IOSTATISTICS_CONTEXT =
-            hasClass("org.apache.hadoop.fs.statistics.IOStatisticsContext");
 
     private volatile SharedStreamFactories.Lease lease;
     private StreamConfig config;
     private OpenFileOptions openFiles;
-    private boolean clientSideEncryption;
-    private boolean s3aStreamsOnly;
+    // null: this file system's files are read by S3A's own streams (client-side encryption, or what the route says)
     private GetRoute route;
 
     @Override
@@ -90,26 +87,28 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
         Configuration conf = getConf();
         config = HadoopSettings.streamConfig(conf);
         // S3A's own option parser from 3.3.5; 3.3.4's options otherwise
-        openFiles = hasClass("org.apache.hadoop.fs.s3a.impl.OpenFileSupport")
-                ? new S3AOpenFileOptions(this, conf)
-                : new Hadoop334OpenFileOptions(this);
-        clientSideEncryption = getS3EncryptionAlgorithm().name().startsWith("CSE");
-        if (clientSideEncryption && CSE_WARNED.compareAndSet(false, true)) {
-            LOG.warn(
-                    "{} uses client-side encryption ({}): its files are read by S3A's own streams, not Rangefetch's",
-                    name,
-                    getS3EncryptionAlgorithm());
+        openFiles =
+                HadoopLine.OPEN_FILE_SUPPORT ? new S3AOpenFileOptions(this, conf) : new Hadoop334OpenFileOptions(this);
+        if (getS3EncryptionAlgorithm().name().startsWith("CSE")) {
+            if (CSE_WARNED.compareAndSet(false, true)) {
+                LOG.warn(
+                        "{} uses client-side encryption ({}): its files are read by S3A's own streams, not"
+                                + " Rangefetch's",
+                        name,
+                        getS3EncryptionAlgorithm());
+            }
+            return;
         }
-        if (!clientSideEncryption) {
-            route = route(name, conf);
-            s3aStreamsOnly = route == null;
+        route = route(name, conf);
+        if (route != null) {
+            // no factory (cache, threads) for a file system whose reads are all S3A's
+            lease = SharedStreamFactories.lease(this, SharedStreamFactories.Identity.of(conf), config);
         }
-        lease = SharedStreamFactories.lease(this, SharedStreamFactories.Identity.of(conf), config);
     }
 
     @Override
     public FSDataInputStream open(Path file, int bufferSize) throws IOException {
-        if (clientSideEncryption || s3aStreamsOnly) {
+        if (route == null) {
             return super.open(file, bufferSize);
         }
         return open(qualify(file), openFiles.simple(bufferSize));
@@ -122,7 +121,7 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
     @Override
     public CompletableFuture<FSDataInputStream> openFileWithOptions(Path rawPath, OpenFileParameters parameters)
             throws IOException {
-        if (clientSideEncryption || s3aStreamsOnly) {
+        if (route == null) {
             return super.openFileWithOptions(rawPath, parameters);
         }
         Path path = qualify(rawPath);
@@ -175,7 +174,7 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
 
             @Override
             public void closed(RangefetchIOStatistics ioStatistics) {
-                if (HAS_IOSTATISTICS_CONTEXT) {
+                if (HadoopLine.IOSTATISTICS_CONTEXT) {
                     // the thread's context (Hadoop 3.3.5 and later), which Spark's and S3A's committers read
                     IOStatisticsContext.getCurrentIOStatisticsContext()
                             .getAggregator()
@@ -207,7 +206,7 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
      * carry, or no SDK v2 HTTP client on the class path), and the file system then reads with S3A's streams.
      */
     private GetRoute route(URI name, Configuration conf) throws IOException {
-        if (hasClass("org.apache.hadoop.fs.s3a.S3AInternals")) {
+        if (HadoopLine.S3A_SDK_V2_CLIENT) {
             // 3.4.0 and later: S3A's client is an SDK v2 one a subclass can reach
             return new S3AClientRoute(this);
         }
@@ -230,16 +229,6 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
     private static void warnS3AStreams(URI name, String why) {
         if (S3A_STREAMS_WARNED.compareAndSet(false, true)) {
             LOG.warn("{}: its files are read by S3A's own streams, not Rangefetch's: {}", name, why);
-        }
-    }
-
-    /** Whether this Hadoop has {@code className}: which line it is, asked without loading what it lacks. */
-    private static boolean hasClass(String className) {
-        try {
-            Class.forName(className, false, S3AFileSystem.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException e) {
-            return false;
         }
     }
 

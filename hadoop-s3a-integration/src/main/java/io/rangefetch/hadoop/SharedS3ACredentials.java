@@ -13,10 +13,10 @@ import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.core.exception.SdkClientException;
 
 /**
- * A file system's own credential chain ({@link S3AFileSystem#shareCredentials}: its providers, delegation tokens
- * applied, reference-counted) as an AWS SDK v2 provider. On Hadoop 3.4.0 and later the chain is one already; on
- * 3.3.x it is an SDK v1 {@code AWSCredentialsProvider}, read here by reflection so that this module needs no SDK v1
- * jar to compile, nor to run where it is absent. Each resolution asks the chain, which caches and refreshes as it
+ * A Hadoop 3.3 file system's own credential chain ({@link S3AFileSystem#shareCredentials}: its providers, delegation
+ * tokens applied, reference-counted) as an AWS SDK v2 provider. On 3.3 the chain is an SDK v1
+ * {@code AWSCredentialsProvider}, read here by reflection so that this module needs no SDK v1 jar to compile (from
+ * 3.4.0 S3A's own SDK v2 client sends, and this class is not used). Each resolution asks the chain, which caches and refreshes as it
  * does for S3A's own requests. Thread-safe: the chain is, and the methods are fixed at construction.
  */
 final class SharedS3ACredentials implements AwsCredentialsProvider, AutoCloseable {
@@ -35,9 +35,6 @@ final class SharedS3ACredentials implements AwsCredentialsProvider, AutoCloseabl
     static SharedS3ACredentials share(S3AFileSystem fileSystem) {
         Object chain = fileSystem.shareCredentials("Rangefetch GETs");
         try {
-            if (chain instanceof AwsCredentialsProvider v2) {
-                return new SharedS3ACredentials(chain, v2);
-            }
             return new SharedS3ACredentials(chain, v1Resolver(chain));
         } catch (RuntimeException | LinkageError e) {
             closeChain(chain);
@@ -63,7 +60,7 @@ final class SharedS3ACredentials implements AwsCredentialsProvider, AutoCloseabl
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(
                     "S3A's credential chain (" + chain.getClass().getName()
-                            + ") is neither an AWS SDK v2 provider nor an SDK v1 one this code can read",
+                            + ") is not the AWS SDK v1 provider of Hadoop 3.3's S3A",
                     e);
         }
         return () -> {

@@ -46,6 +46,8 @@ import org.apache.parquet.io.InputFile;
 final class S3ASession implements ReaderSession {
 
     private static final AtomicInteger SESSIONS = new AtomicInteger();
+    // Hadoop 3.3's S3A is built on AWS SDK v1 (RANGEFETCH_BENCH_HADOOP=3.3.6)
+    private static final boolean S3A_ON_SDK_V1 = VersionInfo.getVersion().startsWith("3.3.");
     // S3A reports this block size for objects it lists, unless fs.s3a.block.size says otherwise
     private static final long BLOCK_SIZE = 32L * 1024 * 1024;
 
@@ -92,15 +94,14 @@ final class S3ASession implements ReaderSession {
      * stream compares it to; later lines keep them.
      */
     private static String asListed(String etag) {
-        boolean sdkV1 = VersionInfo.getVersion().startsWith("3.3.");
-        return sdkV1 && etag.length() >= 2 && etag.startsWith("\"") && etag.endsWith("\"")
+        return S3A_ON_SDK_V1 && etag.length() >= 2 && etag.startsWith("\"") && etag.endsWith("\"")
                 ? etag.substring(1, etag.length() - 1)
                 : etag;
     }
 
     /** Which AWS SDK S3A runs on: v1's bundle on Hadoop 3.3 (Rangefetch's GETs use the v2 modules even there). */
     private static String sdk() {
-        return VersionInfo.getVersion().startsWith("3.3.")
+        return S3A_ON_SDK_V1
                 ? "S3A on AWS SDK v1 (aws-java-sdk-bundle), Rangefetch on the SDK v2 modules 2.56.0"
                 : "SDK modules 2.56.0 instead of the bundle";
     }
