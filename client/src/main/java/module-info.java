@@ -12,6 +12,8 @@ module io.rangefetch.client {
 
     // The SDK object clients take the SDK's S3 clients and hand back its responses, so their users need it too.
     requires transitive software.amazon.awssdk.services.s3;
+    // An address names the credentials its requests are signed with (the SDK's identity provider).
+    requires transitive software.amazon.awssdk.identity.spi;
     // Used inside only: the per-request override that makes the SDK send each request once, aborting bodies.
     requires software.amazon.awssdk.core;
     requires software.amazon.awssdk.awscore;

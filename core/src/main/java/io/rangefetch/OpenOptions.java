@@ -6,6 +6,8 @@ import io.rangefetch.client.ListedObject;
 import io.rangefetch.client.SseCustomerKey;
 import java.util.Optional;
 import java.util.OptionalLong;
+import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
+import software.amazon.awssdk.identity.spi.IdentityProvider;
 
 /**
  * What the caller already knows about an object, and how it will read it. Knowing the length and the ETag
@@ -21,6 +23,7 @@ public final class OpenOptions {
     private final String versionId;
     private final ReadPolicy readPolicy;
     private final SseCustomerKey sseCustomerKey;
+    private final IdentityProvider<? extends AwsCredentialsIdentity> credentials;
     private final long splitStart;
     private final long splitEnd;
 
@@ -30,6 +33,7 @@ public final class OpenOptions {
         this.versionId = builder.versionId;
         this.readPolicy = builder.readPolicy;
         this.sseCustomerKey = builder.sseCustomerKey;
+        this.credentials = builder.credentials;
         this.splitStart = builder.splitStart;
         this.splitEnd = builder.splitEnd;
     }
@@ -71,6 +75,11 @@ public final class OpenOptions {
         return Optional.ofNullable(sseCustomerKey);
     }
 
+    /** The credentials the stream's requests are signed with, when not its factory's client's own. */
+    public Optional<IdentityProvider<? extends AwsCredentialsIdentity>> credentials() {
+        return Optional.ofNullable(credentials);
+    }
+
     /** Where the part of the object this reader is given (a task's split) starts, if it was given one. */
     public OptionalLong splitStart() {
         return splitEnd < 0 ? OptionalLong.empty() : OptionalLong.of(splitStart);
@@ -89,6 +98,7 @@ public final class OpenOptions {
         builder.versionId = versionId;
         builder.readPolicy = readPolicy;
         builder.sseCustomerKey = sseCustomerKey;
+        builder.credentials = credentials;
         builder.splitStart = splitStart;
         builder.splitEnd = splitEnd;
         return builder;
@@ -98,7 +108,8 @@ public final class OpenOptions {
     public String toString() {
         return "OpenOptions{length=" + length + ", etag=" + etag + ", versionId=" + versionId
                 + ", readPolicy=" + readPolicy + (splitEnd < 0 ? "" : ", split=[" + splitStart + ", " + splitEnd + ")")
-                + ", sse=" + (sseCustomerKey != null) + "}";
+                + ", sse=" + (sseCustomerKey != null) + ", credentials=" + (credentials == null ? "client's" : "own")
+                + "}";
     }
 
     /** Not thread-safe. */
@@ -108,6 +119,7 @@ public final class OpenOptions {
         private String versionId;
         private ReadPolicy readPolicy = ReadPolicy.AUTO;
         private SseCustomerKey sseCustomerKey;
+        private IdentityProvider<? extends AwsCredentialsIdentity> credentials;
         private long splitStart;
         private long splitEnd = -1;
 
@@ -164,9 +176,29 @@ public final class OpenOptions {
             return this;
         }
 
-        /** The SSE-C key the object was written with, as base64 of 32 bytes. */
+        /**
+         * The SSE-C key the object was written with, as base64 of 32 bytes. It goes on every request of the stream,
+         * and is part of the stream's identity: what streams with another key or none fetched is never served to it.
+         */
         public Builder sseCustomerKey(String base64Key) {
             this.sseCustomerKey = SseCustomerKey.ofBase64(base64Key);
+            return this;
+        }
+
+        /** The SSE-C key the object was written with (see {@link #sseCustomerKey(String)}). */
+        public Builder sseCustomerKey(SseCustomerKey key) {
+            this.sseCustomerKey = requireNonNull(key, "key is null");
+            return this;
+        }
+
+        /**
+         * Signs every request of the stream with {@code credentials} instead of the factory's client's own (any
+         * {@code AwsCredentialsProvider}). They are the stream's identity: it is served only what streams signing as
+         * the same principal fetched (see {@code StreamFactory}), and none of its requests goes out under other
+         * credentials. Resolved once as the stream opens, and by the client for every request after.
+         */
+        public Builder credentials(IdentityProvider<? extends AwsCredentialsIdentity> credentials) {
+            this.credentials = requireNonNull(credentials, "credentials is null");
             return this;
         }
 

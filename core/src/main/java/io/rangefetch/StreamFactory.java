@@ -12,6 +12,8 @@ import io.rangefetch.format.FormatPolicy.FormatSession;
 import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.MetadataCache;
 import io.rangefetch.internal.fetch.FetchScheduler;
+import io.rangefetch.internal.identity.AccessIdentity;
+import io.rangefetch.internal.identity.CredentialsIdentities;
 import io.rangefetch.internal.list.ListingSettings;
 import io.rangefetch.internal.list.ParallelListing;
 import io.rangefetch.internal.plan.AccessHint;
@@ -80,6 +82,7 @@ public final class StreamFactory implements AutoCloseable {
     private final ReadEngine engine;
     private final BlockCache cache;
     private final MetadataCache metadata;
+    private final CredentialsIdentities identities;
     private final FetchScheduler scheduler;
     private final TimeSource time;
     private final StatisticsCounter statistics = StatisticsCounter.root();
@@ -114,6 +117,8 @@ public final class StreamFactory implements AutoCloseable {
         this.cache = new BlockCache(config.get(StreamConfig.CACHE_MAX_MEMORY));
         this.metadata = new MetadataCache(
                 config.get(StreamConfig.METADATA_TTL), config.get(StreamConfig.METADATA_MAX_ENTRIES), time::nanos);
+        // an open waits for its credentials no longer than a read waits for its bytes
+        this.identities = new CredentialsIdentities(client.credentials(), config.get(StreamConfig.READ_DEADLINE));
         this.scheduler =
                 new FetchScheduler(config.get(StreamConfig.FETCH_MAX_CONCURRENCY), executor, ownedExecutor, time);
         this.engine = new ReadEngine(
@@ -168,11 +173,14 @@ public final class StreamFactory implements AutoCloseable {
         ObjectAddress address = new ObjectAddress(
                 location,
                 options.versionId().orElse(null),
-                options.sseCustomerKey().orElse(null));
+                options.sseCustomerKey().orElse(null),
+                options.credentials().orElse(null));
+        AccessIdentity identity = identities.of(address.credentials(), address.sseCustomerKey());
         long length = options.length().orElse(-1);
         String etag = options.etag().orElse(null);
         if (length < 0 || etag == null) {
-            Optional<ObjectMetadata> learned = metadata.get(location.bucket(), location.key(), address.versionId());
+            Optional<ObjectMetadata> learned =
+                    metadata.get(location.bucket(), location.key(), address.versionId(), identity);
             if (learned.isPresent()
                     && (etag == null || etag.equals(learned.get().etag()))) {
                 length = learned.get().length();
@@ -181,7 +189,13 @@ public final class StreamFactory implements AutoCloseable {
         }
         StatisticsCounter streamStatistics = statistics.child();
         ObjectReader reader = engine.open(
-                address, length, etag, options.etag().isPresent(), hint(options.readPolicy()), streamStatistics);
+                address,
+                identity,
+                length,
+                etag,
+                options.etag().isPresent(),
+                hint(options.readPolicy()),
+                streamStatistics);
         try {
             FormatSession session = formats.choose(location.key(), options.readPolicy())
                     .map(policy -> GuardedFormatSession.open(
@@ -253,6 +267,8 @@ public final class StreamFactory implements AutoCloseable {
                     .add(location.key());
         }
         ListingSettings settings = EngineSettings.listing(config);
+        // listed under the client's own credentials: what it finds is told to streams of that identity only
+        AccessIdentity listedAs = identities.of(null, null);
         ParallelListing listing = ParallelListing.start(
                 keysByBucket,
                 settings,
@@ -263,6 +279,7 @@ public final class StreamFactory implements AutoCloseable {
                         listed.location().bucket(),
                         listed.location().key(),
                         null,
+                        listedAs,
                         new ObjectMetadata(listed.length(), listed.etag())));
         return new ObjectListing(listing);
     }

@@ -56,7 +56,7 @@ class SseCustomerKeyTest {
 
     @Test
     void everyRequestCarriesTheKeyAndNoMessageLogOrToStringShowsIt() throws Exception {
-        fixture.put("secret.bin", 20 * MIB);
+        client.putEncrypted(BUCKET, "secret.bin", TestData.bytes(20 * MIB, 1), SseCustomerKey.ofBase64(KEY));
         StreamFactory factory = fixture.factory();
         OpenOptions options = OpenOptions.builder().sseCustomerKey(KEY).build();
         List<String> texts = new ArrayList<>();
@@ -75,7 +75,7 @@ class SseCustomerKeyTest {
                         request -> request.range() != null && request.range().startsWith("bytes=15"),
                         new HttpStatusException("HTTP 503", 503, null)));
                 texts.add(everything(thrown(() -> stream.readFully(15L * MIB, new byte[10], 0, 10))));
-                client.put(BUCKET, "secret.bin", TestData.bytes(20 * MIB, 2));
+                client.putEncrypted(BUCKET, "secret.bin", TestData.bytes(20 * MIB, 2), SseCustomerKey.ofBase64(KEY));
                 texts.add(everything(thrown(() -> stream.readFully(3L * MIB, new byte[10], 0, 10))));
                 FileRange failing = FileRange.of(4L * MIB, 10);
                 // the stream failed for good above: the vectored read fails at once, or through its future

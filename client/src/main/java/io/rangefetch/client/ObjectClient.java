@@ -9,6 +9,8 @@ import java.io.InputStream;
 import java.util.List;
 import java.util.Optional;
 import software.amazon.awssdk.http.Abortable;
+import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
+import software.amazon.awssdk.identity.spi.IdentityProvider;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -64,6 +66,17 @@ public interface ObjectClient extends AutoCloseable {
     }
 
     /**
+     * The credentials a request is signed with when its {@link ObjectAddress} names none, if this client can tell:
+     * a factory counts the streams that name no credentials of their own as the identity these resolve to (see
+     * {@code StreamFactory}), so that what they fetch is shared with other streams of the same principal and no
+     * other. Empty (the default) when the client cannot tell: the factory then treats the client as an identity of
+     * its own, shared with nothing another client fetched. The SDK-backed clients answer their S3 client's provider.
+     */
+    default Optional<IdentityProvider<? extends AwsCredentialsIdentity>> credentials() {
+        return Optional.empty();
+    }
+
+    /**
      * Releases what this client owns (the SDK-backed clients own nothing: the S3 client they wrap stays its
      * caller's). A {@code StreamFactory} never calls this: whoever created the client closes it, after the
      * factory.
@@ -72,19 +85,33 @@ public interface ObjectClient extends AutoCloseable {
     default void close() {}
 
     /**
-     * The object a request addresses: its location, plus what S3 needs to pick or decrypt one version of it.
+     * The object a request addresses: its location, plus what S3 needs to pick or decrypt one version of it, and who
+     * asks for it.
      *
      * @param versionId the S3 version id to read, or {@code null} for the current version
      * @param sseCustomerKey the SSE-C key the object was written with, or {@code null}
+     * @param credentials the credentials every request for the object is signed with, or {@code null} for the
+     *     client's own. An implementation must sign with them when given (the SDK-backed clients set them as the
+     *     request's credentials provider): a stream opened with credentials of its own never sends a request under
+     *     another's. {@link #toString()} never names them.
      */
-    record ObjectAddress(S3Location location, String versionId, SseCustomerKey sseCustomerKey) {
+    record ObjectAddress(
+            S3Location location,
+            String versionId,
+            SseCustomerKey sseCustomerKey,
+            IdentityProvider<? extends AwsCredentialsIdentity> credentials) {
 
         public ObjectAddress {
             requireNonNull(location, "location is null");
         }
 
+        /** An address whose requests are signed with the client's own credentials. */
+        public ObjectAddress(S3Location location, String versionId, SseCustomerKey sseCustomerKey) {
+            this(location, versionId, sseCustomerKey, null);
+        }
+
         public ObjectAddress(String bucket, String key) {
-            this(new S3Location(bucket, key), null, null);
+            this(new S3Location(bucket, key), null, null, null);
         }
 
         public String bucket() {
@@ -101,6 +128,11 @@ public interface ObjectClient extends AutoCloseable {
 
         public Optional<SseCustomerKey> sseKey() {
             return Optional.ofNullable(sseCustomerKey);
+        }
+
+        /** The credentials to sign with, when not the client's own. */
+        public Optional<IdentityProvider<? extends AwsCredentialsIdentity>> signingCredentials() {
+            return Optional.ofNullable(credentials);
         }
 
         /** {@code s3://bucket/key}, for messages. */

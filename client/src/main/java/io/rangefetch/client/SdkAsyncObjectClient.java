@@ -10,6 +10,7 @@ import io.rangefetch.client.ObjectClient.ObjectMetadata;
 import io.rangefetch.client.ObjectClient.RangeGetRequest;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -17,6 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
+import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
+import software.amazon.awssdk.identity.spi.IdentityProvider;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 
@@ -52,6 +55,12 @@ final class SdkAsyncObjectClient implements ObjectClient {
     /** Whether {@code s3} is the SDK's CRT-based client, whose retries no request override reaches. */
     static boolean isCrt(S3AsyncClient s3) {
         return s3.getClass().getName().contains(".crt.");
+    }
+
+    /** The S3 client's own credentials provider; empty if the client cannot say (a client that only delegates). */
+    @Override
+    public Optional<IdentityProvider<? extends AwsCredentialsIdentity>> credentials() {
+        return SdkRequests.credentialsOf(() -> s3.serviceClientConfiguration().credentialsProvider());
     }
 
     @Override

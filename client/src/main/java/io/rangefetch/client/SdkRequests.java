@@ -13,8 +13,10 @@ import java.io.InterruptedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
@@ -23,6 +25,8 @@ import software.amazon.awssdk.core.SdkPlugin;
 import software.amazon.awssdk.core.SdkServiceClientConfiguration;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.exception.AbortedException;
+import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
+import software.amazon.awssdk.identity.spi.IdentityProvider;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.EncodingType;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
@@ -78,12 +82,20 @@ final class SdkRequests {
                     .sseCustomerKeyMD5(sse.base64KeyMd5());
         }
         return builder.versionId(object.versionId())
-                .overrideConfiguration(SdkRequests::oneAttempt)
+                .overrideConfiguration(override -> asked(override, object))
                 .build();
     }
 
     private static void oneAttempt(AwsRequestOverrideConfiguration.Builder override) {
         override.addPlugin(ONE_ATTEMPT);
+    }
+
+    /** One attempt, signed with the credentials the address names, if it names any (else the client's own). */
+    private static void asked(AwsRequestOverrideConfiguration.Builder override, ObjectAddress object) {
+        oneAttempt(override);
+        if (object.credentials() != null) {
+            override.credentialsProvider(object.credentials());
+        }
     }
 
     /** The plugin of {@link #ONE_ATTEMPT}, a class of its own so that it names itself in a client's logs. */
@@ -103,6 +115,19 @@ final class SdkRequests {
         }
     }
 
+    /**
+     * The credentials provider {@code source} reads off an SDK client, or empty when the client cannot say: a
+     * delegating client that does not pass the question on throws, which is no reason to fail.
+     */
+    static Optional<IdentityProvider<? extends AwsCredentialsIdentity>> credentialsOf(
+            Supplier<IdentityProvider<? extends AwsCredentialsIdentity>> source) {
+        try {
+            return Optional.ofNullable(source.get());
+        } catch (UnsupportedOperationException | NullPointerException cannotSay) {
+            return Optional.empty();
+        }
+    }
+
     static HeadObjectRequest headObject(ObjectAddress object) {
         // HEAD takes exactly the object-selecting fields of a GET: derive them from one place.
         GetObjectRequest get = getObject(RangeGetRequest.of(object, new ByteRange(0, 1), null));
@@ -113,7 +138,7 @@ final class SdkRequests {
                 .sseCustomerAlgorithm(get.sseCustomerAlgorithm())
                 .sseCustomerKey(get.sseCustomerKey())
                 .sseCustomerKeyMD5(get.sseCustomerKeyMD5())
-                .overrideConfiguration(SdkRequests::oneAttempt)
+                .overrideConfiguration(get.overrideConfiguration().orElseThrow())
                 .build();
     }
 

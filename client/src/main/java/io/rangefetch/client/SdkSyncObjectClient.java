@@ -9,8 +9,11 @@ import io.rangefetch.client.ObjectClient.ObjectContent;
 import io.rangefetch.client.ObjectClient.ObjectMetadata;
 import io.rangefetch.client.ObjectClient.RangeGetRequest;
 import java.io.IOException;
+import java.util.Optional;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
+import software.amazon.awssdk.identity.spi.IdentityProvider;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 
@@ -20,6 +23,12 @@ final class SdkSyncObjectClient implements ObjectClient {
 
     SdkSyncObjectClient(S3Client s3) {
         this.s3 = requireNonNull(s3, "s3 is null");
+    }
+
+    /** The S3 client's own credentials provider; empty if the client cannot say (a client that only delegates). */
+    @Override
+    public Optional<IdentityProvider<? extends AwsCredentialsIdentity>> credentials() {
+        return SdkRequests.credentialsOf(() -> s3.serviceClientConfiguration().credentialsProvider());
     }
 
     @Override

@@ -13,6 +13,7 @@ import io.rangefetch.client.ObjectClient.ObjectContent;
 import io.rangefetch.client.ObjectClient.ObjectMetadata;
 import io.rangefetch.client.ObjectClient.RangeGetRequest;
 import io.rangefetch.client.S3Location;
+import io.rangefetch.client.SseCustomerKey;
 import java.io.ByteArrayInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -27,9 +28,15 @@ import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
+import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
+import software.amazon.awssdk.identity.spi.AwsSessionCredentialsIdentity;
+import software.amazon.awssdk.identity.spi.IdentityProvider;
 
 /**
  * An in-memory {@link ObjectClient} that answers as S3 does: closed ranges clipped at the object's end, 416 for
@@ -39,6 +46,16 @@ import java.util.function.Predicate;
  * at 1,000 and {@code IsTruncated}. A bucket named like an S3 Express directory bucket ({@code --x-s3} at the end)
  * lists as those do: unsorted, no {@code StartAfter} (400), only prefixes ending in {@code /}. It logs every
  * request and can inject faults. Thread-safe. For unit tests only.
+ *
+ * <p><b>Who asks.</b> By default every request is allowed, as for an account's root. Once {@link #addUser} has
+ * registered a user, requests are signed as S3 signs them: with the credentials the address names
+ * ({@code ObjectAddress.credentials()}), else the client's own ({@link #signWith}); they are resolved on every
+ * request, as the SDK does. An unknown access key id, a wrong secret or a session token that does not match is 403;
+ * a user may read (GET, HEAD, LIST) the buckets it was given only, else 403. Unsigned requests (no credentials) are
+ * 403 too. Each logged request names the access key id it was signed with.
+ *
+ * <p><b>SSE-C.</b> An object stored with {@link #putEncrypted} needs its key on every GET and HEAD: none is 400, a
+ * wrong one 403, as S3 answers; its ETag is not its bytes' MD5. A key sent for an object stored without one is 400.
  */
 public final class InMemoryObjectClient implements ObjectClient {
     private final Map<String, Stored> objects = new ConcurrentHashMap<>();
@@ -49,10 +66,45 @@ public final class InMemoryObjectClient implements ObjectClient {
     private final List<BodyHold> holds = new CopyOnWriteArrayList<>();
     private final List<BodyFault> bodyFaults = new CopyOnWriteArrayList<>();
     // the SSE-C key each request carried (null for none), in the order of the log
-    private final List<io.rangefetch.client.SseCustomerKey> sseKeys = new CopyOnWriteArrayList<>();
+    private final List<SseCustomerKey> sseKeys = new CopyOnWriteArrayList<>();
+    // access key id -> the user; empty: every request is allowed
+    private final Map<String, User> users = new ConcurrentHashMap<>();
+    private volatile IdentityProvider<? extends AwsCredentialsIdentity> ownCredentials;
+
+    /** A user requests may be signed as: its secret, its session token if any, the buckets it may read. */
+    private record User(String secret, String sessionToken, Set<String> buckets) {}
+
+    /**
+     * Registers a user who may read {@code buckets} (GET, HEAD, LIST) and nothing else; {@code sessionToken} is the
+     * token its session credentials carry, or {@code null} for long-term keys. From the first user on, every request
+     * must be signed (see the class note).
+     */
+    public void addUser(String accessKeyId, String secret, String sessionToken, Set<String> buckets) {
+        requireNonNull(accessKeyId, "accessKeyId is null");
+        requireNonNull(secret, "secret is null");
+        users.put(accessKeyId, new User(secret, sessionToken, Set.copyOf(buckets)));
+    }
+
+    /** Removes a user: its credentials are refused from now on (an expired session, a deleted key). */
+    public void removeUser(String accessKeyId) {
+        users.remove(accessKeyId);
+    }
+
+    /**
+     * The credentials requests are signed with when their address names none, which {@link #credentials()} answers
+     * as the SDK-backed clients answer their client's provider.
+     */
+    public void signWith(IdentityProvider<? extends AwsCredentialsIdentity> credentials) {
+        this.ownCredentials = requireNonNull(credentials, "credentials is null");
+    }
+
+    @Override
+    public Optional<IdentityProvider<? extends AwsCredentialsIdentity>> credentials() {
+        return Optional.ofNullable(ownCredentials);
+    }
 
     /** The SSE-C key each GET and HEAD carried, in order; an entry is {@code null} for a request without one. */
-    public List<io.rangefetch.client.SseCustomerKey> sseKeysSent() {
+    public List<SseCustomerKey> sseKeysSent() {
         return new ArrayList<>(sseKeys);
     }
 
@@ -118,8 +170,12 @@ public final class InMemoryObjectClient implements ObjectClient {
         return fault;
     }
 
-    /** One request as it reached the client. */
-    public record Request(String method, String bucket, String key, String range, String ifMatch) {
+    /**
+     * One request as it reached the client.
+     *
+     * @param signedBy the access key id it was signed with; {@code null} when unsigned or when no user is registered
+     */
+    public record Request(String method, String bucket, String key, String range, String ifMatch, String signedBy) {
         public boolean isGet() {
             return method.equals("GET");
         }
@@ -138,11 +194,24 @@ public final class InMemoryObjectClient implements ObjectClient {
         void apply(Request request) throws IOException;
     }
 
-    private record Stored(byte[] data, String etag, Instant lastModified) {}
+    /** @param sseKey the SSE-C key the object was written with, or {@code null} */
+    private record Stored(byte[] data, String etag, Instant lastModified, SseCustomerKey sseKey) {}
 
     /** Stores (or overwrites) an object; returns its ETag. */
     public String put(String bucket, String key, byte[] data) {
-        Stored stored = new Stored(data.clone(), etagOf(data), Instant.now());
+        Stored stored = new Stored(data.clone(), etagOf(data), Instant.now(), null);
+        objects.put(bucket + "/" + requireNonNull(key, "key is null"), stored);
+        return stored.etag();
+    }
+
+    /**
+     * Stores (or overwrites) an object encrypted with an SSE-C key: reading it takes the key. Returns its ETag, which
+     * (as S3's for SSE-C objects) is not the MD5 of its bytes.
+     */
+    public String putEncrypted(String bucket, String key, byte[] data, SseCustomerKey sseKey) {
+        requireNonNull(sseKey, "sseKey is null");
+        byte[] salted = (sseKey.base64KeyMd5() + HexFormat.of().formatHex(data)).getBytes(StandardCharsets.UTF_8);
+        Stored stored = new Stored(data.clone(), etagOf(salted), Instant.now(), sseKey);
         objects.put(bucket + "/" + requireNonNull(key, "key is null"), stored);
         return stored.etag();
     }
@@ -215,13 +284,16 @@ public final class InMemoryObjectClient implements ObjectClient {
     @Override
     public ObjectContent get(RangeGetRequest get) throws IOException {
         ObjectAddress object = get.object();
-        Request request = new Request("GET", object.bucket(), object.key(), get.httpRange(), get.ifMatch());
+        String signedBy = signer(object.credentials());
+        Request request = new Request("GET", object.bucket(), object.key(), get.httpRange(), get.ifMatch(), signedBy);
         log.add(request);
         sseKeys.add(object.sseCustomerKey());
         for (Fault fault : faults) {
             fault.apply(request);
         }
+        authorize(object.credentials(), object.bucket(), "GET " + get.describe());
         Stored stored = find(object, "GET " + get.describe());
+        checkSseKey(stored, object, "GET " + get.describe());
         if (get.ifMatch() != null && !get.ifMatch().equals(stored.etag())) {
             throw new HttpStatusException("GET " + get.describe() + ": 412 Precondition Failed", 412, null);
         }
@@ -250,24 +322,27 @@ public final class InMemoryObjectClient implements ObjectClient {
 
     @Override
     public ObjectMetadata head(ObjectAddress object) throws IOException {
-        Request request = new Request("HEAD", object.bucket(), object.key(), null, null);
+        Request request = new Request("HEAD", object.bucket(), object.key(), null, null, signer(object.credentials()));
         log.add(request);
         sseKeys.add(object.sseCustomerKey());
         for (Fault fault : faults) {
             fault.apply(request);
         }
+        authorize(object.credentials(), object.bucket(), "HEAD " + object);
         Stored stored = find(object, "HEAD " + object);
+        checkSseKey(stored, object, "HEAD " + object);
         return new ObjectMetadata(stored.data().length, stored.etag());
     }
 
     @Override
     public ListPage list(ListRequest list) throws IOException {
-        Request request = new Request("LIST", list.bucket(), list.prefix(), null, null);
+        Request request = new Request("LIST", list.bucket(), list.prefix(), null, null, signer(null));
         log.add(request);
         listLog.add(list);
         for (Fault fault : faults) {
             fault.apply(request);
         }
+        authorize(null, list.bucket(), "LIST " + list.describe());
         boolean directoryBucket = list.bucket().endsWith("--x-s3");
         if (directoryBucket && list.startAfter() != null && list.continuationToken() == null) {
             throw new HttpStatusException(
@@ -358,6 +433,68 @@ public final class InMemoryObjectClient implements ObjectClient {
      */
     public static final Comparator<String> UTF8_ORDER = (left, right) -> java.util.Arrays.compareUnsigned(
             left.getBytes(StandardCharsets.UTF_8), right.getBytes(StandardCharsets.UTF_8));
+
+    /** The access key id a request is signed with, or {@code null} (unsigned, or nobody registered). */
+    private String signer(IdentityProvider<? extends AwsCredentialsIdentity> named) throws IOException {
+        if (users.isEmpty()) {
+            return null;
+        }
+        AwsCredentialsIdentity credentials = resolve(named);
+        return credentials == null ? null : credentials.accessKeyId();
+    }
+
+    /** Resolves the signer's credentials as the SDK does for each request; a provider's failure fails the request. */
+    private AwsCredentialsIdentity resolve(IdentityProvider<? extends AwsCredentialsIdentity> named)
+            throws IOException {
+        IdentityProvider<? extends AwsCredentialsIdentity> provider = named != null ? named : ownCredentials;
+        if (provider == null) {
+            return null;
+        }
+        try {
+            return provider.resolveIdentity().join();
+        } catch (RuntimeException e) {
+            throw new IOException("Unable to load credentials: " + e.getMessage(), e);
+        }
+    }
+
+    /** Refuses, as S3 would, a request its signer may not send; everything passes while nobody is registered. */
+    private void authorize(IdentityProvider<? extends AwsCredentialsIdentity> named, String bucket, String what)
+            throws IOException {
+        if (users.isEmpty()) {
+            return;
+        }
+        AwsCredentialsIdentity credentials = resolve(named);
+        if (credentials == null || credentials.accessKeyId() == null) {
+            throw new HttpStatusException(what + ": 403 AccessDenied (anonymous)", 403, null);
+        }
+        User user = users.get(credentials.accessKeyId());
+        if (user == null) {
+            throw new HttpStatusException(what + ": 403 InvalidAccessKeyId", 403, null);
+        }
+        String token = credentials instanceof AwsSessionCredentialsIdentity session ? session.sessionToken() : null;
+        if (!user.secret().equals(credentials.secretAccessKey()) || !Objects.equals(user.sessionToken(), token)) {
+            throw new HttpStatusException(what + ": 403 SignatureDoesNotMatch", 403, null);
+        }
+        if (!user.buckets().contains(bucket)) {
+            throw new HttpStatusException(what + ": 403 AccessDenied", 403, null);
+        }
+    }
+
+    /** SSE-C as S3 checks it: the object's key, no other, and no key for an object stored without one. */
+    private static void checkSseKey(Stored stored, ObjectAddress object, String what) throws HttpStatusException {
+        SseCustomerKey sent = object.sseCustomerKey();
+        if (stored.sseKey() == null && sent != null) {
+            throw new HttpStatusException(
+                    what + ": 400 InvalidRequest (the object was not stored with an SSE-C key)", 400, null);
+        }
+        if (stored.sseKey() != null && sent == null) {
+            throw new HttpStatusException(
+                    what + ": 400 InvalidRequest (the object was stored with an SSE-C key)", 400, null);
+        }
+        if (stored.sseKey() != null && !stored.sseKey().equals(sent)) {
+            throw new HttpStatusException(what + ": 403 AccessDenied (wrong SSE-C key)", 403, null);
+        }
+    }
 
     private Stored find(ObjectAddress object, String what) throws FileNotFoundException {
         Stored stored = objects.get(object.bucket() + "/" + object.key());

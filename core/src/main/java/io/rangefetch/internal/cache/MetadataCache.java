@@ -1,16 +1,21 @@
 package io.rangefetch.internal.cache;
 
+import static java.util.Objects.requireNonNull;
+
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.rangefetch.client.ObjectClient.ObjectMetadata;
+import io.rangefetch.internal.identity.AccessIdentity;
 import java.time.Duration;
 import java.util.Optional;
 
 /**
  * Lengths and ETags learned from earlier requests, trusted for a limited time, so that a stream opened again on
  * the same object needs no request to learn them and finds the cached bytes of that version. A stale entry
- * costs at most one 412, after which the stream moves to the new version. Maintenance runs on the calling
+ * costs at most one 412, after which the stream moves to the new version. What one identity learned is told to that
+ * identity only: a stream of another (other credentials, another SSE-C key or none) learns the object's length and
+ * ETag from its own request, which S3 may refuse. Maintenance runs on the calling
  * thread, never on the common pool; time comes from the injected ticker.
  */
 public final class MetadataCache {
@@ -25,21 +30,25 @@ public final class MetadataCache {
                 .build();
     }
 
-    public Optional<ObjectMetadata> get(String bucket, String key, String versionId) {
-        return Optional.ofNullable(entries.getIfPresent(new Key(bucket, key, versionId)));
+    public Optional<ObjectMetadata> get(String bucket, String key, String versionId, AccessIdentity identity) {
+        return Optional.ofNullable(entries.getIfPresent(new Key(bucket, key, versionId, identity)));
     }
 
-    public void put(String bucket, String key, String versionId, ObjectMetadata metadata) {
-        entries.put(new Key(bucket, key, versionId), metadata);
+    public void put(String bucket, String key, String versionId, AccessIdentity identity, ObjectMetadata metadata) {
+        entries.put(new Key(bucket, key, versionId, identity), metadata);
     }
 
-    public void invalidate(String bucket, String key, String versionId) {
-        entries.invalidate(new Key(bucket, key, versionId));
+    public void invalidate(String bucket, String key, String versionId, AccessIdentity identity) {
+        entries.invalidate(new Key(bucket, key, versionId, identity));
     }
 
     public void clear() {
         entries.invalidateAll();
     }
 
-    private record Key(String bucket, String key, String versionId) {}
+    private record Key(String bucket, String key, String versionId, AccessIdentity identity) {
+        Key {
+            requireNonNull(identity, "identity is null");
+        }
+    }
 }

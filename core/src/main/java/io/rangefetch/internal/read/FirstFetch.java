@@ -11,6 +11,7 @@ import io.rangefetch.client.ObjectClient.RangeGetRequest;
 import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.ObjectId;
 import io.rangefetch.internal.fetch.FetchAbort;
+import io.rangefetch.internal.identity.AccessIdentity;
 import io.rangefetch.internal.plan.AccessHint;
 import io.rangefetch.internal.plan.FirstRequest;
 import io.rangefetch.internal.plan.ReadPlanner;
@@ -39,13 +40,15 @@ final class FirstFetch {
     private final BlockCache cache;
     private final GetPath gets;
     private final ObjectAddress address;
+    private final AccessIdentity identity;
     private final StatisticsCounter statistics;
 
-    FirstFetch(Fetching fetching, ObjectAddress address, StatisticsCounter statistics) {
+    FirstFetch(Fetching fetching, ObjectAddress address, AccessIdentity identity, StatisticsCounter statistics) {
         requireNonNull(fetching, "fetching is null");
         this.cache = fetching.cache();
         this.gets = fetching.gets();
         this.address = requireNonNull(address, "address is null");
+        this.identity = requireNonNull(identity, "identity is null");
         this.statistics = requireNonNull(statistics, "statistics is null");
     }
 
@@ -290,7 +293,7 @@ final class FirstFetch {
     }
 
     private boolean insert(String etag, ByteRange range, byte[] data) {
-        ObjectId id = new ObjectId(address.bucket(), address.key(), etag);
+        ObjectId id = new ObjectId(address.bucket(), address.key(), etag, identity);
         ReentrantLock objectLock = cache.lockFor(id);
         objectLock.lock();
         try {

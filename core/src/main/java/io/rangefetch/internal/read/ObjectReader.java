@@ -9,6 +9,7 @@ import io.rangefetch.client.ObjectClient.ObjectAddress;
 import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.MetadataCache;
 import io.rangefetch.internal.fetch.BucketGovernors;
+import io.rangefetch.internal.identity.AccessIdentity;
 import io.rangefetch.internal.plan.AccessHint;
 import io.rangefetch.internal.plan.AdaptiveMinimum;
 import io.rangefetch.internal.plan.RangeCoalescer;
@@ -92,6 +93,8 @@ public final class ObjectReader implements AutoCloseable {
     }
 
     /**
+     * @param identity who the stream reads as (its credentials and SSE-C key): it is served only what this identity
+     *     fetched, and its requests are signed with the credentials {@code address} names
      * @param knownLength the length if known, else -1
      * @param knownEtag the ETag if known, else {@code null}
      * @param etagPinnedByCaller whether the caller named the ETag (then a change is always an error)
@@ -99,6 +102,7 @@ public final class ObjectReader implements AutoCloseable {
     ObjectReader(
             Shared shared,
             ObjectAddress address,
+            AccessIdentity identity,
             long knownLength,
             String knownEtag,
             boolean etagPinnedByCaller,
@@ -114,7 +118,14 @@ public final class ObjectReader implements AutoCloseable {
         this.openStreams = shared.openStreams();
         BlockCache cache = shared.fetching().cache();
         this.version = new ObjectVersion(
-                shared.fetching(), shared.metadata(), address, knownLength, knownEtag, etagPinnedByCaller, statistics);
+                shared.fetching(),
+                shared.metadata(),
+                address,
+                identity,
+                knownLength,
+                knownEtag,
+                etagPinnedByCaller,
+                statistics);
         ReadOrchestrator orchestrator = new ReadOrchestrator(
                 shared.fetching(),
                 shared.time(),

@@ -11,6 +11,7 @@ import io.rangefetch.internal.cache.ObjectId;
 import io.rangefetch.internal.fetch.BackOff;
 import io.rangefetch.internal.fetch.FetchPriority;
 import io.rangefetch.internal.fetch.FetchScheduler;
+import io.rangefetch.internal.identity.AccessIdentity;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -60,6 +61,7 @@ final class ObjectVersion {
     private final Fetching fetching;
     private final MetadataCache metadata;
     private final ObjectAddress address;
+    private final AccessIdentity identity;
     private final boolean etagPinnedByCaller;
     private final StatisticsCounter statistics;
     private final AtomicReference<State> state;
@@ -93,11 +95,13 @@ final class ObjectVersion {
     /**
      * @param fetching the cache, scheduler and GET path the version is learned and checked with
      * @param metadata where what is learned of the object is remembered for the factory's next streams
+     * @param identity who the stream reads as: what it learns and fetches is kept for this identity only
      */
     ObjectVersion(
             Fetching fetching,
             MetadataCache metadata,
             ObjectAddress address,
+            AccessIdentity identity,
             long knownLength,
             String knownEtag,
             boolean etagPinnedByCaller,
@@ -105,6 +109,7 @@ final class ObjectVersion {
         this.fetching = requireNonNull(fetching, "fetching is null");
         this.metadata = requireNonNull(metadata, "metadata is null");
         this.address = requireNonNull(address, "address is null");
+        this.identity = requireNonNull(identity, "identity is null");
         this.etagPinnedByCaller = etagPinnedByCaller;
         this.statistics = requireNonNull(statistics, "statistics is null");
         State initial;
@@ -278,7 +283,7 @@ final class ObjectVersion {
     }
 
     private void submitLearning(Learning learning, FirstFetch.Shape shape, boolean counts, Runnable opened) {
-        FirstFetch first = new FirstFetch(fetching, address, statistics);
+        FirstFetch first = new FirstFetch(fetching, address, identity, statistics);
         // resumable: a first request answered 503 waits out its backoff off the fetch slot, and is planned and sent
         // again after it (its attempts and the first answer's ETag carry over in the abort)
         learning.ticket = fetching.scheduler()
@@ -347,7 +352,7 @@ final class ObjectVersion {
                 ? new PinnedVersion(expected, 0, counts ? 1 : 0)
                 : new PinnedVersion(metadata.etag(), metadata.length(), counts ? 1 : 0);
         if (metadata != null) {
-            this.metadata.put(address.bucket(), address.key(), address.versionId(), metadata);
+            this.metadata.put(address.bucket(), address.key(), address.versionId(), identity, metadata);
         }
         state.compareAndSet(learning, version);
     }
@@ -434,11 +439,11 @@ final class ObjectVersion {
         if (version.etag() != null) {
             fetching.cache().invalidate(objectId(version));
         }
-        this.metadata.invalidate(address.bucket(), address.key(), address.versionId());
+        this.metadata.invalidate(address.bucket(), address.key(), address.versionId(), identity);
     }
 
     ObjectId objectId(PinnedVersion version) {
-        return new ObjectId(address.bucket(), address.key(), version.etag());
+        return new ObjectId(address.bucket(), address.key(), version.etag(), identity);
     }
 
     private static IOException asIOException(Throwable failure) {

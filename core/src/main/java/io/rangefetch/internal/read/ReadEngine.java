@@ -12,6 +12,7 @@ import io.rangefetch.internal.fetch.BucketGovernors;
 import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.internal.fetch.ThrottleSettings;
+import io.rangefetch.internal.identity.AccessIdentity;
 import io.rangefetch.internal.plan.AccessHint;
 import io.rangefetch.internal.plan.RangeCoalescer;
 import io.rangefetch.internal.plan.ReadPlanner;
@@ -111,7 +112,7 @@ public final class ReadEngine {
     }
 
     /**
-     * The reader of one new stream of {@code address}.
+     * The reader of one new stream of {@code address}, reading as {@code identity}.
      *
      * @param knownLength the length if known, else -1
      * @param knownEtag the ETag if known, else {@code null}
@@ -119,12 +120,14 @@ public final class ReadEngine {
      */
     public ObjectReader open(
             ObjectAddress address,
+            AccessIdentity identity,
             long knownLength,
             String knownEtag,
             boolean etagPinnedByCaller,
             AccessHint hint,
             StatisticsCounter statistics) {
-        return new ObjectReader(shared, address, knownLength, knownEtag, etagPinnedByCaller, hint, statistics);
+        return new ObjectReader(
+                shared, address, identity, knownLength, knownEtag, etagPinnedByCaller, hint, statistics);
     }
 
     /** The lowest limit of the buckets' throttle governors; -1 when none limits. */

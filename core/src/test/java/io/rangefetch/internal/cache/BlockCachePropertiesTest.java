@@ -3,6 +3,7 @@ package io.rangefetch.internal.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.client.ByteRange;
+import io.rangefetch.internal.identity.AccessIdentity;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -34,8 +35,13 @@ class BlockCachePropertiesTest {
     private static final int CAPACITY = 96;
     private static final int RECYCLE_MIN_BYTES = 16;
     private static final int RECYCLE_GRANULE = 4;
-    private static final List<ObjectId> OBJECTS =
-            List.of(new ObjectId("b", "k", "\"e1\""), new ObjectId("b", "k", "\"e2\""));
+    private static final AccessIdentity READER = AccessIdentity.unique();
+    private static final AccessIdentity OTHER_READER = AccessIdentity.unique();
+    private static final List<ObjectId> OBJECTS = List.of(
+            new ObjectId("b", "k", "\"e1\"", READER),
+            new ObjectId("b", "k", "\"e2\"", READER),
+            // the same version as another identity fetched it: its blocks are another object's
+            new ObjectId("b", "k", "\"e1\"", OTHER_READER));
 
     /** An operation, with how often it comes relative to the others. */
     enum Kind {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rangefetch.client.ByteRange;
+import io.rangefetch.internal.identity.AccessIdentity;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -11,7 +12,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.Test;
 
 class BlockCacheTest {
-    private static final ObjectId OBJECT = new ObjectId("b", "k", "\"e1\"");
+    private static final AccessIdentity READER = AccessIdentity.unique();
+    private static final ObjectId OBJECT = new ObjectId("b", "k", "\"e1\"", READER);
     private final StatisticsCounter statistics = StatisticsCounter.root();
 
     private Block loaded(BlockCache cache, long start, long length, boolean prefetch) {
@@ -102,8 +104,22 @@ class BlockCacheTest {
     void blocksOfAnotherVersionAreInvisible() {
         BlockCache cache = new BlockCache(100);
         loaded(cache, 0, 50, false);
-        assertThat(cache.blocksOverlapping(new ObjectId("b", "k", "\"e2\""), 0, 50))
+        assertThat(cache.blocksOverlapping(new ObjectId("b", "k", "\"e2\"", READER), 0, 50))
                 .isEmpty();
+    }
+
+    @Test
+    void blocksAnotherIdentityFetchedAreInvisible() {
+        BlockCache cache = new BlockCache(100);
+        loaded(cache, 0, 50, false);
+        Block claimed = cache.claim(
+                new ObjectId("b", "k", "\"e1\"", AccessIdentity.unique()),
+                ByteRange.ofLength(0, 50),
+                false,
+                statistics);
+        assertThat(cache.blocksOverlapping(new ObjectId("b", "k", "\"e1\"", AccessIdentity.unique()), 0, 50))
+                .isEmpty();
+        assertThat(cache.blocksOverlapping(OBJECT, 0, 50)).hasSize(1).doesNotContain(claimed);
     }
 
     private static final int MIB = 1 << 20;

@@ -11,6 +11,7 @@ import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.MetadataCache;
 import io.rangefetch.internal.cache.ObjectId;
 import io.rangefetch.internal.fetch.FetchScheduler;
+import io.rangefetch.internal.identity.AccessIdentity;
 import io.rangefetch.internal.plan.CoalescerSettings;
 import io.rangefetch.internal.plan.PlannerSettings;
 import io.rangefetch.internal.plan.RangeCoalescer;
@@ -45,6 +46,7 @@ class AcquisitionTest {
             RetrySettings.none(),
             time.timeSource());
     private final ObjectAddress address = new ObjectAddress("bucket", "key");
+    private final AccessIdentity reader = AccessIdentity.unique();
     private final StatisticsCounter statistics = StatisticsCounter.root();
 
     @AfterEach
@@ -59,7 +61,7 @@ class AcquisitionTest {
                 time.timeSource().deadlineAfter(Duration.ZERO),
                 address,
                 version,
-                new ObjectId(address.bucket(), address.key(), version.etag()),
+                new ObjectId(address.bucket(), address.key(), version.etag(), reader),
                 statistics,
                 new PrefetchTracker());
     }
@@ -86,7 +88,7 @@ class AcquisitionTest {
         assertThatThrownBy(() -> joiner.await(shared, false)).isInstanceOf(BlockLostException.class);
         joiner.close();
         assertThat(cache.heldBytes()).as("every claimed byte given back").isZero();
-        assertThat(cache.blocksOverlapping(new ObjectId("bucket", "key", etag), 0, 256 * KIB))
+        assertThat(cache.blocksOverlapping(new ObjectId("bucket", "key", etag, reader), 0, 256 * KIB))
                 .isEmpty();
     }
 

@@ -10,6 +10,7 @@ import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.MetadataCache;
 import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchScheduler;
+import io.rangefetch.internal.identity.AccessIdentity;
 import io.rangefetch.internal.plan.AccessHint;
 import io.rangefetch.internal.plan.CoalescerSettings;
 import io.rangefetch.internal.plan.PlannerSettings;
@@ -60,7 +61,7 @@ class FirstFetchTest {
     private FirstFetch.Learned learnFor(long position, String knownEtag) throws Exception {
         FirstFetch.Shape shape =
                 new FirstFetch.Shape(position, 10, false, AccessHint.DETECT, Long.MAX_VALUE, planner, null, 0);
-        return new FirstFetch(engine.fetching(), address, StatisticsCounter.root())
+        return new FirstFetch(engine.fetching(), address, AccessIdentity.unique(), StatisticsCounter.root())
                 .run(shape, -1, knownEtag, FetchAbort.standalone());
     }
 

@@ -1,24 +1,33 @@
 package io.rangefetch.it.server;
 
+import static java.nio.charset.StandardCharsets.US_ASCII;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
-import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.HttpURLConnection;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManager;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 
 /**
  * A real MinIO server: the {@code minio} binary run as a child process on 127.0.0.1, with its data in a
@@ -26,6 +35,13 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The binary is {@code $MINIO_BINARY} if set, else {@code minio} on the {@code PATH}, else
  * {@code $(go env GOPATH)/bin/minio}, where {@code go install} puts it.
+ *
+ * <p>{@link #startTls()} serves {@code https} with a certificate made for that start ({@link
+ * LoopbackCertificate}), which is how MinIO serves SSE-C at all; clients trust that one certificate
+ * through {@link #trustManagers()} ({@link S3Clients} does so by itself), {@link #sslContext()} or
+ * {@link #trustStore()}, never by trusting everything. {@link #addUser} makes users who may read only
+ * some buckets, through MinIO's client {@code mc} (found as {@code minio} is, from {@code $MC_BINARY});
+ * {@link #assumeRole} gets a user temporary credentials from MinIO's STS API.
  *
  * <p>Ports are picked free just before the start, so another process can take one in between; a
  * start that dies is therefore retried a couple of times with fresh ports before it fails. The
@@ -40,16 +56,24 @@ public final class MinioServer implements S3Server {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
     private static final int START_ATTEMPTS = 3;
+    private static final Duration CERTIFICATE_VALIDITY = Duration.ofDays(1);
+    // guards only the integrity of a file that holds no private key: no secret
+    private static final String TRUST_STORE_PASSWORD = "rangefetch";
 
     private final Process process;
     private final Path workDir;
     private final URI endpoint;
+    private final Optional<Tls> tls;
     private final Thread shutdownHook;
+    // made on first use, guarded by this
+    private MinioAdmin admin;
+    private JvmDefaultTrust jvmDefaultTrust;
 
-    private MinioServer(Process process, Path workDir, URI endpoint) {
+    private MinioServer(Process process, Path workDir, URI endpoint, Optional<Tls> tls) {
         this.process = process;
         this.workDir = workDir;
         this.endpoint = endpoint;
+        this.tls = tls;
         // A JVM that exits without close() (a failed fork, ^C) must not leave MinIO running.
         this.shutdownHook = new Thread(this::stopProcess, "minio-server-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -62,29 +86,35 @@ public final class MinioServer implements S3Server {
 
     /** The {@code minio} binary this class would run, if there is one. */
     public static Optional<Path> findBinary() {
-        String configured = System.getenv("MINIO_BINARY");
-        if (configured != null && !configured.isBlank()) {
-            Path path = Path.of(configured);
-            return isExecutableFile(path) ? Optional.of(path) : Optional.empty();
-        }
-        String pathVariable = System.getenv("PATH");
-        if (pathVariable != null) {
-            for (String dir : pathVariable.split(File.pathSeparator)) {
-                if (!dir.isEmpty() && isExecutableFile(Path.of(dir, "minio"))) {
-                    return Optional.of(Path.of(dir, "minio"));
-                }
-            }
-        }
-        return goPath().map(dir -> dir.resolve("bin").resolve("minio")).filter(MinioServer::isExecutableFile);
+        return GoBinaries.find("minio", "MINIO_BINARY");
     }
 
-    private static boolean isExecutableFile(Path path) {
-        return Files.isRegularFile(path) && Files.isExecutable(path);
+    /** Whether an {@code mc} binary can be found, which {@link #addUser} needs. */
+    public static boolean mcAvailable() {
+        return findMcBinary().isPresent();
+    }
+
+    /**
+     * The {@code mc} binary {@link #addUser} would run: {@code $MC_BINARY} if set, else {@code mc} on the
+     * {@code PATH}, else {@code $(go env GOPATH)/bin/mc}.
+     */
+    public static Optional<Path> findMcBinary() {
+        return GoBinaries.find("mc", "MC_BINARY");
     }
 
     /** Starts MinIO and returns once it answers ready; fails if there is no binary. */
     public static MinioServer start() throws IOException {
-        return start(Optional.empty());
+        return start(Optional.empty(), false);
+    }
+
+    /**
+     * Starts MinIO serving {@code https://127.0.0.1:PORT} with a self-signed certificate made for this
+     * start (valid for a day, for {@code 127.0.0.1} and {@code localhost}; its files are in {@code
+     * certs/} of the {@linkplain #workDirectory() work directory}), and returns once it answers ready
+     * over TLS. Only over TLS does MinIO accept SSE-C requests.
+     */
+    public static MinioServer startTls() throws IOException {
+        return start(Optional.empty(), true);
     }
 
     /**
@@ -94,10 +124,10 @@ public final class MinioServer implements S3Server {
      */
     public static MinioServer start(Path dataDirectory) throws IOException {
         requireNonNull(dataDirectory, "dataDirectory is null");
-        return start(Optional.of(Files.createDirectories(dataDirectory)));
+        return start(Optional.of(Files.createDirectories(dataDirectory)), false);
     }
 
-    private static MinioServer start(Optional<Path> keptData) throws IOException {
+    private static MinioServer start(Optional<Path> keptData, boolean withTls) throws IOException {
         Path binary = findBinary()
                 .orElseThrow(() ->
                         new IOException("no minio binary: set MINIO_BINARY, put minio on the PATH or run `go install"
@@ -105,7 +135,7 @@ public final class MinioServer implements S3Server {
         IOException failure = null;
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
             try {
-                return startOnce(binary, keptData);
+                return startOnce(binary, keptData, withTls);
             } catch (PortTakenException e) {
                 failure = e; // someone took a port between our probe and MinIO's bind: try fresh ones
             }
@@ -113,24 +143,32 @@ public final class MinioServer implements S3Server {
         throw failure;
     }
 
-    private static MinioServer startOnce(Path binary, Optional<Path> keptData) throws IOException {
+    private static MinioServer startOnce(Path binary, Optional<Path> keptData, boolean withTls) throws IOException {
         // the log (and, unless the caller keeps the data, the data) lives in a directory close() deletes
         Path workDir = Files.createTempDirectory("rangefetch-minio-");
+        Optional<Tls> tls;
+        try {
+            tls = withTls ? Optional.of(Tls.create(workDir)) : Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            deleteRecursively(workDir);
+            throw e;
+        }
         Path dataDir = keptData.isPresent() ? keptData.get() : Files.createDirectory(workDir.resolve("data"));
         Path log = workDir.resolve("minio.log");
         int[] ports = freeLoopbackPorts(2);
-        URI endpoint = URI.create("http://127.0.0.1:" + ports[0]);
+        URI endpoint = URI.create((withTls ? "https" : "http") + "://127.0.0.1:" + ports[0]);
 
-        ProcessBuilder builder = new ProcessBuilder(
-                        binary.toString(),
-                        "server",
-                        dataDir.toString(),
-                        "--address",
-                        "127.0.0.1:" + ports[0],
-                        "--console-address",
-                        "127.0.0.1:" + ports[1])
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
+        List<String> command = new ArrayList<>(List.of(
+                binary.toString(),
+                "server",
+                dataDir.toString(),
+                "--address",
+                "127.0.0.1:" + ports[0],
+                "--console-address",
+                "127.0.0.1:" + ports[1]));
+        tls.ifPresent(it -> command.addAll(List.of("--certs-dir", it.certsDir().toString())));
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         Map<String, String> env = builder.environment();
         // Settings from the caller's shell (another MinIO's credentials, a remote KMS) would change behaviour.
         env.keySet().removeIf(name -> name.startsWith("MINIO_"));
@@ -146,7 +184,7 @@ public final class MinioServer implements S3Server {
             deleteRecursively(workDir);
             throw e;
         }
-        MinioServer server = new MinioServer(process, workDir, endpoint);
+        MinioServer server = new MinioServer(process, workDir, endpoint, tls);
         try {
             server.awaitReady(log);
             return server;
@@ -165,12 +203,13 @@ public final class MinioServer implements S3Server {
                 String message = "minio exited with " + process.exitValue() + " before it was ready:\n" + output;
                 throw output.contains("already in use") ? new PortTakenException(message) : new IOException(message);
             }
-            if (answersOk(ready)) {
+            String answer = probe(ready, tls.map(Tls::sslContext));
+            if (answer.startsWith("HTTP/1.1 200 ")) {
                 return;
             }
             if (System.nanoTime() > deadline) {
-                throw new IOException(
-                        "minio not ready at " + ready + " after " + READY_TIMEOUT + ":\n" + readQuietly(log));
+                throw new IOException("minio not ready at " + ready + " after " + READY_TIMEOUT + " (last answer: "
+                        + answer + "):\n" + readQuietly(log));
             }
             try {
                 // doubles as the pause between polls and as the earliest notice that the process died
@@ -182,22 +221,36 @@ public final class MinioServer implements S3Server {
         }
     }
 
-    private static boolean answersOk(URI uri) {
-        HttpURLConnection connection = null;
-        try {
-            connection = (HttpURLConnection) uri.toURL().openConnection();
-            connection.setConnectTimeout(1_000);
-            connection.setReadTimeout(1_000);
-            // no keep-alive: a cached connection would start the JDK's Keep-Alive-Timer thread, which
-            // outlives the check and shows up in thread-leak checks
-            connection.setRequestProperty("Connection", "close");
-            return connection.getResponseCode() == 200;
-        } catch (IOException notYet) {
-            return false;
-        } finally {
-            if (connection != null) {
-                connection.disconnect();
+    /**
+     * The status line {@code uri} answers a GET with, or why there is none. A socket of our own, and no
+     * keep-alive (a cached connection would start the JDK's Keep-Alive-Timer thread, which outlives the
+     * check and shows up in thread-leak checks): an {@code HttpsURLConnection} makes the JVM's default
+     * TLS context as it is created, even one then given another socket factory, which would fix the
+     * default trust before {@link #trustInJvmDefaults()} could change it.
+     */
+    private static String probe(URI uri, Optional<SSLContext> sslContext) {
+        try (Socket socket =
+                sslContext.isPresent() ? sslContext.get().getSocketFactory().createSocket() : new Socket()) {
+            if (socket instanceof SSLSocket tls) {
+                SSLParameters parameters = tls.getSSLParameters();
+                parameters.setEndpointIdentificationAlgorithm("HTTPS"); // check the host name, as clients do
+                tls.setSSLParameters(parameters);
             }
+            socket.connect(new InetSocketAddress(uri.getHost(), uri.getPort()), 1_000);
+            socket.setSoTimeout(1_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET " + uri.getRawPath() + " HTTP/1.1\r\nHost: " + uri.getRawAuthority()
+                            + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            StringBuilder statusLine = new StringBuilder();
+            for (int b = in.read(); b != -1 && b != '\n' && statusLine.length() < 200; b = in.read()) {
+                statusLine.append((char) b);
+            }
+            return statusLine.toString().strip();
+        } catch (IOException notYet) {
+            return notYet.toString();
         }
     }
 
@@ -221,6 +274,119 @@ public final class MinioServer implements S3Server {
         return "minio";
     }
 
+    /** For a {@link #startTls()} server, trust managers that accept its certificate and nothing else. */
+    @Override
+    public Optional<TrustManager[]> trustManagers() {
+        return tls.map(it -> it.certificate().trustManagers());
+    }
+
+    /**
+     * The certificate of a {@link #startTls()} server.
+     *
+     * @throws IllegalStateException if this server serves plain HTTP
+     */
+    public X509Certificate certificate() {
+        return requireTls().certificate().certificate();
+    }
+
+    /**
+     * A TLS context, for clients that take one, trusting this {@link #startTls()} server's certificate
+     * and nothing else.
+     *
+     * @throws IllegalStateException if this server serves plain HTTP
+     */
+    public SSLContext sslContext() {
+        return requireTls().sslContext();
+    }
+
+    /**
+     * A {@code PKCS12} trust store file holding this {@link #startTls()} server's certificate alone, for
+     * clients configured with a file and a password (Hadoop's {@code ssl-client.xml}, a child JVM's
+     * {@code -Djavax.net.ssl.trustStore}); deleted by {@link #close()}.
+     *
+     * @throws IllegalStateException if this server serves plain HTTP
+     */
+    public TrustStore trustStore() {
+        return requireTls().trustStore();
+    }
+
+    /**
+     * Makes this JVM's default TLS trust accept this {@link #startTls()} server's certificate, for
+     * clients that cannot be handed a trust manager (Hadoop S3A, Iceberg's {@code S3FileIO}, anything
+     * that builds its own SDK client): sets {@code javax.net.ssl.trustStore}, {@code
+     * javax.net.ssl.trustStorePassword} and {@code javax.net.ssl.trustStoreType} to {@link
+     * #trustStore()}.
+     *
+     * <p>Caveats. Only TLS contexts made afterwards read the properties: a client built before the call
+     * (its TLS context made then) still rejects the certificate, and so does anything on {@code
+     * SSLContext.getDefault()} or {@code HttpsURLConnection}'s default socket factory once the JVM has
+     * made them. While set, the JVM's default trust is this one certificate: clients made meanwhile
+     * without trust managers of their own trust no public authority. The properties are JVM-wide, so
+     * tests that rely on them must not run in parallel with other TLS tests.
+     *
+     * <p>What it leaves behind: {@link #close()} puts the three properties back as they were before the
+     * call (unset, if they were), unless another call changed them since; TLS contexts made in between
+     * keep trusting this certificate, whose trust store file is then gone.
+     *
+     * @throws IllegalStateException if this server serves plain HTTP
+     */
+    public synchronized void trustInJvmDefaults() {
+        TrustStore trustStore = requireTls().trustStore();
+        if (jvmDefaultTrust != null) {
+            jvmDefaultTrust.restore(); // a second call: what close() restores stays what the first call found
+        }
+        jvmDefaultTrust = JvmDefaultTrust.install(trustStore);
+    }
+
+    /**
+     * Adds a user who may read exactly {@code readableBuckets} (list them, find their region, GET and
+     * HEAD their objects) and nothing else, through {@code mc}: a read-only policy per set of buckets is
+     * made the first time and attached to the user. With no buckets the user gets no policy and may do
+     * nothing. Buckets need not exist yet.
+     *
+     * @throws IOException if there is no {@code mc} binary, or an {@code mc} command fails (its output is
+     *     quoted, secret keys replaced by {@value MinioAdmin#REDACTED})
+     * @throws IllegalArgumentException if MinIO would refuse the keys (access key under 3 characters,
+     *     secret key under 8) or a bucket name is not one
+     */
+    public synchronized void addUser(String accessKey, String secretKey, List<String> readableBuckets)
+            throws IOException {
+        requireNonNull(accessKey, "accessKey is null");
+        requireNonNull(secretKey, "secretKey is null");
+        requireNonNull(readableBuckets, "readableBuckets is null");
+        if (admin == null) {
+            Path mc = findMcBinary()
+                    .orElseThrow(() -> new IOException("no mc binary: set MC_BINARY, put mc on the PATH or run `go"
+                            + " install github.com/minio/mc@<version>` (see .ci/run)"));
+            admin = MinioAdmin.connect(
+                    mc, workDir.resolve("mc"), endpoint, ACCESS_KEY, SECRET_KEY, tls.map(Tls::certificate));
+        }
+        admin.addUser(accessKey, secretKey, List.copyOf(readableBuckets));
+    }
+
+    /**
+     * Temporary credentials for the user {@code accessKey} from MinIO's STS {@code AssumeRole}: a new
+     * access key, secret key and session token, valid for {@code duration}, that may do what the user's
+     * policy lets it and no more. Root's credentials work too and may then do anything.
+     *
+     * @throws IllegalArgumentException if {@code duration} is under 15 minutes, which MinIO refuses
+     * @throws software.amazon.awssdk.services.sts.model.StsException if MinIO refuses the request (an
+     *     unknown user, a wrong secret key, a duration beyond its maximum)
+     */
+    public AwsSessionCredentials assumeRole(String accessKey, String secretKey, Duration duration) {
+        return MinioSts.assumeRole(this, accessKey, secretKey, duration, Optional.empty());
+    }
+
+    /**
+     * {@link #assumeRole(String, String, Duration)} narrowed further by {@code sessionPolicy}, an IAM
+     * policy in JSON: the credentials may do only what both it and the user's policy allow.
+     */
+    public AwsSessionCredentials assumeRole(
+            String accessKey, String secretKey, Duration duration, String sessionPolicy) {
+        requireNonNull(sessionPolicy, "sessionPolicy is null");
+        return MinioSts.assumeRole(this, accessKey, secretKey, duration, Optional.of(sessionPolicy));
+    }
+
     /** Whether the MinIO process is still running; false once {@link #close()} returned. */
     public boolean isRunning() {
         return process.isAlive();
@@ -236,10 +402,17 @@ public final class MinioServer implements S3Server {
 
     /**
      * Stops MinIO (SIGTERM, then SIGKILL after 10 s), waits for it to exit, deletes its temporary
-     * directory; a kept data directory stays.
+     * directory; a kept data directory stays. Puts back the JVM's trust store properties if {@link
+     * #trustInJvmDefaults()} set them and nobody changed them since.
      */
     @Override
     public void close() {
+        synchronized (this) {
+            if (jvmDefaultTrust != null) {
+                jvmDefaultTrust.restore();
+                jvmDefaultTrust = null;
+            }
+        }
         stopProcess();
         try {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
@@ -298,30 +471,6 @@ public final class MinioServer implements S3Server {
         }
     }
 
-    private static Optional<Path> goPath() {
-        try {
-            Process go = new ProcessBuilder("go", "env", "GOPATH")
-                    .redirectErrorStream(true)
-                    .start();
-            String out = new String(go.getInputStream().readAllBytes(), UTF_8).trim();
-            if (go.waitFor(30, TimeUnit.SECONDS) && go.exitValue() == 0 && !out.isEmpty()) {
-                // GOPATH may list several directories; go install writes to the first
-                return Optional.of(Path.of(out.split(File.pathSeparator)[0]));
-            }
-            go.destroyForcibly();
-        } catch (IOException noGo) {
-            // no go on the PATH: fall back to its documented default
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Optional.empty();
-        }
-        String gopath = System.getenv("GOPATH");
-        if (gopath != null && !gopath.isBlank()) {
-            return Optional.of(Path.of(gopath.split(File.pathSeparator)[0]));
-        }
-        return Optional.of(Path.of(System.getProperty("user.home"), "go"));
-    }
-
     private static String readQuietly(Path file) {
         try {
             return Files.readString(file, UTF_8);
@@ -341,6 +490,38 @@ public final class MinioServer implements S3Server {
             for (Path path : deepestFirst) {
                 Files.deleteIfExists(path);
             }
+        }
+    }
+
+    private Tls requireTls() {
+        return tls.orElseThrow(() -> new IllegalStateException(this + " serves plain HTTP: start it with startTls()"));
+    }
+
+    /**
+     * A trust store file, of type {@code PKCS12}. Its password guards only the file's integrity (it holds
+     * no private key), so it is no secret.
+     */
+    public record TrustStore(Path path, String password) {
+        public TrustStore {
+            requireNonNull(path, "path is null");
+            requireNonNull(password, "password is null");
+        }
+
+        public String type() {
+            return LoopbackCertificate.TRUST_STORE_TYPE;
+        }
+    }
+
+    /** What a TLS start made: the certificate, MinIO's certs directory, a trust store and a context. */
+    private record Tls(LoopbackCertificate certificate, Path certsDir, TrustStore trustStore, SSLContext sslContext) {
+
+        static Tls create(Path workDir) throws IOException {
+            LoopbackCertificate certificate = LoopbackCertificate.create(CERTIFICATE_VALIDITY);
+            Path certsDir = Files.createDirectory(workDir.resolve("certs"));
+            certificate.writeServerFiles(certsDir.resolve("public.crt"), certsDir.resolve("private.key"));
+            TrustStore trustStore = new TrustStore(workDir.resolve("truststore.p12"), TRUST_STORE_PASSWORD);
+            certificate.writeTrustStore(trustStore.path(), trustStore.password().toCharArray());
+            return new Tls(certificate, certsDir, trustStore, certificate.sslContext());
         }
     }
 

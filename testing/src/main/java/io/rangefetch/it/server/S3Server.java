@@ -1,6 +1,8 @@
 package io.rangefetch.it.server;
 
 import java.net.URI;
+import java.util.Optional;
+import javax.net.ssl.TrustManager;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
@@ -21,6 +23,16 @@ public interface S3Server extends AutoCloseable {
     String accessKey();
 
     String secretKey();
+
+    /**
+     * What a client must trust to reach an {@code https} endpoint whose certificate no public authority
+     * signed, such as {@link MinioServer#startTls()}'s; empty when the JDK's default trust will do (plain
+     * HTTP, or a public endpoint). {@link S3Clients} hands them to every client it builds that can take
+     * them.
+     */
+    default Optional<TrustManager[]> trustManagers() {
+        return Optional.empty();
+    }
 
     /** Signing region; local servers accept any, so they say {@code us-east-1}. */
     default String region() {
@@ -70,9 +82,9 @@ public interface S3Server extends AutoCloseable {
     }
 
     /**
-     * This server reached at another address, such as a proxy in front of it: same credentials, region
-     * and buckets, but clients built with {@link S3Clients} send their requests to {@code endpoint}.
-     * Closing the view does nothing: the server stays open and stays the caller's to close.
+     * This server reached at another address, such as a proxy in front of it: same credentials, region,
+     * buckets and trust managers, but clients built with {@link S3Clients} send their requests to {@code
+     * endpoint}. Closing the view does nothing: the server stays open and stays the caller's to close.
      */
     default S3Server reachedAt(URI endpoint) {
         return new S3ServerAtEndpoint(this, endpoint);

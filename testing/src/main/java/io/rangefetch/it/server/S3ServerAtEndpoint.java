@@ -3,6 +3,8 @@ package io.rangefetch.it.server;
 import static java.util.Objects.requireNonNull;
 
 import java.net.URI;
+import java.util.Optional;
+import javax.net.ssl.TrustManager;
 
 /** {@link S3Server#reachedAt}: a server seen at another endpoint; everything else is the server's. */
 final class S3ServerAtEndpoint implements S3Server {
@@ -28,6 +30,11 @@ final class S3ServerAtEndpoint implements S3Server {
     @Override
     public String secretKey() {
         return server.secretKey();
+    }
+
+    @Override
+    public Optional<TrustManager[]> trustManagers() {
+        return server.trustManagers();
     }
 
     @Override

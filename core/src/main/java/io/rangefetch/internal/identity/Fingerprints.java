@@ -1,0 +1,80 @@
+package io.rangefetch.internal.identity;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+
+/**
+ * The digests an {@link AccessIdentity} is made of. Each is SHA-256 over a label naming what it digests, then each
+ * part with its length before it, so no two different inputs (an access key id that ends where a secret begins, a
+ * credentials digest taken for an SSE-C key) can give the same bytes to hash.
+ */
+final class Fingerprints {
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private Fingerprints() {}
+
+    /** The principal of a key pair: its access key id and secret (a session token names no other principal). */
+    static byte[] credentials(String accessKeyId, String secretAccessKey) {
+        return digest("rangefetch credentials v1", accessKeyId, secretAccessKey);
+    }
+
+    /** Unsigned requests: every anonymous reader is the same nobody. */
+    static byte[] anonymous() {
+        return digest("rangefetch anonymous v1");
+    }
+
+    /** An SSE-C key, given as S3 takes it: base64 of its 32 bytes. */
+    static byte[] sseKey(String base64Key) {
+        return digest("rangefetch sse-c v1", base64Key);
+    }
+
+    /**
+     * An identity nothing else can have: a client whose credentials cannot be told, or credentials that could not
+     * be resolved. It shares nothing, which is always safe.
+     */
+    static byte[] unique() {
+        byte[] random = new byte[32];
+        RANDOM.nextBytes(random);
+        return digest("rangefetch unique v1", java.util.HexFormat.of().formatHex(random));
+    }
+
+    /**
+     * An identity named by its source's own settings (a file system's or a FileIO's credentials configuration), for
+     * what is shared between factories: each part, in order.
+     */
+    static byte[] settings(String label, Iterable<String> parts) {
+        MessageDigest digest = sha256();
+        update(digest, label);
+        for (String part : parts) {
+            update(digest, part == null ? "\u0000null" : part);
+        }
+        return digest.digest();
+    }
+
+    private static byte[] digest(String label, String... parts) {
+        MessageDigest digest = sha256();
+        update(digest, label);
+        for (String part : parts) {
+            update(digest, part == null ? "" : part);
+        }
+        return digest.digest();
+    }
+
+    private static void update(MessageDigest digest, String part) {
+        byte[] bytes = part.getBytes(UTF_8);
+        digest.update(ByteBuffer.allocate(Integer.BYTES).putInt(bytes.length).array());
+        digest.update(bytes);
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+        }
+    }
+}
