@@ -73,6 +73,11 @@ public final class StreamConfig {
             "metadata.ttl",
             "60s",
             "How long a learned length and ETag are trusted when the same object is opened again."));
+    public static final Setting<Duration> FACTORY_LINGER = declare(Setting.duration(
+            "factory.linger",
+            "5m",
+            "How long a factory the adapters share (one per identity and settings) stays open after its last user "
+                    + "let it go, so the next one finds its cache warm; 0s closes it at once."));
     public static final Setting<Integer> METADATA_MAX_ENTRIES = declare(Setting.count(
             "metadata.max-entries",
             "10000",

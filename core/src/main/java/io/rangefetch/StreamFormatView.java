@@ -70,6 +70,11 @@ final class StreamFormatView implements FormatStream {
     }
 
     @Override
+    public Object readerIdentity() {
+        return reader.identity();
+    }
+
+    @Override
     public OptionalLong knownLength() {
         long length = reader.knownLength();
         return length < 0 ? OptionalLong.empty() : OptionalLong.of(length);

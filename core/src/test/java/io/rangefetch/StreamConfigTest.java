@@ -69,6 +69,7 @@ class StreamConfigTest {
                         Map.entry("rangefetch.cache.max-memory", "512MiB"),
                         Map.entry("rangefetch.metadata.ttl", "30s"),
                         Map.entry("rangefetch.metadata.max-entries", "100"),
+                        Map.entry("rangefetch.factory.linger", "90s"),
                         Map.entry("rangefetch.fetch.max-concurrency", "32"),
                         Map.entry("rangefetch.network.first-byte-latency", "50ms"),
                         Map.entry("rangefetch.network.connection-bandwidth", "100MB/s"),
@@ -90,6 +91,7 @@ class StreamConfigTest {
         assertThat(config.get(CACHE_MAX_MEMORY)).isEqualTo(512L << 20);
         assertThat(config.get(METADATA_TTL)).isEqualTo(Duration.ofSeconds(30));
         assertThat(config.get(METADATA_MAX_ENTRIES)).isEqualTo(100);
+        assertThat(config.get(StreamConfig.FACTORY_LINGER)).isEqualTo(Duration.ofSeconds(90));
         assertThat(config.get(FETCH_MAX_CONCURRENCY)).isEqualTo(32);
         assertThat(config.get(FIRST_BYTE_LATENCY)).isEqualTo(Duration.ofMillis(50));
         assertThat(config.get(CONNECTION_BANDWIDTH)).isEqualTo(100L << 20);
@@ -104,7 +106,7 @@ class StreamConfigTest {
         assertThat(config.get(FORMAT_COMPRESSED_EXTENSIONS)).containsExactly("gz", "zst");
         assertThat(config.get(OrcFormatPolicy.TAIL_SIZE)).isEqualTo(64L << 10);
         // Parquet's keys are the Parquet module's: without it, core knows its own and ORC's.
-        assertThat(StreamConfig.keys()).hasSize(39);
+        assertThat(StreamConfig.keys()).hasSize(40);
     }
 
     @Test

@@ -167,6 +167,18 @@ public interface FormatPolicy {
          */
         <T> T get(Setting<T> setting);
 
+        /**
+         * Who the stream reads as, as an opaque value: two streams answer equal values exactly when each may be served
+         * what the other fetched (the same principal's credentials and the same SSE-C key, or none). Whatever a policy
+         * derives from a stream's bytes and keeps for other streams (a parsed footer) must be keyed by it, next to the
+         * file version, or a stream could learn from bytes its own identity may not read. Never a secret; its
+         * {@code toString} prints a tag that tells identities apart and reveals nothing. The default, this stream
+         * itself, shares with no other stream.
+         */
+        default Object readerIdentity() {
+            return this;
+        }
+
         /** The object's length once the stream knows it; never sends a request. */
         OptionalLong knownLength();
 

@@ -3,6 +3,7 @@ package io.rangefetch.hadoop;
 import static io.rangefetch.StreamConfig.FORMAT_EXTENSIONS;
 
 import io.rangefetch.OpenOptions;
+import io.rangefetch.SharedFactories;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.client.S3Location;
 import java.io.FileNotFoundException;
@@ -44,9 +45,10 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
  * own SDK v2 client, so its credentials, endpoint and client settings apply ({@link S3AClientRoute}). On 3.3.x S3A's
  * client is SDK v1's: the GETs go through an SDK v2 client built from S3A's settings and signed with S3A's own
  * credential chain ({@link S3ASettingsClientRoute}, which lists what carries over). The Rangefetch factory behind the
- * streams is shared, as the stream factory's is ({@link SharedStreamFactories}: one budget and one pool for every
- * file system with the same user and {@code fs.s3a.} settings), and sends through the file system of a stream open
- * on the object ({@link StreamCallbacksS3Client}).
+ * streams is shared, as the stream factory's is ({@link SharedS3AFactory}: one budget and one pool for every file
+ * system of the same identity and settings: user, {@code fs.s3a.} settings, credential providers' secrets), and sends
+ * through the file system of a stream open on the object ({@link StreamCallbacksS3Client}), which has that identity
+ * too.
  *
  * <p><b>What stays S3A's.</b> Client-side encryption (CSE-KMS, CSE-CUSTOM) decrypts in S3A's encryption client,
  * which Rangefetch's ranged reads cannot use: with it, {@code open} is S3A's own; so it is on 3.3.x for settings the
@@ -60,7 +62,7 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
     private static final AtomicBoolean CSE_WARNED = new AtomicBoolean();
     private static final AtomicBoolean S3A_STREAMS_WARNED = new AtomicBoolean();
 
-    private volatile SharedStreamFactories.Lease lease;
+    private volatile SharedFactories.Lease<SharedS3AFactory> lease;
     private StreamConfig config;
     private OpenFileOptions openFiles;
     // null: this file system's files are read by S3A's own streams (client-side encryption, or what the route says)
@@ -102,7 +104,7 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
         route = route(name, conf);
         if (route != null) {
             // no factory (cache, threads) for a file system whose reads are all S3A's
-            lease = SharedStreamFactories.lease(this, SharedStreamFactories.Identity.of(conf), config);
+            lease = SharedS3AFactory.lease(this, conf, config);
         }
     }
 
@@ -136,7 +138,7 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
     }
 
     private FSDataInputStream open(Path path, OpenFileOptions.Request information) throws IOException {
-        SharedStreamFactories.Lease leased = lease;
+        SharedFactories.Lease<SharedS3AFactory> leased = lease;
         if (leased == null) {
             throw new IOException("File system is closed: cannot open " + path);
         }
@@ -163,7 +165,7 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
                 config.get(FORMAT_EXTENSIONS));
         S3AInputStreamStatistics streamStatistics = getInstrumentation().newInputStreamStatistics(statistics);
         FileSystemSender sender = new FileSystemSender(route, createSpan("op_open", path.toString(), null));
-        StreamCallbacksS3Client requests = leased.requests();
+        StreamCallbacksS3Client requests = leased.value().requests();
         requests.register(bucket, key, sender);
         RangefetchFSInputStream.Binding binding = new RangefetchFSInputStream.Binding() {
             @Override
@@ -185,7 +187,7 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
         };
         try {
             return new FSDataInputStream(new RangefetchFSInputStream(
-                    leased.factory(),
+                    leased.value().factory(),
                     new S3Location(bucket, key),
                     "s3a://" + bucket + "/" + key,
                     status.getLen(),
@@ -238,7 +240,7 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
         try {
             super.close();
         } finally {
-            SharedStreamFactories.Lease leased = lease;
+            SharedFactories.Lease<SharedS3AFactory> leased = lease;
             lease = null;
             try {
                 if (leased != null) {

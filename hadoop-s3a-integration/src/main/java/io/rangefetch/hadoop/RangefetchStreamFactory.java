@@ -1,5 +1,6 @@
 package io.rangefetch.hadoop;
 
+import io.rangefetch.SharedFactories;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
 import java.io.IOException;
@@ -22,9 +23,10 @@ import org.apache.hadoop.fs.s3a.impl.streams.StreamIntegration;
  * reads the {@code fs.s3a.rangefetch.*} settings (S3A has already folded the file system's bucket's
  * {@code fs.s3a.bucket.<b>.rangefetch.*} overrides into them) and fails on a bad one, naming the key;
  * {@code serviceStart} leases the Rangefetch {@link StreamFactory} (its block cache, its threads) that serves every
- * stream of the file system, shared with every other file system of the same user and the same {@code fs.s3a.}
- * settings in the JVM ({@link SharedStreamFactories}); {@code serviceStop} gives the lease back, and the last one
- * closes the factory, stopping its threads. A file system never closed gives its lease back when it is collected.
+ * stream of the file system, shared with every other file system of the same identity and settings in the JVM (the
+ * same user, {@code fs.s3a.} settings and credential providers' secrets: {@link SharedS3AFactory}); {@code serviceStop}
+ * gives the lease back, and {@code fs.s3a.rangefetch.factory.linger} after the last one the factory closes, stopping
+ * its threads. A file system never closed gives its lease back when it is collected.
  * With Hadoop's file system cache (the default) that is one factory per bucket and user, as before; with
  * {@code fs.s3a.impl.disable.cache=true}, where engines make a file system per task, it is still one budget and one
  * pool, not one per file system.
@@ -42,8 +44,8 @@ public final class RangefetchStreamFactory extends AbstractObjectInputStreamFact
     public static final String CONFIG_PREFIX = HadoopSettings.CONFIG_PREFIX;
 
     private StreamConfig config;
-    private SharedStreamFactories.Identity identity;
-    private volatile SharedStreamFactories.Lease lease;
+    private Configuration conf;
+    private volatile SharedFactories.Lease<SharedS3AFactory> lease;
 
     /** The constructor S3A calls; the settings come in {@code serviceInit}. */
     public RangefetchStreamFactory() {
@@ -54,18 +56,18 @@ public final class RangefetchStreamFactory extends AbstractObjectInputStreamFact
     protected void serviceInit(Configuration conf) throws Exception {
         super.serviceInit(conf);
         config = HadoopSettings.streamConfig(conf);
-        identity = SharedStreamFactories.Identity.of(conf);
+        this.conf = conf;
     }
 
     @Override
     protected void serviceStart() throws Exception {
-        lease = SharedStreamFactories.lease(this, identity, config);
+        lease = SharedS3AFactory.lease(this, conf, config);
         super.serviceStart();
     }
 
     @Override
     protected void serviceStop() throws Exception {
-        SharedStreamFactories.Lease started = lease;
+        SharedFactories.Lease<SharedS3AFactory> started = lease;
         if (started != null) {
             started.release();
         }
@@ -74,13 +76,14 @@ public final class RangefetchStreamFactory extends AbstractObjectInputStreamFact
 
     @Override
     public ObjectInputStream readObject(ObjectReadParameters parameters) throws IOException {
-        SharedStreamFactories.Lease started = lease;
+        SharedFactories.Lease<SharedS3AFactory> started = lease;
         // stopped: the lease is given back and the shared factory may serve other file systems still; not this one
         if (started == null || isInState(STATE.STOPPED)) {
             throw new IOException("Rangefetch stream factory is " + getServiceState() + ", not started: cannot open "
                     + parameters.getObjectAttributes().getPath());
         }
-        return new RangefetchInputStream(parameters, started.factory(), started.requests(), this);
+        return new RangefetchInputStream(
+                parameters, started.value().factory(), started.value().requests(), this);
     }
 
     @Override
@@ -106,14 +109,14 @@ public final class RangefetchStreamFactory extends AbstractObjectInputStreamFact
 
     /**
      * The Rangefetch factory serving this file system's streams, once started: its statistics, its cache. It is
-     * shared with the file systems of the same user and settings, so its figures count their reads too.
+     * shared with the file systems of the same identity and settings, so its figures count their reads too.
      */
     public StreamFactory rangefetch() {
-        SharedStreamFactories.Lease started = lease;
+        SharedFactories.Lease<SharedS3AFactory> started = lease;
         if (started == null) {
             throw new IllegalStateException("Rangefetch stream factory is " + getServiceState() + ", not started");
         }
-        return started.factory();
+        return started.value().factory();
     }
 
     @Override

@@ -26,8 +26,9 @@ import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
  * retries by its own settings otherwise) are copied onto it, then S3A's {@code getObject} sends it once. SDK
  * exceptions pass through untouched, so Rangefetch's client translates them as for any SDK client.
  *
- * <p><b>Why a registry.</b> One Rangefetch factory serves whole file systems (every one with the same settings,
- * {@link SharedStreamFactories}) while S3A's callbacks belong to one stream (its audit span, closed with it). A GET
+ * <p><b>Why a registry.</b> One Rangefetch factory serves whole file systems (every one with the same identity and
+ * settings, {@link SharedS3AFactory}: so every registered stream signs as the same principal, with the same SSE-C
+ * key) while S3A's callbacks belong to one stream (its audit span, closed with it). A GET
  * names only its object, and may be a prefetch running on a Rangefetch thread, so it is sent with the callbacks of
  * the most recently opened stream still open on that bucket and key. An object with no open stream has nobody to
  * charge the request to: the GET fails (a prefetch of a closed stream is cancelled anyway). Thread-safe: the

@@ -4,6 +4,7 @@ import static io.rangefetch.StreamConfig.FETCH_MAX_CONCURRENCY;
 import static io.rangefetch.StreamConfig.THROTTLE_MAX_CONCURRENCY;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rangefetch.SharedFactories;
 import io.rangefetch.StreamFactory;
 import io.rangefetch.it.server.RangefetchThreads;
 import io.rangefetch.it.server.S3Clients;
@@ -29,6 +30,7 @@ import org.apache.hadoop.fs.s3a.S3AFileSystem;
 import org.apache.hadoop.service.CompositeService;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -75,10 +77,16 @@ class S3ASharedFactoriesS3ProxyIT {
         }
     }
 
+    /** Factories earlier tests left lingering close now, with their threads, so counts and threads are this test's. */
+    @BeforeEach
+    void closeLingering() {
+        SharedFactories.closeIdle();
+    }
+
     @Test
     void fileSystemsWithTheCacheOffReadThroughOneFactoryAndLeaveNoThreadWhenClosed() throws Exception {
         ThreadLeakChecker threads = ThreadLeakChecker.snapshot();
-        int factoriesBefore = SharedStreamFactories.openFactories();
+        int factoriesBefore = SharedFactories.openCount();
         Configuration conf = configuration(BUDGET);
         List<S3AFileSystem> fileSystems = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
@@ -94,13 +102,13 @@ class S3ASharedFactoriesS3ProxyIT {
         for (S3AFileSystem fs : fileSystems) {
             assertThat(rangefetchOf(fs)).isSameAs(shared);
         }
-        assertThat(SharedStreamFactories.openFactories()).isEqualTo(factoriesBefore + 1);
+        assertThat(SharedFactories.openCount()).isEqualTo(factoriesBefore + 1);
         System.out.printf(
                 "S3A file systems (cache off): rangefetch threads after 10 read %d, after 50 %d; open"
                         + " factories %d; cache peak %d of %d bytes%n",
                 threadsAfterFew,
                 RangefetchThreads.live().size(),
-                SharedStreamFactories.openFactories() - factoriesBefore,
+                SharedFactories.openCount() - factoriesBefore,
                 shared.peakCacheMemoryBytes(),
                 BUDGET);
         assertThat(RangefetchThreads.owningFactories()).hasSize(1);
@@ -116,16 +124,16 @@ class S3ASharedFactoriesS3ProxyIT {
                 (S3AFileSystem) FileSystem.get(URI.create("s3a://" + BUCKET + "/"), configuration(2 * BUDGET))) {
             readThroughAll(List.of(other));
             assertThat(rangefetchOf(other)).isNotSameAs(shared);
-            assertThat(SharedStreamFactories.openFactories()).isEqualTo(factoriesBefore + 2);
+            assertThat(SharedFactories.openCount()).isEqualTo(factoriesBefore + 2);
         }
-        assertThat(SharedStreamFactories.openFactories()).isEqualTo(factoriesBefore + 1);
+        assertThat(SharedFactories.openCount()).isEqualTo(factoriesBefore + 1);
 
         for (int i = fileSystems.size() - 1; i >= 1; i--) {
             fileSystems.get(i).close();
         }
         readThroughAll(fileSystems.subList(0, 1)); // the last file system still reads through the shared factory
         fileSystems.get(0).close();
-        assertThat(SharedStreamFactories.openFactories()).isEqualTo(factoriesBefore);
+        assertThat(SharedFactories.openCount()).isEqualTo(factoriesBefore);
         threads.assertNoNewThreads("rangefetch-", Duration.ofSeconds(10));
     }
 
@@ -133,7 +141,7 @@ class S3ASharedFactoriesS3ProxyIT {
     void fileSystemsDroppedWithoutCloseGiveBackTheFactoryWhenCollectedButNotWhileAStreamOfThemIsOpen()
             throws Exception {
         ThreadLeakChecker threads = ThreadLeakChecker.snapshot();
-        int factoriesBefore = SharedStreamFactories.openFactories();
+        int factoriesBefore = SharedFactories.openCount();
         Configuration conf = configuration(BUDGET);
 
         // one file system stays reachable only through a stream it opened
@@ -158,7 +166,7 @@ class S3ASharedFactoriesS3ProxyIT {
                 COLLECTION_LIMIT,
                 () -> dropped.stream().allMatch(ref -> ref.get() == null));
         assertThat(streamingRef.get()).isNotNull();
-        assertThat(SharedStreamFactories.openFactories()).isEqualTo(factoriesBefore + 1);
+        assertThat(SharedFactories.openCount()).isEqualTo(factoriesBefore + 1);
         byte[] rest = new byte[OBJECT_SIZE - head.length];
         stream.readFully(head.length, rest);
         assertThat(rest).isEqualTo(Arrays.copyOfRange(DATA[0], head.length, OBJECT_SIZE));
@@ -168,7 +176,7 @@ class S3ASharedFactoriesS3ProxyIT {
         RangefetchThreads.collectUntil(
                 "the file system whose stream closed",
                 COLLECTION_LIMIT,
-                () -> SharedStreamFactories.awaitOpenFactories(factoriesBefore, 100));
+                () -> SharedFactories.awaitOpenCount(factoriesBefore, Duration.ofMillis(100)));
         threads.assertNoNewThreads("rangefetch-", Duration.ofSeconds(10));
     }
 
@@ -176,6 +184,8 @@ class S3ASharedFactoriesS3ProxyIT {
         Configuration conf = ProxiedS3A.withRangefetch(ProxiedS3A.s3aConfiguration(server));
         conf.setBoolean("fs.s3a.impl.disable.cache", true);
         conf.set(RangefetchStreamFactory.CONFIG_PREFIX + "cache.max-memory", String.valueOf(budget));
+        // no linger: the last file system's close closes the factory, which these tests check
+        conf.set(RangefetchStreamFactory.CONFIG_PREFIX + "factory.linger", "0s");
         return conf;
     }
 

@@ -32,6 +32,8 @@ final class RangefetchInputFile implements InputFile {
     private final String location;
     private final S3Location s3Location;
     private final StreamFactory factory;
+    // what every stream of the file is opened with (the FileIO's SSE-C key), the length added when known
+    private final OpenOptions base;
     private final MetricsContext metrics;
     // Never read: it keeps the FileIO that made this file reachable while this file or a stream of it is (a stream
     // holds its file), so the FileIO's lease on the shared factory cannot end by collection under an open stream.
@@ -45,11 +47,13 @@ final class RangefetchInputFile implements InputFile {
             S3Location s3Location,
             OptionalLong length,
             StreamFactory factory,
+            OpenOptions base,
             MetricsContext metrics,
             RangefetchS3FileIO fileIO) {
         this.location = requireNonNull(location, "location is null");
         this.s3Location = requireNonNull(s3Location, "s3Location is null");
         this.factory = requireNonNull(factory, "factory is null");
+        this.base = requireNonNull(base, "base is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
         this.fileIO = requireNonNull(fileIO, "fileIO is null");
         this.length = requireNonNull(length, "length is null").orElse(-1);
@@ -120,7 +124,7 @@ final class RangefetchInputFile implements InputFile {
      */
     @Override
     public boolean exists() {
-        try (SeekableS3InputStream stream = factory.open(s3Location, OpenOptions.defaults())) {
+        try (SeekableS3InputStream stream = factory.open(s3Location, base)) {
             learned(stream.length());
             return true;
         } catch (FileNotFoundException e) {
@@ -132,9 +136,7 @@ final class RangefetchInputFile implements InputFile {
 
     private OpenOptions options() {
         long known = length;
-        return known < 0
-                ? OpenOptions.defaults()
-                : OpenOptions.builder().length(known).build();
+        return known < 0 ? base : base.toBuilder().length(known).build();
     }
 
     /** Called by a stream of this file that has learned the length (so later streams and getLength use it). */

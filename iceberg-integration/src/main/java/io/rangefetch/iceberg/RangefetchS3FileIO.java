@@ -2,10 +2,13 @@ package io.rangefetch.iceberg;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.OpenOptions;
+import io.rangefetch.SharedFactories;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
 import io.rangefetch.StreamStatistics;
 import io.rangefetch.client.S3Location;
+import io.rangefetch.client.SseCustomerKey;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +16,7 @@ import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.function.Supplier;
 import org.apache.iceberg.aws.s3.S3FileIO;
+import org.apache.iceberg.aws.s3.S3FileIOProperties;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.StorageCredential;
 import org.apache.iceberg.metrics.MetricsContext;
@@ -33,10 +37,17 @@ import software.amazon.awssdk.services.s3.S3Client;
  * <p><b>Clients and factories.</b> Reads go through the client {@code client(path)} gives for the path, so
  * per-prefix credentials and endpoints keep working. Each distinct client gets one {@link StreamFactory} (its
  * block cache, learned metadata and fetch threads), made at the first read. The factories are shared in the JVM
- * by every copy of this FileIO (same properties, same storage credentials), counted by reference and closed with
- * the last copy, or when the last copy is collected without being closed: an executor that deserializes the
- * FileIO for every task keeps one cache budget and one pool, not one per copy ({@link SharedFactories}). Their
- * clients are a FileIO of their own with the same properties, since a copy's clients close with the copy.
+ * by every copy of this FileIO (same properties, same storage credentials: the same identity), leased from
+ * Rangefetch's registry ({@link SharedFactories}) and closed {@code rangefetch.factory.linger} after the last copy
+ * closed or was collected without being closed: an executor that deserializes the FileIO for every task keeps one
+ * cache budget and one pool, not one per copy, and keeps them warm from one query to the next
+ * ({@link SharedClients}). Their clients are a FileIO of their own with the same properties, since a copy's clients
+ * close with the copy.
+ *
+ * <p><b>SSE-C.</b> With {@code s3.sse.type=custom}, every GET and HEAD carries {@code s3.sse.key} as S3FileIO's own
+ * reads do ({@code s3.sse.md5}, when given, must be that key's MD5: a mistake fails {@link #initialize}, naming the
+ * property, not every read). The key is part of the streams' identity: nothing read with one key is served to a
+ * FileIO with another or none. SSE-S3 and SSE-KMS need nothing on a GET.
  *
  * <p><b>Serialization.</b> Iceberg ships FileIOs to workers (Java serialization or Kryo). A copy starts open and
  * leases the shared factories at its first read.
@@ -62,10 +73,12 @@ public class RangefetchS3FileIO extends S3FileIO {
     private volatile boolean enabled = true;
     private volatile Map<String, String> rangefetchProperties = Map.of();
     private volatile MetricsContext metrics = MetricsContext.nullMetrics();
+    // the SSE-C key every read carries (s3.sse.type=custom), as base64; null for none
+    private volatile String sseCustomerKey;
 
     // Rebuilt lazily after deserialization (both null then); guarded by this.
     private transient StreamConfig config;
-    private transient SharedFactories.Lease lease; // taken at the first read
+    private transient SharedFactories.Lease<SharedClients> lease; // taken at the first read
     private transient volatile boolean closed;
 
     /** What a catalog calls (through {@code io-impl}), followed by {@link #initialize}. */
@@ -103,12 +116,44 @@ public class RangefetchS3FileIO extends S3FileIO {
         // parsed now so that a bad value fails here, naming the property, not at the first read on a worker
         StreamConfig parsed = StreamConfig.fromProperties(streamProperties, PREFIX);
         MetricsContext context = metricsOverride != null ? metricsOverride : IcebergMetrics.load(properties);
+        String sseKey = sseCustomerKey(properties);
         synchronized (this) {
+            this.sseCustomerKey = sseKey;
             this.enabled = enable;
             this.rangefetchProperties = Map.copyOf(streamProperties);
             this.config = parsed;
             this.metrics = context;
         }
+    }
+
+    /**
+     * The SSE-C key of {@code s3.sse.type=custom}, read as S3FileIO reads its properties, checked against
+     * {@code s3.sse.md5} when that is given; {@code null} for any other type.
+     */
+    private static String sseCustomerKey(Map<String, String> properties) {
+        S3FileIOProperties s3 = new S3FileIOProperties(properties);
+        if (!S3FileIOProperties.SSE_TYPE_CUSTOM.equalsIgnoreCase(s3.sseType())) {
+            return null;
+        }
+        String key = s3.sseKey();
+        if (key == null || key.isBlank()) {
+            throw new IllegalArgumentException(S3FileIOProperties.SSE_TYPE + "=custom needs the key in "
+                    + S3FileIOProperties.SSE_KEY + " (base64 of 32 bytes)");
+        }
+        SseCustomerKey parsed;
+        try {
+            parsed = SseCustomerKey.ofBase64(key);
+        } catch (IllegalArgumentException e) {
+            // the message names no part of the key
+            throw new IllegalArgumentException("Invalid " + S3FileIOProperties.SSE_KEY + ": " + e.getMessage(), e);
+        }
+        String md5 = s3.sseMd5();
+        if (md5 != null && !md5.isBlank() && !md5.equals(parsed.base64KeyMd5())) {
+            throw new IllegalArgumentException(S3FileIOProperties.SSE_MD5 + " is not the MD5 of "
+                    + S3FileIOProperties.SSE_KEY + " (base64 of the MD5 of the key's 32 bytes); leave it out and it is"
+                    + " computed");
+        }
+        return key;
     }
 
     private static boolean parseEnabled(String value) {
@@ -142,7 +187,7 @@ public class RangefetchS3FileIO extends S3FileIO {
 
     private InputFile newRangefetchInputFile(String path, OptionalLong length) {
         S3Location location = parseLocation(path);
-        return new RangefetchInputFile(path, location, length, factoryFor(path), metrics, this);
+        return new RangefetchInputFile(path, location, length, factoryFor(path), baseOptions(), metrics, this);
     }
 
     /**
@@ -160,19 +205,32 @@ public class RangefetchS3FileIO extends S3FileIO {
         }
     }
 
+    /** What every stream of this FileIO is opened with: the SSE-C key, if any. */
+    private OpenOptions baseOptions() {
+        String key = sseCustomerKey;
+        return key == null
+                ? OpenOptions.defaults()
+                : OpenOptions.builder().sseCustomerKey(key).build();
+    }
+
     /** The shared factory for the client of {@code path}, leasing the shared factories at the first read. */
     private StreamFactory factoryFor(String path) {
-        SharedFactories.Lease current;
+        SharedFactories.Lease<SharedClients> current;
         synchronized (this) {
             checkOpen(path);
             if (lease == null) {
-                SharedFactories.Identity identity =
-                        new SharedFactories.Identity(properties(), credentials(), clientLineage);
-                lease = SharedFactories.lease(this, identity, sharedClientsSource(), config());
+                StreamConfig streamConfig = config();
+                Supplier<S3FileIO> clients = sharedClientsSource();
+                SharedFactories.Key key = SharedClients.key(properties(), credentials(), clientLineage);
+                lease = SharedFactories.lease(
+                        this,
+                        key,
+                        streamConfig.get(StreamConfig.FACTORY_LINGER),
+                        () -> new SharedClients(key.toString(), clients, streamConfig));
             }
             current = lease;
         }
-        return current.factoryFor(path);
+        return current.value().factoryFor(path);
     }
 
     /**
@@ -219,7 +277,7 @@ public class RangefetchS3FileIO extends S3FileIO {
 
     /** The stream factories this FileIO reads through now, shared with its copies (none before its first read). */
     synchronized List<StreamFactory> factories() {
-        return lease == null ? List.of() : lease.factories();
+        return lease == null ? List.of() : lease.value().factories();
     }
 
     /**
@@ -248,14 +306,14 @@ public class RangefetchS3FileIO extends S3FileIO {
     }
 
     /**
-     * Gives back this copy's lease on the shared factories (the last copy's close stops their fetches and threads,
-     * then closes their clients), then closes Iceberg's part and its clients. While other copies are open, this
+     * Gives back this copy's lease on the shared factories (after the last copy's, and the linger, their fetches and
+     * threads stop, then their clients close), then closes Iceberg's part and its clients. While other copies are open, this
      * copy's streams still open keep reading; after the last, they fail their next read that needs a request.
      * Idempotent.
      */
     @Override
     public void close() {
-        SharedFactories.Lease toRelease;
+        SharedFactories.Lease<SharedClients> toRelease;
         synchronized (this) {
             closed = true;
             toRelease = lease;

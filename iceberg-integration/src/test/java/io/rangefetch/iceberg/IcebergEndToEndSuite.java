@@ -6,6 +6,7 @@ import static org.apache.iceberg.expressions.Expressions.lessThan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rangefetch.SharedFactories;
 import io.rangefetch.StreamStatistics;
 import io.rangefetch.it.proxy.Fault;
 import io.rangefetch.it.proxy.NetworkModel;
@@ -48,6 +49,7 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -138,6 +140,12 @@ abstract class IcebergEndToEndSuite {
         }
     }
 
+    /** What a test's FileIOs left lingering is closed, so each test's reads start cold and count their own requests. */
+    @AfterEach
+    void closeLingeringFactories() {
+        SharedFactories.closeIdle();
+    }
+
     @AfterAll
     final void stopServer() throws IOException {
         if (proxiedS3 != null) {
@@ -213,6 +221,7 @@ abstract class IcebergEndToEndSuite {
                     .isEqualTo(3);
         } finally {
             catalog.close();
+            SharedFactories.closeIdle(); // what the catalog's FileIO left lingering
         }
         threads.assertNoNewThreads(RANGEFETCH_THREADS, THREAD_GRACE);
     }
@@ -257,6 +266,7 @@ abstract class IcebergEndToEndSuite {
                     .hasMessageContaining(location);
         } finally {
             catalog.close();
+            SharedFactories.closeIdle(); // what the catalog's FileIO left lingering
         }
         threads.assertNoNewThreads(RANGEFETCH_THREADS, THREAD_GRACE);
     }
@@ -293,6 +303,8 @@ abstract class IcebergEndToEndSuite {
             }
         } finally {
             catalog.close();
+            // the FileIO's factory lingers for the next scan of a user's JVM; this test's next scan starts cold
+            SharedFactories.closeIdle();
         }
         threads.assertNoNewThreads(RANGEFETCH_THREADS, THREAD_GRACE);
         return read;

@@ -25,9 +25,12 @@ import org.objenesis.strategy.StdInstantiatorStrategy;
 /** What needs no S3 server: settings, location parsing, the switch, serialization and close semantics. */
 class RangefetchS3FileIOTest {
 
+    /** A FileIO whose shared factory closes with its last copy (no linger), so close semantics show at once. */
     private static RangefetchS3FileIO initialized(Map<String, String> properties) {
         RangefetchS3FileIO io = new RangefetchS3FileIO(LocalS3Client.unreachable());
-        io.initialize(properties);
+        Map<String, String> withoutLinger = new java.util.HashMap<>(properties);
+        withoutLinger.putIfAbsent("rangefetch.factory.linger", "0s");
+        io.initialize(withoutLinger);
         return io;
     }
 

@@ -1,5 +1,6 @@
 package io.rangefetch.it;
 
+import io.rangefetch.SharedFactories;
 import io.rangefetch.it.proxy.NetworkModel;
 import io.rangefetch.it.server.ThreadLeakChecker;
 import java.util.Map;
@@ -22,12 +23,16 @@ public abstract class EntryPointTestBase extends ProxiedS3ServerTestBase {
 
     /**
      * Makes the entry point, runs the body, closes the entry point; every thread Rangefetch started must then end,
-     * whatever the body did.
+     * whatever the body did. An adapter's factory is shared and lingers after its last user closed
+     * ({@code factory.linger}): what lingers once the test's entry point closed is closed here, so the next test's
+     * entry point starts cold, as a fresh JVM's would, and the threads are checked after.
      */
     protected final void withEntryPoint(Map<String, String> settings, EntryPointBody body) throws Exception {
         ThreadLeakChecker threads = ThreadLeakChecker.snapshot();
         try (EntryPoint entryPoint = entryPoint(settings)) {
             body.run(entryPoint);
+        } finally {
+            SharedFactories.closeIdle();
         }
         threads.assertNoNewThreads(RANGEFETCH_THREADS, THREAD_GRACE);
     }

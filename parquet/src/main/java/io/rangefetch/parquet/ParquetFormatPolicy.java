@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * awareness off for the file with one warning; reads still return the right bytes.
  *
  * <p>One instance per factory (the factory loads it with {@link java.util.ServiceLoader}): it holds the column
- * history across files, and the parsed footers of recent files, shared by their streams. Thread-safe. Its settings
+ * history across files, and the parsed footers of recent files, shared by their streams of one identity
+ * ({@code FormatStream.readerIdentity()}). Thread-safe. Its settings
  * ({@code parquet.*}) are declared here, and read from properties as the stream's are.
  */
 public final class ParquetFormatPolicy implements FormatPolicy {
@@ -145,7 +146,7 @@ public final class ParquetFormatPolicy implements FormatPolicy {
     CompletableFuture<ParquetFooter> footer(FormatStream stream) {
         long length = stream.knownLength().orElseThrow();
         FileVersion version =
-                new FileVersion(stream.bucket(), stream.key(), stream.etag().orElseThrow());
+                new FileVersion(stream.bucket(), stream.key(), stream.etag().orElseThrow(), stream.readerIdentity());
         CompletableFuture<ParquetFooter> footer = footers.get(version, ignored -> readFooter(stream, length));
         // a read that failed (the network, a closed factory) is tried again by the file's next stream
         footer.whenComplete((parsed, failure) -> {
@@ -156,10 +157,23 @@ public final class ParquetFormatPolicy implements FormatPolicy {
         return footer;
     }
 
-    /** The footer of a file version if a stream of it started reading it; for tests. */
+    /** The footer of a file version if a stream of it started reading it, whatever its identity; for tests. */
     java.util.Optional<CompletableFuture<ParquetFooter>> footerOf(S3Location location, String etag) {
-        return java.util.Optional.ofNullable(
-                footers.getIfPresent(new FileVersion(location.bucket(), location.key(), etag)));
+        return footers.asMap().entrySet().stream()
+                .filter(entry -> entry.getKey().bucket().equals(location.bucket())
+                        && entry.getKey().key().equals(location.key())
+                        && entry.getKey().etag().equals(etag))
+                .map(java.util.Map.Entry::getValue)
+                .findFirst();
+    }
+
+    /** How many identities' parsed footers of a file version are held; for tests. */
+    long footersHeld(S3Location location, String etag) {
+        return footers.asMap().keySet().stream()
+                .filter(version -> version.bucket().equals(location.bucket())
+                        && version.key().equals(location.key())
+                        && version.etag().equals(etag))
+                .count();
     }
 
     private CompletableFuture<ParquetFooter> readFooter(FormatStream stream, long length) {
@@ -214,5 +228,9 @@ public final class ParquetFormatPolicy implements FormatPolicy {
     }
 
     /** A file's version: footers are cached by it, so a rewritten file is parsed anew. */
-    private record FileVersion(String bucket, String key, String etag) {}
+    /**
+     * One version of a file as one identity read it: a footer parsed from bytes one identity fetched is never handed
+     * to a stream of another, which would learn the file's schema and layout from bytes it may not read.
+     */
+    private record FileVersion(String bucket, String key, String etag, Object readerIdentity) {}
 }

@@ -104,6 +104,38 @@ class ParquetFormatPolicyTest {
                         "large.parquet bytes=" + ((1 << 20) + 1 - (256 << 10)) + "-" + (1 << 20));
     }
 
+    @Test
+    void aFooterParsedFromOneIdentitysBytesIsNotHandedToAnother() throws Exception {
+        byte[] data = fixture.put("shared.parquet", LENGTH);
+        System.arraycopy(trailer(1000, "PAR1"), 0, data, LENGTH - 8, 8);
+        fixture.client().put(StreamFixture.BUCKET, "shared.parquet", data);
+        fixture.client().addUser("AKIDONE", "one-secret", null, java.util.Set.of(StreamFixture.BUCKET));
+        fixture.client().addUser("AKIDTWO", "two-secret", null, java.util.Set.of(StreamFixture.BUCKET));
+        ParquetFormatPolicy policy = new ParquetFormatPolicy();
+        StreamFactory factory =
+                fixture.factory(StreamConfig.builder().set(SMALL_OBJECT_SIZE, 0).build(), List.of(policy));
+        String etag = fixture.client().etag(StreamFixture.BUCKET, "shared.parquet");
+        S3Location location = new S3Location(StreamFixture.BUCKET, "shared.parquet");
+        List<String> readers = List.of("ONE", "TWO", "ONE");
+        for (String reader : readers) {
+            OpenOptions options = OpenOptions.builder()
+                    .length(LENGTH)
+                    .etag(etag)
+                    .credentials(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                            software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(
+                                    "AKID" + reader, reader.toLowerCase(java.util.Locale.ROOT) + "-secret")))
+                    .build();
+            try (SeekableS3InputStream stream = factory.open(location, options)) {
+                policy.footerOf(location, etag).orElseThrow().get(10, TimeUnit.SECONDS);
+                stream.readFully(0, new byte[10], 0, 10);
+            }
+            fixture.awaitQuiet();
+        }
+        assertThat(policy.footersHeld(location, etag))
+                .as("one parsed footer per identity: the second reader's own, the first's reused by its next stream")
+                .isEqualTo(2);
+    }
+
     private static byte[] trailer(int footerLength, String magic) {
         return ByteBuffer.allocate(8)
                 .order(ByteOrder.LITTLE_ENDIAN)

@@ -142,6 +142,9 @@ public final class SparkQueryServer implements Closeable {
         if (path.equals("s3a-rangefetch")) {
             builder.config(
                     "spark.hadoop.fs.s3a.input.stream.custom.factory", "io.rangefetch.hadoop.RangefetchStreamFactory");
+            // a cold query's RESET closes its file system: its Rangefetch factory must close too, not linger warm
+            // into the next query (factory.linger); a warm pass keeps one file system, so this changes nothing there
+            builder.config("spark.hadoop.fs.s3a.rangefetch.factory.linger", "0s");
         }
         for (Map.Entry<String, String> setting : options.entrySet()) {
             // --conf.spark.x=y passes any other Spark (or spark.hadoop.) setting through
@@ -224,6 +227,10 @@ public final class SparkQueryServer implements Closeable {
             io.put("client.region", options.getOrDefault("region", "us-east-1"));
             if (path.equals("iceberg-aal")) {
                 io.put("s3.analytics-accelerator.enabled", "true");
+            }
+            if (path.equals("iceberg-rangefetch")) {
+                // a RESET's new FileIO starts cold: the closed one's factory must not linger into it
+                io.put("rangefetch.factory.linger", "0s");
             }
             icebergCatalog(io);
             spark.sql("USE " + CATALOG + "." + ICEBERG_NAMESPACE);

@@ -126,6 +126,11 @@ public final class IcebergS3FileIOReader implements ReaderUnderTest {
         if (variant == Variant.ANALYTICS_ACCELERATOR) {
             properties.put(S3FileIOProperties.S3_ANALYTICS_ACCELERATOR_ENABLED, "true");
         }
+        if (variant == Variant.RANGEFETCH) {
+            // a session is one run, started cold as the baselines' are: the shared factory must not linger into the
+            // next session and carry its cache over (factory.linger, 5 minutes by default)
+            properties.put(RangefetchS3FileIO.PREFIX + "factory.linger", "0s");
+        }
         S3FileIO io = variant == Variant.RANGEFETCH ? new RangefetchS3FileIO() : new S3FileIO();
         try {
             io.initialize(properties);

@@ -109,6 +109,9 @@ final class S3ASession implements ReaderSession {
     static Configuration configuration(S3Target target, String streamType) {
         requireNonNull(streamType, "streamType is null");
         Configuration conf = new Configuration();
+        // a session is one run, started cold as the baselines' runs are: Rangefetch's shared factory must not linger
+        // from one session to the next and carry its cache over (factory.linger, 5 minutes by default)
+        conf.set("fs.s3a.rangefetch.factory.linger", "0s");
         conf.set("fs.s3a.input.stream.type", streamType);
         conf.set("fs.s3a.endpoint", target.endpoint().toString());
         conf.set("fs.s3a.endpoint.region", target.region());

@@ -79,8 +79,8 @@ class ReadersIT {
             "response-input-stream-timeout-scheduler", // the SDK's static one, idle threads end after 60 s
             "FailsafeDelayScheduler", // Failsafe's static scheduler (in the analytics accelerator)
             "MutableQuantiles", // Hadoop metrics' static scheduler, which S3A's statistics start
-            // java.lang.ref.Cleaner's: one per adapter for the JVM, giving back the shared factory of a FileIO or file
-            // system collected without being closed (SharedFactories, SharedStreamFactories)
+            // java.lang.ref.Cleaner's: one for the JVM, giving back the shared factory of a FileIO or file system
+            // collected without being closed (SharedFactories)
             "Cleaner-",
             // the SDK's Apache client reaper runs while any client is open, and Iceberg 1.12 keeps its Apache
             // clients in a JVM-wide cache that the S3 clients it builds never release

@@ -2,13 +2,7 @@ package io.rangefetch.internal.identity;
 
 import static java.util.Objects.requireNonNull;
 
-import java.security.InvalidKeyException;
-import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
 import java.util.Arrays;
-import java.util.HexFormat;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Who fetched something: the credentials that signed the request and the SSE-C key it carried, as fingerprints.
@@ -26,7 +20,6 @@ import javax.crypto.spec.SecretKeySpec;
  */
 public final class AccessIdentity implements Comparable<AccessIdentity> {
     private static final byte[] NO_SSE_KEY = new byte[0];
-    private static final byte[] TAG_KEY = randomKey();
 
     private final byte[] credentials;
     private final byte[] sseKey;
@@ -87,24 +80,6 @@ public final class AccessIdentity implements Comparable<AccessIdentity> {
     /** A short tag that tells identities apart in this JVM's logs and reveals nothing: see the class note. */
     @Override
     public String toString() {
-        return "identity " + tag() + (hasSseKey() ? " (with an SSE-C key)" : "");
-    }
-
-    private static byte[] randomKey() {
-        byte[] key = new byte[32];
-        new SecureRandom().nextBytes(key);
-        return key;
-    }
-
-    private String tag() {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(TAG_KEY, "HmacSHA256"));
-            mac.update(credentials);
-            mac.update(sseKey);
-            return HexFormat.of().formatHex(mac.doFinal(), 0, 4);
-        } catch (NoSuchAlgorithmException | InvalidKeyException e) {
-            throw new IllegalStateException("HmacSHA256 is required by every Java platform", e);
-        }
+        return "identity " + Fingerprints.tag(credentials, sseKey) + (hasSseKey() ? " (with an SSE-C key)" : "");
     }
 }

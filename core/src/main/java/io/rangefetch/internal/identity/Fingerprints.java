@@ -3,17 +3,22 @@ package io.rangefetch.internal.identity;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import java.nio.ByteBuffer;
+import java.security.InvalidKeyException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.util.HexFormat;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The digests an {@link AccessIdentity} is made of. Each is SHA-256 over a label naming what it digests, then each
  * part with its length before it, so no two different inputs (an access key id that ends where a secret begins, a
  * credentials digest taken for an SSE-C key) can give the same bytes to hash.
  */
-final class Fingerprints {
+public final class Fingerprints {
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final byte[] TAG_KEY = randomBytes();
 
     private Fingerprints() {}
 
@@ -37,16 +42,37 @@ final class Fingerprints {
      * be resolved. It shares nothing, which is always safe.
      */
     static byte[] unique() {
-        byte[] random = new byte[32];
-        RANDOM.nextBytes(random);
-        return digest("rangefetch unique v1", java.util.HexFormat.of().formatHex(random));
+        return digest("rangefetch unique v1", HexFormat.of().formatHex(randomBytes()));
     }
 
     /**
-     * An identity named by its source's own settings (a file system's or a FileIO's credentials configuration), for
-     * what is shared between factories: each part, in order.
+     * A short tag of a digest for logs: a keyed hash under a key drawn at random for this JVM, so a line tells two
+     * digests apart without offering anything a guessed secret could be checked against.
      */
-    static byte[] settings(String label, Iterable<String> parts) {
+    public static String tag(byte[]... digests) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(TAG_KEY, "HmacSHA256"));
+            for (byte[] digest : digests) {
+                mac.update(digest);
+            }
+            return HexFormat.of().formatHex(mac.doFinal(), 0, 4);
+        } catch (NoSuchAlgorithmException | InvalidKeyException e) {
+            throw new IllegalStateException("HmacSHA256 is required by every Java platform", e);
+        }
+    }
+
+    private static byte[] randomBytes() {
+        byte[] random = new byte[32];
+        RANDOM.nextBytes(random);
+        return random;
+    }
+
+    /**
+     * The settings a shared factory is made from (a file system's or a FileIO's, secrets among them), for the key it
+     * is shared under: each part, in order, under {@code label}.
+     */
+    public static byte[] settings(String label, Iterable<String> parts) {
         MessageDigest digest = sha256();
         update(digest, label);
         for (String part : parts) {

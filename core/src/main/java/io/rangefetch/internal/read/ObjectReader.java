@@ -46,6 +46,7 @@ import java.util.function.LongUnaryOperator;
  */
 public final class ObjectReader implements AutoCloseable {
     private final ObjectAddress address;
+    private final AccessIdentity identity;
     private final ObjectVersion version;
     private final StatisticsCounter statistics;
     private final PrefetchTracker prefetches = new PrefetchTracker();
@@ -110,6 +111,7 @@ public final class ObjectReader implements AutoCloseable {
             StatisticsCounter statistics) {
         requireNonNull(shared, "shared is null");
         this.address = requireNonNull(address, "address is null");
+        this.identity = requireNonNull(identity, "identity is null");
         requireNonNull(hint, "hint is null");
         this.statistics = requireNonNull(statistics, "statistics is null");
         this.factoryPlanner = shared.planner();
@@ -172,6 +174,11 @@ public final class ObjectReader implements AutoCloseable {
 
     public ObjectAddress address() {
         return address;
+    }
+
+    /** Who the stream reads as: what it is served was fetched under this identity. */
+    public AccessIdentity identity() {
+        return identity;
     }
 
     /** The length if known, else -1; never sends a request. */

@@ -352,12 +352,19 @@ class SparkEnginesIT {
         return settings;
     }
 
-    /** The defaults with docs/SPARK.md's blocks for S3A, a bucket and the Iceberg catalog over them. */
+    /**
+     * The defaults with docs/SPARK.md's blocks for S3A, a bucket and the Iceberg catalog over them; and no linger of the
+     * shared factories ({@code factory.linger}): here every query runs cold, its read path closed before the next, and
+     * the lifecycle test checks that closing the read path leaves no thread, where a user's executor would keep the
+     * factory warm for its next query (SharedClientsTest covers that, with FileIO copies as Spark deserializes them).
+     */
     private static Map<String, String> rangefetchLines() {
         Map<String, String> settings = defaults();
         for (String block : List.of("s3a", "s3a-bucket", "iceberg")) {
             settings.putAll(settings(documented.get(block)));
         }
+        settings.put("spark.hadoop.fs.s3a.rangefetch.factory.linger", "0s");
+        settings.put("spark.sql.catalog." + CATALOG + ".rangefetch.factory.linger", "0s");
         return settings;
     }
 }

@@ -8,6 +8,7 @@ import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy;
+import io.rangefetch.SharedFactories;
 import io.rangefetch.StreamFactory;
 import io.rangefetch.it.server.RangefetchThreads;
 import io.rangefetch.it.server.S3Clients;
@@ -35,6 +36,7 @@ import org.apache.iceberg.io.RangeReadable;
 import org.apache.iceberg.io.SeekableInputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.objenesis.strategy.StdInstantiatorStrategy;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -45,7 +47,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * each task) read through one shared factory, one budget and one pool, and leave no thread once closed or collected.
  * S3Proxy in-process serves the reads; every read's bytes are checked.
  */
-class SharedFactoriesTest {
+class SharedClientsTest {
     private static final String BUCKET = "shared-factories";
     private static final int OBJECTS = 8;
     private static final int OBJECT_SIZE = 1024 * 1024 + 333;
@@ -82,10 +84,16 @@ class SharedFactoriesTest {
         }
     }
 
+    /** Factories earlier tests left lingering close now, with their threads, so counts and threads are this test's. */
+    @BeforeEach
+    void closeLingering() {
+        SharedFactories.closeIdle();
+    }
+
     @Test
     void hundredsOfCopiesReadThroughOneFactoryWithFlatThreadsAndBytesAndLeaveNoThreadWhenClosed() throws Exception {
         ThreadLeakChecker threads = ThreadLeakChecker.snapshot();
-        int holdersBefore = SharedFactories.openHolders();
+        int holdersBefore = SharedFactories.openCount();
         RangefetchS3FileIO original = original();
         byte[] javaForm = javaBytes(original);
         byte[] kryoForm = kryoBytes(original);
@@ -106,7 +114,7 @@ class SharedFactoriesTest {
         for (RangefetchS3FileIO copy : copies) {
             assertThat(copy.factories()).containsExactly(shared);
         }
-        assertThat(SharedFactories.openHolders()).isEqualTo(holdersBefore + 1);
+        assertThat(SharedFactories.openCount()).isEqualTo(holdersBefore + 1);
         // one factory's threads, however many copies read: not one pool per copy
         assertThat(RangefetchThreads.owningFactories())
                 .isEqualTo(factoriesAfterFew)
@@ -117,7 +125,7 @@ class SharedFactoriesTest {
                         + " cache peak %d of %d bytes%n",
                 threadsAfterFew,
                 threadsAfterMany,
-                SharedFactories.openHolders() - holdersBefore,
+                SharedFactories.openCount() - holdersBefore,
                 original.peakCacheMemoryBytes(),
                 BUDGET);
         assertThat(threadsAfterMany)
@@ -131,17 +139,17 @@ class SharedFactoriesTest {
         for (int i = copies.size() - 1; i >= 1; i--) {
             copies.get(i).close();
         }
-        assertThat(SharedFactories.openHolders()).isEqualTo(holdersBefore + 1);
+        assertThat(SharedFactories.openCount()).isEqualTo(holdersBefore + 1);
         readThroughAll(List.of(original));
         original.close();
-        assertThat(SharedFactories.openHolders()).isEqualTo(holdersBefore);
+        assertThat(SharedFactories.openCount()).isEqualTo(holdersBefore);
         threads.assertNoNewThreads("rangefetch-", Duration.ofSeconds(10));
     }
 
     @Test
     void copiesDroppedWithoutCloseGiveBackTheFactoryWhenCollectedButNotWhileAStreamOfThemIsOpen() throws Exception {
         ThreadLeakChecker threads = ThreadLeakChecker.snapshot();
-        int holdersBefore = SharedFactories.openHolders();
+        int holdersBefore = SharedFactories.openCount();
         RangefetchS3FileIO original = original();
         byte[] javaForm = javaBytes(original);
         byte[] kryoForm = kryoBytes(original);
@@ -168,7 +176,7 @@ class SharedFactoriesTest {
                 "the dropped copies", COLLECTION_LIMIT, () -> dropped.stream().allMatch(ref -> ref.get() == null));
         // the dropped copies were collected, the one behind the open stream was not, and its stream reads on
         assertThat(streamingRef.get()).isNotNull();
-        assertThat(SharedFactories.openHolders()).isEqualTo(holdersBefore + 1);
+        assertThat(SharedFactories.openCount()).isEqualTo(holdersBefore + 1);
         byte[] rest = new byte[OBJECT_SIZE - head.length];
         ((RangeReadable) stream).readFully(head.length, rest, 0, rest.length);
         assertThat(rest).isEqualTo(Arrays.copyOfRange(DATA[0], head.length, OBJECT_SIZE));
@@ -178,17 +186,59 @@ class SharedFactoriesTest {
         RangefetchThreads.collectUntil(
                 "the copy whose stream closed",
                 COLLECTION_LIMIT,
-                () -> SharedFactories.awaitOpenHolders(holdersBefore, 100));
+                () -> SharedFactories.awaitOpenCount(holdersBefore, Duration.ofMillis(100)));
         assertThat(streamingRef.get()).isNull();
         threads.assertNoNewThreads("rangefetch-", Duration.ofSeconds(10));
     }
 
+    /** A FileIO whose shared factory closes with its last copy: no linger, so the test sees the close. */
     private static RangefetchS3FileIO original() {
+        return original("0s");
+    }
+
+    private static RangefetchS3FileIO original(String linger) {
         RangefetchS3FileIO io = new RangefetchS3FileIO(
                 new LocalS3Client(server.endpoint().toString(), server.accessKey(), server.secretKey()));
         io.initialize(Map.of(
-                "rangefetch.cache.max-memory", String.valueOf(BUDGET), "rangefetch.read.min-request-size", "64KiB"));
+                "rangefetch.cache.max-memory",
+                String.valueOf(BUDGET),
+                "rangefetch.read.min-request-size",
+                "64KiB",
+                "rangefetch.factory.linger",
+                linger));
         return io;
+    }
+
+    @Test
+    void anExecutorKeepsOneWarmFactoryAcrossQueriesWhoseCopiesAllClosedBetween() throws Exception {
+        ThreadLeakChecker threads = ThreadLeakChecker.snapshot();
+        int holdersBefore = SharedFactories.openCount();
+        RangefetchS3FileIO original = original("10m");
+        byte[] javaForm = javaBytes(original);
+        byte[] kryoForm = kryoBytes(original);
+        StreamFactory first = null;
+        for (int query = 0; query < 5; query++) {
+            // a query: its tasks' copies read, then all of them close before the next query deserializes its own
+            List<RangefetchS3FileIO> copies = new ArrayList<>();
+            addCopies(copies, javaForm, kryoForm, 3);
+            readThroughAll(copies);
+            StreamFactory factory = copies.get(0).factories().get(0);
+            if (first == null) {
+                first = factory;
+            }
+            assertThat(factory)
+                    .as("query %d reads through the first query's factory", query)
+                    .isSameAs(first);
+            copies.forEach(RangefetchS3FileIO::close);
+            assertThat(SharedFactories.openCount()).as("lingering").isEqualTo(holdersBefore + 1);
+        }
+        assertThat(first.statistics().cacheHits())
+                .as("later queries were served from the warm cache")
+                .isPositive();
+        original.close();
+        SharedFactories.closeIdle();
+        assertThat(SharedFactories.openCount()).isEqualTo(holdersBefore);
+        threads.assertNoNewThreads("rangefetch-", Duration.ofSeconds(10));
     }
 
     private static String key(int index) {
