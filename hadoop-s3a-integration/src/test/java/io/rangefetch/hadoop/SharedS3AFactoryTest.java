@@ -82,7 +82,9 @@ class SharedS3AFactoryTest {
         Configuration guest = withJceks("guest.jceks", "another-secret");
         Configuration ownerCopy = withJceks("owner-copy.jceks", SECRET);
         assertThat(key(sameFileAgain)).isEqualTo(key(owner));
-        assertThat(key(guest)).as("every fs.s3a setting alike, other keys in the file").isNotEqualTo(key(owner));
+        assertThat(key(guest))
+                .as("every fs.s3a setting alike, other keys in the file")
+                .isNotEqualTo(key(owner));
         assertThat(key(ownerCopy))
                 .as("the same keys in another file: the path differs, so another factory (safe)")
                 .isNotEqualTo(key(owner));

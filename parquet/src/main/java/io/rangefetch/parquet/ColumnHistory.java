@@ -23,8 +23,10 @@ final class ColumnHistory {
     private static final int READ_GAIN = 2;
     private static final int MAX_WEIGHT = 4;
 
-    private final Cache<Set<String>, Map<String, Integer>> bySchema =
-            Caffeine.newBuilder().maximumSize(MAX_SCHEMAS).build();
+    private final Cache<Set<String>, Map<String, Integer>> bySchema = Caffeine.newBuilder()
+            .maximumSize(MAX_SCHEMAS)
+            .executor(Runnable::run)
+            .build();
 
     /** The columns of {@code schema} its readers are predicted to read; empty when nothing is known. */
     Set<String> predicted(Set<String> schema) {

@@ -78,10 +78,14 @@ public final class ParquetFormatPolicy implements FormatPolicy {
     /** Tables whose footer tails are remembered, the least used forgotten first. */
     static final int REMEMBERED_TABLES = 1_000;
 
-    private final Cache<String, FooterTails> footerTails =
-            Caffeine.newBuilder().maximumSize(REMEMBERED_TABLES).build();
-    private final Cache<FileVersion, CompletableFuture<ParquetFooter>> footers =
-            Caffeine.newBuilder().maximumSize(PARSED_FOOTERS).build();
+    private final Cache<String, FooterTails> footerTails = Caffeine.newBuilder()
+            .maximumSize(REMEMBERED_TABLES)
+            .executor(Runnable::run)
+            .build();
+    private final Cache<FileVersion, CompletableFuture<ParquetFooter>> footers = Caffeine.newBuilder()
+            .maximumSize(PARSED_FOOTERS)
+            .executor(Runnable::run)
+            .build();
 
     @Override
     public String name() {

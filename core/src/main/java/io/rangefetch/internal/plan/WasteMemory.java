@@ -31,12 +31,18 @@ public final class WasteMemory {
     /** The fewest files of a table that can tell its small objects should not be read whole. */
     static final int FILES_JUDGED = 4;
 
-    private final Cache<FileKey, Long> files =
-            Caffeine.newBuilder().maximumSize(REMEMBERED).build();
-    private final Cache<FileKey, Long> tables =
-            Caffeine.newBuilder().maximumSize(REMEMBERED).build();
-    private final Cache<FileKey, WholeReads> wholeReads =
-            Caffeine.newBuilder().maximumSize(REMEMBERED).build();
+    private final Cache<FileKey, Long> files = Caffeine.newBuilder()
+            .maximumSize(REMEMBERED)
+            .executor(Runnable::run)
+            .build();
+    private final Cache<FileKey, Long> tables = Caffeine.newBuilder()
+            .maximumSize(REMEMBERED)
+            .executor(Runnable::run)
+            .build();
+    private final Cache<FileKey, WholeReads> wholeReads = Caffeine.newBuilder()
+            .maximumSize(REMEMBERED)
+            .executor(Runnable::run)
+            .build();
 
     /** The waste a new stream of {@code key} carries: the file's last excess, else its table's. */
     public long carried(String bucket, String key) {

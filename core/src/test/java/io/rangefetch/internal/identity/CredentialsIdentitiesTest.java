@@ -50,8 +50,12 @@ class CredentialsIdentitiesTest {
     void theSameKeyPairIsOnePrincipalWhicheverProviderGivesIt() {
         AccessIdentity first = identities.of(keys("AKID1", "secret-1"), null);
         assertThat(identities.of(keys("AKID1", "secret-1"), null)).isEqualTo(first);
-        assertThat(identities.of(keys("AKID1", "secret-2"), null)).as("another secret").isNotEqualTo(first);
-        assertThat(identities.of(keys("AKID2", "secret-1"), null)).as("another key id").isNotEqualTo(first);
+        assertThat(identities.of(keys("AKID1", "secret-2"), null))
+                .as("another secret")
+                .isNotEqualTo(first);
+        assertThat(identities.of(keys("AKID2", "secret-1"), null))
+                .as("another key id")
+                .isNotEqualTo(first);
     }
 
     @Test
@@ -59,7 +63,9 @@ class CredentialsIdentitiesTest {
         Refreshing role = new Refreshing(AwsSessionCredentials.create("ASIA1", "session-secret-1", "token-1"));
         AccessIdentity first = identities.of(role, null);
         role.now = AwsSessionCredentials.create("ASIA2", "session-secret-2", "token-2");
-        assertThat(identities.of(role, null)).as("the provider renewed its session").isEqualTo(first);
+        assertThat(identities.of(role, null))
+                .as("the provider renewed its session")
+                .isEqualTo(first);
         assertThat(identities.of(StaticCredentialsProvider.create(role.now), null))
                 .as("another provider with the renewed session: not known to be the same principal")
                 .isNotEqualTo(first);
@@ -67,12 +73,16 @@ class CredentialsIdentitiesTest {
         Refreshing file = new Refreshing(AwsBasicCredentials.create("AKIDA", "long-term-a"));
         AccessIdentity longTerm = identities.of(file, null);
         file.now = AwsBasicCredentials.create("AKIDB", "long-term-b");
-        assertThat(identities.of(file, null)).as("long-term keys replaced: another principal").isNotEqualTo(longTerm);
+        assertThat(identities.of(file, null))
+                .as("long-term keys replaced: another principal")
+                .isNotEqualTo(longTerm);
         file.now = AwsSessionCredentials.create("ASIAC", "session-c", "token-c");
         AccessIdentity afterLongTerm = identities.of(file, null);
         assertThat(afterLongTerm).as("a session after long-term keys").isNotEqualTo(longTerm);
         file.now = AwsSessionCredentials.create("ASIAD", "session-d", "token-d");
-        assertThat(identities.of(file, null)).as("then renewed: the same session source").isEqualTo(afterLongTerm);
+        assertThat(identities.of(file, null))
+                .as("then renewed: the same session source")
+                .isEqualTo(afterLongTerm);
     }
 
     @Test

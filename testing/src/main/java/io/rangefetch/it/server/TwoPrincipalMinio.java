@@ -166,10 +166,12 @@ public final class TwoPrincipalMinio implements AutoCloseable {
 
     /** The forms a secret may leak in: as it is, base64 of its text, and URL-encoded. */
     public static Set<String> formsOf(String secret) {
-        return Set.of(
-                secret,
-                Base64.getEncoder().encodeToString(secret.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
-                java.net.URLEncoder.encode(secret, java.nio.charset.StandardCharsets.UTF_8));
+        // a set that takes duplicates: a secret with nothing to URL-encode is its own URL-encoded form
+        Set<String> forms = new java.util.LinkedHashSet<>();
+        forms.add(secret);
+        forms.add(Base64.getEncoder().encodeToString(secret.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        forms.add(java.net.URLEncoder.encode(secret, java.nio.charset.StandardCharsets.UTF_8));
+        return forms;
     }
 
     /** Stops MinIO and puts this JVM's default trust back. */
