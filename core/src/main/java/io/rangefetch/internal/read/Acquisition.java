@@ -65,8 +65,8 @@ final class Acquisition implements AutoCloseable {
     private final List<Block> references = new ArrayList<>();
     private final Set<Block> taken = Collections.newSetFromMap(new IdentityHashMap<>());
     private final List<Block> waitedFor = new ArrayList<>();
-    private final List<RangeFetch> fetches = new ArrayList<>();
-    private final List<RangeFetch> direct = new ArrayList<>();
+    private final List<BlockGet> fetches = new ArrayList<>();
+    private final List<BlockGet> direct = new ArrayList<>();
     private final long deadline;
     private boolean completed;
 
@@ -154,7 +154,7 @@ final class Acquisition implements AutoCloseable {
         if (block == null) {
             return null;
         }
-        RangeFetch fetch = newFetch(range, prefetch);
+        BlockGet fetch = newFetch(range, prefetch);
         fetch.fill(block);
         if (!prefetch) {
             retainClaimed(block);
@@ -163,14 +163,14 @@ final class Acquisition implements AutoCloseable {
     }
 
     /** A GET of {@code bytes} with no target yet: targets are added by the caller before {@link #submit}. */
-    RangeFetch newFetch(ByteRange bytes, boolean prefetch) {
-        RangeFetch fetch = new RangeFetch(fetching, address, etag, statistics, bytes, prefetch);
+    BlockGet newFetch(ByteRange bytes, boolean prefetch) {
+        BlockGet fetch = new BlockGet(fetching, address, etag, statistics, bytes, prefetch);
         fetches.add(fetch);
         return fetch;
     }
 
     /** Claims a block for an existing GET of this acquisition; {@code null} when the budget has no room. */
-    Block claimFor(RangeFetch fetch, ByteRange range, boolean prefetch, boolean retain) {
+    Block claimFor(BlockGet fetch, ByteRange range, boolean prefetch, boolean retain) {
         Block block = cache.claim(id, range, prefetch, statistics);
         if (block != null) {
             fetch.fill(block);
@@ -204,7 +204,7 @@ final class Acquisition implements AutoCloseable {
      * room for their block. The read waits for them, and its close stops the GET before the buffer is the caller's
      * again. Never larger than the maximum request: the planner cut the GET.
      */
-    void directInto(RangeFetch fetch, ByteRange range, ByteBuffer buffer, int index) {
+    void directInto(BlockGet fetch, ByteRange range, ByteBuffer buffer, int index) {
         fetch.direct(range, buffer, index);
         if (!direct.contains(fetch)) {
             direct.add(fetch);
@@ -217,12 +217,12 @@ final class Acquisition implements AutoCloseable {
      */
     void submit() {
         fetches.removeIf(fetch -> !fetch.hasTargets()); // its claims found no room and nobody asked for its bytes
-        for (RangeFetch fetch : fetches) {
+        for (BlockGet fetch : fetches) {
             if (!fetch.isPrefetch()) {
                 fetch.submit(FetchPriority.DEMAND);
             }
         }
-        for (RangeFetch fetch : fetches) {
+        for (BlockGet fetch : fetches) {
             if (fetch.isPrefetch()) {
                 fetch.submit(FetchPriority.PREFETCH);
                 prefetches.track(fetch.filled());
@@ -250,7 +250,7 @@ final class Acquisition implements AutoCloseable {
     }
 
     /** Waits until {@code fetch} has written its bytes into the reader's buffer. */
-    void await(RangeFetch fetch) throws IOException {
+    void await(BlockGet fetch) throws IOException {
         try {
             fetching.scheduler().awaitUntil(fetch.directWrites(), fetch.toString(), deadline);
         } catch (ExecutionException e) {
@@ -264,7 +264,7 @@ final class Acquisition implements AutoCloseable {
      * The read waited past {@code read.deadline}: says for what, and how the GET it waited for has fared
      * ({@code fetch}, or {@code null} when another read's GET loads the bytes).
      */
-    private IOException pastDeadline(String what, RangeFetch fetch) {
+    private IOException pastDeadline(String what, BlockGet fetch) {
         String how = fetch == null ? "a GET another read sent had not delivered them" : fetch.progress();
         return new IOException("Read of " + address + " waited longer than read.deadline (" + readDeadline + ") for "
                 + what + ": " + how);
@@ -321,7 +321,7 @@ final class Acquisition implements AutoCloseable {
                 waitedFor.stream().filter(block -> !block.isDone()).forEach(Block::leave);
             }
             // a GET must not write into a caller's buffer once the read returned, whatever it returned
-            for (RangeFetch fetch : direct) {
+            for (BlockGet fetch : direct) {
                 if (!fetch.ended().isDone()) {
                     fetch.cancel();
                     awaitUninterruptibly(fetch.ended());

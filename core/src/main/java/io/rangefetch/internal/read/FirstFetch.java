@@ -38,7 +38,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class FirstFetch {
     private final BlockCache cache;
-    private final GetPath gets;
+    private final RetryingSender gets;
     private final ObjectAddress address;
     private final AccessIdentity identity;
     private final StatisticsCounter statistics;
@@ -204,7 +204,7 @@ final class FirstFetch {
         NOWHERE
     }
 
-    private static final class Receiver implements GetPath.Receiver {
+    private static final class Receiver implements RetryingSender.Receiver {
         private final RangeGetRequest request;
         private final Into into;
         private final ByteBuffer buffer;

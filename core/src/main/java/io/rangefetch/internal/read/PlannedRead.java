@@ -183,7 +183,7 @@ final class PlannedRead {
         }
 
         @Override
-        public void direct(int reader, RangeFetch fetch, ByteRange bytes) {
+        public void direct(int reader, BlockGet fetch, ByteRange bytes) {
             // no room: only the bytes the reader asked for, straight into its buffer
             acquisition.directInto(fetch, bytes, target, offset + (int) (bytes.start() - read.position()));
             sources.add(new Source(bytes, null, true, fetch));
@@ -259,5 +259,5 @@ final class PlannedRead {
     }
 
     /** Where a stretch of a read comes from: a block (shared, or claimed by this read), or a direct GET. */
-    private record Source(ByteRange range, Block block, boolean own, RangeFetch fetch) {}
+    private record Source(ByteRange range, Block block, boolean own, BlockGet fetch) {}
 }

@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * One stream's prefetched blocks while they load, so that closing the stream stops the ones nobody waits for: a
  * block no reader joined is abandoned, and a GET whose blocks are all abandoned is cancelled (see
- * {@link RangeFetch}). A block a reader joined loads on for that reader. Thread-safe.
+ * {@link BlockGet}). A block a reader joined loads on for that reader. Thread-safe.
  */
 final class PrefetchTracker {
     private final Set<Block> loading = ConcurrentHashMap.newKeySet();

@@ -32,7 +32,7 @@ import java.util.concurrent.Executor;
 public final class ReadEngine {
     private final ObjectReader.Shared shared;
     private final BucketGovernors governors;
-    private final GetPath gets;
+    private final RetryingSender gets;
 
     /**
      * @param exchanges the threads requests are sent from, so that the first byte can be watched (see
@@ -63,7 +63,7 @@ public final class ReadEngine {
         AttemptSender sender =
                 new AttemptSender(client, exchanges, resilience.firstByteTimeout(), resilience.hedge(), time);
         BodyWatchdog watchdog = new BodyWatchdog(time, resilience.betweenBytesTimeout());
-        this.gets = new GetPath(
+        this.gets = new RetryingSender(
                 planner.settings().maxRequestSize(),
                 resilience.retry(),
                 sender,

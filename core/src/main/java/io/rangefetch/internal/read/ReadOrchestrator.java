@@ -99,7 +99,7 @@ final class ReadOrchestrator {
         void fromBlock(int reader, Block block, boolean cached);
 
         /** No room in the budget: {@code fetch} is to write {@code bytes} of wanted range {@code reader} into place. */
-        void direct(int reader, RangeFetch fetch, ByteRange bytes);
+        void direct(int reader, BlockGet fetch, ByteRange bytes);
 
         /** A prefetch block of the plan was claimed. */
         default void prefetchClaimed(ByteRange bytes) {}
@@ -150,7 +150,7 @@ final class ReadOrchestrator {
 
     private static void claim(Acquisition acquisition, FetchPlan plan, List<ByteRange> wanted, Planning planning) {
         for (PlannedGet get : plan.gets()) {
-            RangeFetch fetch = acquisition.newFetch(get.range(), get.prefetch());
+            BlockGet fetch = acquisition.newFetch(get.range(), get.prefetch());
             for (PlannedBlock planned : get.blocks()) {
                 Block block = acquisition.claimFor(fetch, planned.bytes(), get.prefetch(), false);
                 if (block == null && get.prefetch() && plan.prefetchesInARow()) {

@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.time.Duration;
 
 /**
- * How a GET or HEAD is tried again (see {@link GetPath}): at most {@code maxAttempts} sends, the first included
+ * How a GET or HEAD is tried again (see {@link RetryingSender}): at most {@code maxAttempts} sends, the first included
  * (five times as many when the failures are 503 SlowDown);
  * before each retry a wait drawn at random between 0 and {@code min(maxDelay, baseDelay × 2^(retry - 1))} ("full
  * jitter": clients throttled together spread out instead of retrying in step); no retry starts later than

@@ -132,7 +132,7 @@ final class VectoredRead {
                 }
 
                 @Override
-                public void direct(int reader, RangeFetch fetch, ByteRange bytes) {
+                public void direct(int reader, BlockGet fetch, ByteRange bytes) {
                     assemblies.get(reader).direct(fetch, bytes);
                 }
             };
@@ -162,7 +162,7 @@ final class VectoredRead {
         private final List<Block> blocks = new ArrayList<>();
         private final List<CompletableFuture<?>> waits = new ArrayList<>();
         // the GETs that write straight into this range's buffer
-        private final List<RangeFetch> writtenBy = new ArrayList<>(1);
+        private final List<BlockGet> writtenBy = new ArrayList<>(1);
         private boolean fetched;
 
         Assembly(VectoredRange range) {
@@ -177,7 +177,7 @@ final class VectoredRead {
         }
 
         /** Bytes of this range that {@code fetch} writes straight into its buffer. */
-        void direct(RangeFetch fetch, ByteRange segment) {
+        void direct(BlockGet fetch, ByteRange segment) {
             fetch.direct(segment, range.buffer(), range.indexOf(segment.start()));
             if (!writtenBy.contains(fetch)) {
                 writtenBy.add(fetch);

@@ -69,7 +69,7 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <p>Runs on fetch threads; stateless apart from its settings and collaborators, all thread-safe.
  */
-final class GetPath {
+final class RetryingSender {
     private final long maxRequestSize;
     private final RetrySettings retry;
     private final boolean retries;
@@ -83,7 +83,7 @@ final class GetPath {
      * @param governorWait how long a demand attempt may wait for a place under its bucket's governor (the read
      *     deadline; zero waits as long as the fetch is not aborted)
      */
-    GetPath(
+    RetryingSender(
             long maxRequestSize,
             RetrySettings retry,
             AttemptSender sender,

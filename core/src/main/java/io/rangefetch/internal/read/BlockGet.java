@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * One GET of a range of a pinned object version, and where its bytes go: into claimed cache blocks, and straight
  * into callers' buffers where the cache had no room. Bytes between targets are read and dropped. Every GET of a
  * block load, a positioned, streaming or vectored read and a prefetch is one of these; the GET itself goes
- * through {@link GetPath}.
+ * through {@link RetryingSender}.
  *
  * <p><b>Ends once.</b> Exactly one of {@link #run} and {@link #fail} takes effect: the scheduler promises one of
  * them, and a fetch that was never submitted (its read failed while planning) is failed by its {@link Acquisition}.
@@ -40,7 +40,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Targets are added on the planning thread before {@link #submit}; {@link #run} runs on a scheduler thread.
  */
-final class RangeFetch {
+final class BlockGet {
     private final Fetching fetching;
     private final ObjectAddress address;
     private final String pinned;
@@ -66,7 +66,7 @@ final class RangeFetch {
     private volatile int attemptsFailed;
     private volatile String lastFailure;
 
-    RangeFetch(
+    BlockGet(
             Fetching fetching,
             ObjectAddress address,
             String pinned,
@@ -216,7 +216,7 @@ final class RangeFetch {
      * Stores the GET's bytes into its targets in order, skipping the bytes between them; a resumed answer
      * continues where the last one broke, into the same arrays.
      */
-    private final class Receiver implements GetPath.Receiver {
+    private final class Receiver implements RetryingSender.Receiver {
         private final RangeGetRequest request;
         private final byte[][] arrays;
         private long next;
