@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * through {@link RetryingSender}.
  *
  * <p><b>Ends once.</b> Exactly one of {@link #run} and {@link #fail} takes effect: the scheduler promises one of
- * them, and a fetch that was never submitted (its read failed while planning) is failed by its {@link Acquisition}.
+ * them, and a fetch that was never submitted (its read failed while planning) is failed by its {@link ObjectRead}.
  * A run that waits out a retry's backoff ({@link BackOff}) has not ended: the scheduler runs it again after the
  * wait (or abandons it, which fails it), and its receiver keeps the bytes that arrived. Either way every block it
  * fills is completed or failed (which gives its bytes back to the budget and wakes its readers), and {@link
@@ -41,7 +41,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Targets are added on the planning thread before {@link #submit}; {@link #run} runs on a scheduler thread.
  */
 final class BlockGet {
-    private final Fetching fetching;
+    private final ReadEngine engine;
     private final ObjectAddress address;
     private final String pinned;
     private final StatisticsCounter statistics;
@@ -67,13 +67,13 @@ final class BlockGet {
     private volatile String lastFailure;
 
     BlockGet(
-            Fetching fetching,
+            ReadEngine engine,
             ObjectAddress address,
             String pinned,
             StatisticsCounter statistics,
             ByteRange bytes,
             boolean prefetch) {
-        this.fetching = requireNonNull(fetching, "fetching is null");
+        this.engine = requireNonNull(engine, "engine is null");
         this.address = requireNonNull(address, "address is null");
         this.pinned = requireNonNull(pinned, "pinned is null");
         this.statistics = requireNonNull(statistics, "statistics is null");
@@ -150,7 +150,7 @@ final class BlockGet {
                 targets.get(0).bytes().start(),
                 targets.stream().mapToLong(target -> target.bytes().end()).max().orElseThrow());
         this.submitted = true;
-        FetchScheduler.Ticket submitted = fetching.scheduler().submitResumable(priority, this::run, this::fail);
+        FetchScheduler.Ticket submitted = engine.scheduler().submitResumable(priority, this::run, this::fail);
         ticket = submitted;
         for (Block block : filled) {
             block.whenAbandoned(() -> abandoned(block));
@@ -190,7 +190,7 @@ final class BlockGet {
             receiver = new Receiver(request, arrays);
         }
         try {
-            fetching.gets().fetch(request, abort, statistics, prefetch, receiver);
+            engine.sender().fetch(request, abort, statistics, prefetch, receiver);
         } catch (BackOff e) {
             throw e; // run again after the wait; the receiver keeps what arrived
         } catch (Throwable e) {
@@ -205,7 +205,7 @@ final class BlockGet {
         }
         for (int i = 0; i < targets.size(); i++) {
             if (targets.get(i).block() != null) {
-                fetching.cache().complete(targets.get(i).block(), arrays[i]);
+                engine.cache().complete(targets.get(i).block(), arrays[i]);
             }
         }
         directWrites.complete(null);
@@ -272,7 +272,7 @@ final class BlockGet {
                     int length = (int) (target.bytes().end() - cursor.position());
                     if (target.block() != null) {
                         if (arrays[i] == null) {
-                            arrays[i] = fetching.cache().bufferFor(target.block());
+                            arrays[i] = engine.cache().bufferFor(target.block());
                         }
                         cursor.into(arrays[i], done, length);
                     } else {
@@ -294,7 +294,7 @@ final class BlockGet {
 
     private void failAll(Throwable cause) {
         try {
-            filled.forEach(block -> fetching.cache().fail(block, cause));
+            filled.forEach(block -> engine.cache().fail(block, cause));
         } finally {
             directWrites.completeExceptionally(cause);
             ended.complete(null);

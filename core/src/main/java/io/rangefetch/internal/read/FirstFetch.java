@@ -43,10 +43,10 @@ final class FirstFetch {
     private final AccessIdentity identity;
     private final StatisticsCounter statistics;
 
-    FirstFetch(Fetching fetching, ObjectAddress address, AccessIdentity identity, StatisticsCounter statistics) {
-        requireNonNull(fetching, "fetching is null");
-        this.cache = fetching.cache();
-        this.gets = fetching.gets();
+    FirstFetch(ReadEngine engine, ObjectAddress address, AccessIdentity identity, StatisticsCounter statistics) {
+        requireNonNull(engine, "engine is null");
+        this.cache = engine.cache();
+        this.gets = engine.sender();
         this.address = requireNonNull(address, "address is null");
         this.identity = requireNonNull(identity, "identity is null");
         this.statistics = requireNonNull(statistics, "statistics is null");

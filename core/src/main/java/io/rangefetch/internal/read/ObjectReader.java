@@ -6,36 +6,37 @@ import io.rangefetch.ObjectChangedException;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.HttpStatusException;
 import io.rangefetch.client.ObjectClient.ObjectAddress;
-import io.rangefetch.internal.cache.BlockCache;
-import io.rangefetch.internal.cache.MetadataCache;
-import io.rangefetch.internal.fetch.BucketGovernors;
+import io.rangefetch.internal.cache.ObjectId;
 import io.rangefetch.internal.identity.AccessIdentity;
 import io.rangefetch.internal.plan.AccessHint;
 import io.rangefetch.internal.plan.AdaptiveMinimum;
-import io.rangefetch.internal.plan.RangeCoalescer;
 import io.rangefetch.internal.plan.ReadPlanner;
-import io.rangefetch.internal.plan.WasteMemory;
+import io.rangefetch.internal.plan.ReadRequest;
 import io.rangefetch.internal.stats.StatisticsCounter;
-import io.rangefetch.internal.time.TimeSource;
 import java.io.EOFException;
 import java.io.IOException;
-import java.time.Duration;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongUnaryOperator;
 
 /**
- * Reads one object for one stream: what the stream's reads share (the version each pins, how they are shaped, what
- * their predictions wasted), and where each kind of read starts. A read that finds the object changed either starts
- * over on the new version or fails, by {@link ObjectVersion}'s one rule.
+ * Reads one object for one stream: the one object a stream's reads start from and share (the version each pins,
+ * how they are shaped, what their predictions wasted), and what each kind of read is.
  *
- * <p><b>Where reads go.</b> Reads into the caller's buffer (streaming, positioned, the tail) are the stream's
- * {@link BufferReads}: the quiet path, pinning and starting over, then a {@link PlannedRead} each (the planner's
- * inputs, the plan, the copy). Vectored reads and prefetches (the ramp's aside: the planner makes those) are
- * {@link VectoredRead}s, started here. Every one of them gets hold of its bytes through the stream's
- * {@link ReadOrchestrator} (lock, look up, plan, claim, submit). What the predictions fetch ahead and waste is kept
- * by the stream's {@link Predictions}; how its format policy shaped its reads, by one {@link ReadShape}. What is left
- * here: wiring those once per stream, the open fetch, the vectored reads' version rule, and closing.
+ * <p><b>Where reads go.</b> Reads into the caller's buffer (streaming, positioned, the tail) are here, through to
+ * the plan: a streaming read tries the quiet path first ({@link StreamingState#readQuietly}: no plan, no lock, no
+ * allocation); then the version is pinned ({@link ObjectVersion}); when it was not known, the request that learned
+ * it may have written the read's first bytes (or all of them) straight into the buffer, which are not read again.
+ * The rest is read in {@link PlannedRead}s. A positioned read is also shown to the stride pattern
+ * ({@link Predictions}), and the reads it predicts are prefetched once the read's own GETs are submitted, so that
+ * they never take a fetch slot before it. Vectored reads and prefetches (the ramp's aside: the planner makes those)
+ * are {@link VectoredRead}s, started here. Both kinds are {@link ObjectRead}s: one template (look up, plan, claim,
+ * submit) with their steps as their own methods; they ask this reader for the stream's parts.
+ *
+ * <p><b>Versions.</b> A read that finds the object changed starts over on the new version when the stream may move,
+ * or fails with {@link ObjectChangedException}, by {@link ObjectVersion}'s one rule; a read whose shared block was
+ * lost plans again. Each read tries at most {@value #MAX_ATTEMPTS} times.
  *
  * <p><b>Threads.</b> Positioned and vectored reads may run from many threads at once; streaming reads are
  * serialized by the stream (they share the {@link StreamingState}). Fetches run on the scheduler's threads; the
@@ -45,53 +46,22 @@ import java.util.function.LongUnaryOperator;
  * budget and the adaptive minimum are each held only inside their own methods, under no other lock.
  */
 public final class ObjectReader implements AutoCloseable {
+    private static final int MAX_ATTEMPTS = 3;
+
+    private final ReadEngine engine;
     private final ObjectAddress address;
     private final AccessIdentity identity;
     private final ObjectVersion version;
     private final StatisticsCounter statistics;
     private final PrefetchTracker prefetches = new PrefetchTracker();
-    private final ReadPlanner factoryPlanner;
-    private final BucketGovernors governors;
-    private final OpenStreams openStreams;
-    private final VectoredRead.Collaborators vectored;
-    private final RangeCoalescer coalescer;
     private final Predictions predictions;
-    private final BufferReads bufferReads;
+    // told of every planned read (from many threads for positioned reads), never under the planning lock
+    private final AdaptiveMinimum demandMinimum;
     // Touched only by streaming reads, which the stream serializes.
     private final StreamingState streaming;
     private final AtomicBoolean closed = new AtomicBoolean();
     // Replaced by shapeReads before the stream is handed out, as its format policy asks.
     private volatile ReadShape shape;
-
-    /**
-     * What every stream of one factory shares, each part used by the stream or by what it builds: the cache, the
-     * scheduler and GET path its GETs go through ({@code fetching}), the metadata cache its version is remembered in,
-     * the ticker its read deadline is measured on, the planners, what closed streams' predictions wasted, the
-     * throttle governors, and the count of open streams sharing the connections.
-     */
-    record Shared(
-            Fetching fetching,
-            MetadataCache metadata,
-            TimeSource time,
-            Duration readDeadline,
-            ReadPlanner planner,
-            RangeCoalescer coalescer,
-            WasteMemory waste,
-            BucketGovernors governors,
-            OpenStreams openStreams) {
-
-        Shared {
-            requireNonNull(fetching, "fetching is null");
-            requireNonNull(metadata, "metadata is null");
-            requireNonNull(time, "time is null");
-            requireNonNull(readDeadline, "readDeadline is null");
-            requireNonNull(planner, "planner is null");
-            requireNonNull(coalescer, "coalescer is null");
-            requireNonNull(waste, "waste is null");
-            requireNonNull(governors, "governors is null");
-            requireNonNull(openStreams, "openStreams is null");
-        }
-    }
 
     /**
      * @param identity who the stream reads as (its credentials and SSE-C key): it is served only what this identity
@@ -101,7 +71,7 @@ public final class ObjectReader implements AutoCloseable {
      * @param etagPinnedByCaller whether the caller named the ETag (then a change is always an error)
      */
     ObjectReader(
-            Shared shared,
+            ReadEngine engine,
             ObjectAddress address,
             AccessIdentity identity,
             long knownLength,
@@ -109,52 +79,21 @@ public final class ObjectReader implements AutoCloseable {
             boolean etagPinnedByCaller,
             AccessHint hint,
             StatisticsCounter statistics) {
-        requireNonNull(shared, "shared is null");
+        this.engine = requireNonNull(engine, "engine is null");
         this.address = requireNonNull(address, "address is null");
         this.identity = requireNonNull(identity, "identity is null");
         requireNonNull(hint, "hint is null");
         this.statistics = requireNonNull(statistics, "statistics is null");
-        this.factoryPlanner = shared.planner();
-        this.coalescer = shared.coalescer();
-        this.governors = shared.governors();
-        this.openStreams = shared.openStreams();
-        BlockCache cache = shared.fetching().cache();
         this.version = new ObjectVersion(
-                shared.fetching(),
-                shared.metadata(),
-                address,
-                identity,
-                knownLength,
-                knownEtag,
-                etagPinnedByCaller,
-                statistics);
-        ReadOrchestrator orchestrator = new ReadOrchestrator(
-                shared.fetching(),
-                shared.time(),
-                shared.readDeadline(),
-                address,
-                version::objectId,
-                statistics,
-                prefetches);
-        this.vectored = new VectoredRead.Collaborators(
-                orchestrator, cache, shared.fetching().scheduler(), openStreams::partsAffordable, this::changedUnder);
-        this.streaming = new StreamingState(cache);
+                engine, engine.metadata(), address, identity, knownLength, knownEtag, etagPinnedByCaller, statistics);
+        this.streaming = new StreamingState(engine.cache());
+        ReadPlanner factoryPlanner = engine.planner();
         this.predictions =
-                new Predictions(address, factoryPlanner.settings(), shared.waste(), statistics, this::prefetchOn);
+                new Predictions(address, factoryPlanner.settings(), engine.waste(), statistics, this::prefetchOn);
+        this.demandMinimum = new AdaptiveMinimum(factoryPlanner.settings().minRequestSize());
         this.shape = ReadShape.unshaped(
                 hint, predictions.wholeReadsPay() ? factoryPlanner : factoryPlanner.withSmallObjectSizeAtMost(0));
-        PlannedRead.Collaborators planned = new PlannedRead.Collaborators(
-                address,
-                orchestrator,
-                cache,
-                streaming,
-                statistics,
-                // told of every planned read (from many threads for positioned reads), never under the planning lock
-                new AdaptiveMinimum(factoryPlanner.settings().minRequestSize()),
-                openStreams::partsAffordable,
-                predictions);
-        this.bufferReads = new BufferReads(address, version, streaming, statistics, predictions, planned, () -> shape);
-        openStreams.opened();
+        engine.openStreams().opened();
     }
 
     /**
@@ -167,7 +106,7 @@ public final class ObjectReader implements AutoCloseable {
         requireNonNull(accessHint, "accessHint is null");
         requireNonNull(structureLimit, "structureLimit is null");
         ReadPlanner planner =
-                factoryPlanner.withSmallObjectSizeAtMost(predictions.wholeReadsPay() ? smallObjectSize : 0);
+                engine.planner().withSmallObjectSizeAtMost(predictions.wholeReadsPay() ? smallObjectSize : 0);
         this.shape = new ReadShape(accessHint, prefetchLimit, structureLimit, planner);
         predictions.readsWholeUpTo(smallObjectSize);
     }
@@ -193,7 +132,7 @@ public final class ObjectReader implements AutoCloseable {
 
     /** The current limit of the throttle governor of this object's bucket; -1 when none limits it. */
     public int throttleLimit() {
-        return governors.limit(address.bucket());
+        return engine.governors().limit(address.bucket());
     }
 
     /** The length, sending a HEAD only when nothing has told it yet; it starts the version like a read. */
@@ -227,8 +166,44 @@ public final class ObjectReader implements AutoCloseable {
      * Reads up to {@code len} bytes at {@code position}: at least one unless {@code len} is 0, and all of them
      * when {@code streaming} is false. Returns -1 at or past the end.
      */
-    public int read(long position, byte[] buffer, int offset, int len, boolean streaming) throws IOException {
-        return bufferReads.read(position, buffer, offset, len, streaming);
+    public int read(long position, byte[] buffer, int offset, int len, boolean streamingRead) throws IOException {
+        if (len == 0) {
+            return 0;
+        }
+        if (streamingRead) {
+            // The quiet path first, allocating nothing: a scan of 8 KiB reads spends most of its reads here. It
+            // needs no start of its own: the streaming read that left the quiet block started on its version, so
+            // no other read can have moved the stream off it (see ObjectVersion).
+            PinnedVersion current = version.current();
+            if (current != null) {
+                int copied = streaming.readQuietly(current, position, buffer, offset, len, statistics);
+                if (copied > 0) {
+                    return copied;
+                }
+            }
+        }
+        FirstFetch.Shape learning = shape.firstFetch(position, len, false, ByteBuffer.wrap(buffer), offset);
+        return withVersion(learning, (pinned, direct) -> {
+            if (position >= pinned.length()) {
+                return -1;
+            }
+            if (direct != null && direct.contains(position)) {
+                // the request that learned the version wrote these bytes straight into the buffer
+                int count = (int) Math.min(len, direct.end() - position);
+                statistics.served(count, false);
+                return count;
+            }
+            // a positioned readOn always submits, so its stride prefetch goes out there, after the read's own GETs
+            return readOn(
+                    pinned,
+                    position,
+                    buffer,
+                    offset,
+                    len,
+                    streamingRead,
+                    direct != null,
+                    streamingRead ? Predictions.NOTHING : strideFetch(pinned, position, len));
+        });
     }
 
     /**
@@ -236,12 +211,141 @@ public final class ObjectReader implements AutoCloseable {
      * anything) when they are not all inside the version the read starts on: the end of file is that version's.
      */
     public void readFully(long position, byte[] buffer, int offset, int len) throws IOException {
-        bufferReads.readFully(position, buffer, offset, len);
+        if (len == 0) {
+            return;
+        }
+        FirstFetch.Shape learning = shape.firstFetch(position, len, false, ByteBuffer.wrap(buffer), offset);
+        withVersion(learning, (pinned, direct) -> {
+            if (position + len > pinned.length()) {
+                throw new EOFException("Cannot read " + len + " bytes at " + position + ": past the end of " + address
+                        + " (length " + pinned.length() + ")");
+            }
+            long from = position;
+            if (direct != null && direct.contains(position)) {
+                from = direct.end(); // the request that learned the version wrote these bytes already
+                statistics.served(from - position, false);
+            }
+            Runnable strideFetch = strideFetch(pinned, position, len);
+            while (from < position + len) {
+                from += readOn(
+                        pinned,
+                        from,
+                        buffer,
+                        offset + (int) (from - position),
+                        (int) (position + len - from),
+                        false,
+                        direct != null,
+                        strideFetch);
+            }
+            strideFetch.run(); // the learning request may have written every byte: no readOn submitted
+            return len;
+        });
     }
 
     /** Reads the last {@code min(len, length)} bytes into {@code buffer}; returns how many. */
     public int readTail(byte[] buffer, int offset, int len) throws IOException {
-        return bufferReads.readTail(buffer, offset, len);
+        if (len == 0) {
+            return 0;
+        }
+        FirstFetch.Shape learning = shape.firstFetch(-1, len, true, ByteBuffer.wrap(buffer), offset);
+        return withVersion(learning, (pinned, direct) -> {
+            int wanted = (int) Math.min(len, pinned.length());
+            long position = pinned.length() - wanted;
+            long end = pinned.length();
+            if (direct != null) {
+                statistics.served(direct.length(), false);
+                end = direct.start(); // the learning request wrote the tail's last bytes into place
+            }
+            for (long cursor = position; cursor < end; ) {
+                cursor += readOn(
+                        pinned,
+                        cursor,
+                        buffer,
+                        offset + (int) (cursor - position),
+                        (int) (end - cursor),
+                        false,
+                        direct != null,
+                        Predictions.NOTHING);
+            }
+            return wanted;
+        });
+    }
+
+    /** A read of one pinned version: what it returns, knowing what its learning request wrote into its buffer. */
+    private interface Attempt {
+        int run(PinnedVersion pinned, ByteRange direct) throws IOException;
+    }
+
+    /**
+     * Runs a read on the stream's version: again on the new version when the object changed and the stream may
+     * move (see {@link ObjectVersion}), or when a block it shared was lost. Throws {@link ObjectChangedException}
+     * when it may not.
+     */
+    private int withVersion(FirstFetch.Shape learning, Attempt attempt) throws IOException {
+        PinnedVersion startedOn = null;
+        for (int attempts = 1; ; attempts++) {
+            ByteRange[] direct = new ByteRange[1];
+            PinnedVersion pinned = version.pin(true, startedOn, learning, learned -> direct[0] = learned.direct());
+            startedOn = pinned;
+            try {
+                return attempt.run(pinned, direct[0]);
+            } catch (HttpStatusException e) {
+                if (!e.isPreconditionFailed()) {
+                    throw e;
+                }
+                version.onChanged(pinned, 1, true, true, e);
+                streaming.reset();
+                if (attempts >= MAX_ATTEMPTS) {
+                    throw e;
+                }
+            } catch (BlockLostException e) {
+                if (attempts >= MAX_ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /**
+     * Shows a positioned read to the stride pattern (see {@link Predictions#strideFetch}); returns what prefetches
+     * the reads it predicts. A small object is read whole anyway.
+     */
+    private Runnable strideFetch(PinnedVersion pinned, long position, long len) {
+        ReadShape reads = shape;
+        if (reads.planner().isSmall(pinned.length())) {
+            return Predictions.NOTHING;
+        }
+        return predictions.strideFetch(pinned, position, len, reads.hint(), reads.prefetchEnd());
+    }
+
+    /** @param afterSubmit runs once the read's own GETs are submitted (before it waits for them) */
+    private int readOn(
+            PinnedVersion pinned,
+            long position,
+            byte[] buffer,
+            int offset,
+            int len,
+            boolean streamingRead,
+            boolean missed,
+            Runnable afterSubmit)
+            throws IOException {
+        if (streamingRead) {
+            int copied = streaming.readQuietly(pinned, position, buffer, offset, len, statistics);
+            if (copied > 0) {
+                return copied;
+            }
+            predictions.streamingReadAt(position, streaming.sequential().nextExpected());
+        }
+        ReadShape reads = shape;
+        // a ramp that wasted too much predicts nothing (a limit at the read) until the reader has read enough
+        long prefetchLimit = !streamingRead
+                ? reads.prefetchEnd()
+                : predictions.allowed()
+                        ? Math.min(reads.prefetchEnd(), reads.structureEnd().applyAsLong(position))
+                        : position;
+        ReadRequest read =
+                new ReadRequest(position, len, pinned.length(), streamingRead, reads.hint(), false, prefetchLimit);
+        return new PlannedRead(this, pinned, read, reads.planner(), buffer, offset).run(missed, afterSubmit);
     }
 
     /**
@@ -276,8 +380,17 @@ public final class ObjectReader implements AutoCloseable {
     }
 
     private void start(PinnedVersion pinned, List<VectoredRange> ranges, boolean forReader) {
-        new VectoredRead(vectored, shape.vectoredPlanner(coalescer), pinned, statistics, ranges, null, forReader)
-                .start();
+        if (pinned.isEmpty()) {
+            // an empty object has no ETag to key blocks by and no byte to fetch: its length let only empty ranges in
+            for (VectoredRange range : ranges) {
+                if (range.length() != 0) {
+                    throw new IllegalStateException("A range of " + range.length() + " bytes of empty " + address);
+                }
+                range.complete();
+            }
+            return;
+        }
+        new VectoredRead(this, shape.vectoredPlanner(engine.coalescer()), pinned, ranges, null, forReader).start();
     }
 
     /**
@@ -294,8 +407,7 @@ public final class ObjectReader implements AutoCloseable {
 
     private void prefetchOn(PinnedVersion pinned, List<ByteRange> ranges) {
         if (!pinned.isEmpty()) {
-            new VectoredRead(vectored, shape.vectoredPlanner(coalescer), pinned, statistics, List.of(), ranges, false)
-                    .start();
+            new VectoredRead(this, shape.vectoredPlanner(engine.coalescer()), pinned, List.of(), ranges, false).start();
         }
     }
 
@@ -332,7 +444,7 @@ public final class ObjectReader implements AutoCloseable {
             prefetches.close();
         } finally {
             if (first) {
-                openStreams.closed(); // whatever stopping threw: its share of the connections is free
+                engine.openStreams().closed(); // whatever stopping threw: its share of the connections is free
             }
         }
         if (!first) {
@@ -349,5 +461,44 @@ public final class ObjectReader implements AutoCloseable {
     /** Whether predictions (the ramp, the stride, the format policy's) may fetch ahead, as the waste bound stands. */
     public boolean predictionsAllowed() {
         return predictions.allowed();
+    }
+
+    // What this stream's reads (ObjectRead and its variants) ask their stream for.
+
+    ReadEngine engine() {
+        return engine;
+    }
+
+    StatisticsCounter statistics() {
+        return statistics;
+    }
+
+    /** The stream's prefetches, stopped when it closes. */
+    PrefetchTracker prefetches() {
+        return prefetches;
+    }
+
+    /** The cache's key of a pinned version of the object, as this stream's identity reads it. */
+    ObjectId objectId(PinnedVersion pinned) {
+        return version.objectId(pinned);
+    }
+
+    /** Touched only by streaming reads, which the stream serializes. */
+    StreamingState streaming() {
+        return streaming;
+    }
+
+    Predictions predictions() {
+        return predictions;
+    }
+
+    /** The smallest demand request worth sending, as this stream's reads have padded and used. */
+    AdaptiveMinimum demandMinimum() {
+        return demandMinimum;
+    }
+
+    /** How many parallel parts (of at most {@code cap}) a request may have now, the open streams considered. */
+    int partsAffordable(int cap) {
+        return engine.openStreams().partsAffordable(cap);
     }
 }

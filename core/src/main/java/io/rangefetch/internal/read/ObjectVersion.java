@@ -58,7 +58,7 @@ import org.slf4j.LoggerFactory;
 final class ObjectVersion {
     private static final Logger LOG = LoggerFactory.getLogger(ObjectVersion.class);
 
-    private final Fetching fetching;
+    private final ReadEngine engine;
     private final MetadataCache metadata;
     private final ObjectAddress address;
     private final AccessIdentity identity;
@@ -93,12 +93,12 @@ final class ObjectVersion {
     }
 
     /**
-     * @param fetching the cache, scheduler and GET path the version is learned and checked with
+     * @param engine the cache, scheduler and sender the version is learned and checked with
      * @param metadata where what is learned of the object is remembered for the factory's next streams
      * @param identity who the stream reads as: what it learns and fetches is kept for this identity only
      */
     ObjectVersion(
-            Fetching fetching,
+            ReadEngine engine,
             MetadataCache metadata,
             ObjectAddress address,
             AccessIdentity identity,
@@ -106,7 +106,7 @@ final class ObjectVersion {
             String knownEtag,
             boolean etagPinnedByCaller,
             StatisticsCounter statistics) {
-        this.fetching = requireNonNull(fetching, "fetching is null");
+        this.engine = requireNonNull(engine, "engine is null");
         this.metadata = requireNonNull(metadata, "metadata is null");
         this.address = requireNonNull(address, "address is null");
         this.identity = requireNonNull(identity, "identity is null");
@@ -256,8 +256,8 @@ final class ObjectVersion {
         }
         ObjectMetadata metadata;
         try {
-            metadata = fetching.scheduler()
-                    .call(FetchPriority.DEMAND, abort -> fetching.gets().head(address, abort, statistics));
+            metadata = engine.scheduler()
+                    .call(FetchPriority.DEMAND, abort -> engine.sender().head(address, abort, statistics));
         } catch (IOException | RuntimeException | Error e) {
             state.compareAndSet(mine, unknown);
             mine.done.completeExceptionally(e);
@@ -273,7 +273,7 @@ final class ObjectVersion {
         }
         submitLearning(mine, shape, counts, null);
         try {
-            return fetching.scheduler().await(mine.done, "the first request to " + address);
+            return engine.scheduler().await(mine.done, "the first request to " + address);
         } catch (InterruptedIOException e) {
             leave(mine);
             throw e;
@@ -283,10 +283,10 @@ final class ObjectVersion {
     }
 
     private void submitLearning(Learning learning, FirstFetch.Shape shape, boolean counts, Runnable opened) {
-        FirstFetch first = new FirstFetch(fetching, address, identity, statistics);
+        FirstFetch first = new FirstFetch(engine, address, identity, statistics);
         // resumable: a first request answered 503 waits out its backoff off the fetch slot, and is planned and sent
         // again after it (its attempts and the first answer's ETag carry over in the abort)
-        learning.ticket = fetching.scheduler()
+        learning.ticket = engine.scheduler()
                 .submitResumable(
                         FetchPriority.DEMAND,
                         abort -> {
@@ -306,7 +306,7 @@ final class ObjectVersion {
                             endLearning(learning);
                             learning.done.complete(outcome);
                             if (opened != null) {
-                                fetching.scheduler().afterSlot(opened);
+                                engine.scheduler().afterSlot(opened);
                             }
                         },
                         failure -> failLearning(learning, failure));
@@ -361,7 +361,7 @@ final class ObjectVersion {
     private void awaitOthers(Learning learning) throws IOException {
         learning.waiters.incrementAndGet();
         try {
-            fetching.scheduler().await(learning.done, "the request learning the version of " + address);
+            engine.scheduler().await(learning.done, "the request learning the version of " + address);
         } catch (InterruptedIOException e) {
             leave(learning);
             throw e;
@@ -387,7 +387,7 @@ final class ObjectVersion {
             }
         }
         if (ended != null) {
-            Acquisition.awaitUninterruptibly(ended);
+            ObjectRead.awaitUninterruptibly(ended);
         }
     }
 
@@ -418,8 +418,8 @@ final class ObjectVersion {
             String current = null;
             if (mayAsk) {
                 try {
-                    current = fetching.scheduler()
-                            .call(FetchPriority.DEMAND, abort -> fetching.gets().head(address, abort, statistics))
+                    current = engine.scheduler()
+                            .call(FetchPriority.DEMAND, abort -> engine.sender().head(address, abort, statistics))
                             .etag();
                 } catch (IOException e) {
                     failure.addSuppressed(e);
@@ -437,7 +437,7 @@ final class ObjectVersion {
     /** Drops what the factory holds of {@code version}: its bytes, and its length and ETag. */
     private void forget(PinnedVersion version) {
         if (version.etag() != null) {
-            fetching.cache().invalidate(objectId(version));
+            engine.cache().invalidate(objectId(version));
         }
         this.metadata.invalidate(address.bucket(), address.key(), address.versionId(), identity);
     }

@@ -24,15 +24,25 @@ import java.time.Duration;
 import java.util.concurrent.Executor;
 
 /**
- * A factory's read engine, wired once: the GET path every request goes through, the throttle governors of its
- * buckets, what its closed streams' predictions wasted, and the collaborators its streams share. It opens the
- * factory's streams' readers ({@link #open}) and sends its listing requests ({@link #list}); nothing reaches into
- * it for its parts, so a read's path can be followed from the constructors. Thread-safe.
+ * A factory's read engine, wired once, here: the cache, the scheduler, the sender every request goes through (its
+ * attempts, watchdog and the throttle governors of its buckets), what its closed streams' predictions wasted, and the
+ * planners. It opens the factory's streams' readers ({@link #open}) and sends its listing requests ({@link #list}).
+ * Within this package it is also what a stream and its reads ask for those parts: they hold the engine, not a copy of
+ * each part, so that no record of collaborators is handed from one constructor to the next. Thread-safe.
  */
 public final class ReadEngine {
-    private final ObjectReader.Shared shared;
+    private final BlockCache cache;
+    private final MetadataCache metadata;
+    private final FetchScheduler scheduler;
+    private final ReadPlanner planner;
+    private final RangeCoalescer coalescer;
+    private final TimeSource time;
+    private final Duration readDeadline;
     private final BucketGovernors governors;
-    private final RetryingSender gets;
+    private final RetryingSender sender;
+    // what closed streams' predictions wasted, which new streams of the same kind learn from
+    private final WasteMemory waste = new WasteMemory();
+    private final OpenStreams openStreams;
 
     /**
      * @param exchanges the threads requests are sent from, so that the first byte can be watched (see
@@ -52,35 +62,27 @@ public final class ReadEngine {
             Executor exchanges,
             TimeSource time) {
         requireNonNull(client, "client is null");
-        requireNonNull(cache, "cache is null");
-        requireNonNull(metadata, "metadata is null");
-        requireNonNull(scheduler, "scheduler is null");
-        requireNonNull(planner, "planner is null");
-        requireNonNull(coalescer, "coalescer is null");
+        this.cache = requireNonNull(cache, "cache is null");
+        this.metadata = requireNonNull(metadata, "metadata is null");
+        this.scheduler = requireNonNull(scheduler, "scheduler is null");
+        this.planner = requireNonNull(planner, "planner is null");
+        this.coalescer = requireNonNull(coalescer, "coalescer is null");
         requireNonNull(resilience, "resilience is null");
-        requireNonNull(time, "time is null");
+        this.time = requireNonNull(time, "time is null");
+        this.readDeadline = resilience.readDeadline();
         this.governors = new BucketGovernors(resilience.throttle(), time);
-        AttemptSender sender =
+        AttemptSender attempts =
                 new AttemptSender(client, exchanges, resilience.firstByteTimeout(), resilience.hedge(), time);
         BodyWatchdog watchdog = new BodyWatchdog(time, resilience.betweenBytesTimeout());
-        this.gets = new RetryingSender(
+        this.sender = new RetryingSender(
                 planner.settings().maxRequestSize(),
                 resilience.retry(),
-                sender,
+                attempts,
                 watchdog,
                 governors,
                 resilience.readDeadline(),
                 time);
-        this.shared = new ObjectReader.Shared(
-                new Fetching(cache, scheduler, gets),
-                metadata,
-                time,
-                resilience.readDeadline(),
-                planner,
-                coalescer,
-                new WasteMemory(),
-                governors,
-                new OpenStreams(scheduler));
+        this.openStreams = new OpenStreams(scheduler);
     }
 
     /** An engine with no resilience at all (one attempt, nothing watched): for tests of the engine's logic. */
@@ -126,8 +128,7 @@ public final class ReadEngine {
             boolean etagPinnedByCaller,
             AccessHint hint,
             StatisticsCounter statistics) {
-        return new ObjectReader(
-                shared, address, identity, knownLength, knownEtag, etagPinnedByCaller, hint, statistics);
+        return new ObjectReader(this, address, identity, knownLength, knownEtag, etagPinnedByCaller, hint, statistics);
     }
 
     /** The lowest limit of the buckets' throttle governors; -1 when none limits. */
@@ -140,11 +141,60 @@ public final class ReadEngine {
      * retried like a GET, within the first-byte timeout; counted in {@code statistics}.
      */
     public ListPage list(ListRequest request, FetchAbort abort, StatisticsCounter statistics) throws IOException {
-        return gets.list(request, abort, statistics);
+        return sender.list(request, abort, statistics);
     }
 
-    /** What the engine's acquisitions work with: for tests of the engine's logic. */
-    Fetching fetching() {
-        return shared.fetching();
+    // What the engine's streams and their reads work with (the engine is their one source of shared parts).
+
+    /** The factory's block cache: every byte a read holds, in flight or loaded. */
+    BlockCache cache() {
+        return cache;
+    }
+
+    /** The learned lengths and ETags, by identity. */
+    MetadataCache metadata() {
+        return metadata;
+    }
+
+    /** The threads GETs run on, demand before prefetch; every wait of a read goes through it. */
+    FetchScheduler scheduler() {
+        return scheduler;
+    }
+
+    /** Every GET, HEAD and LIST is sent, retried and resumed here. */
+    RetryingSender sender() {
+        return sender;
+    }
+
+    /** The factory's planner, before a stream's format policy shapes it. */
+    ReadPlanner planner() {
+        return planner;
+    }
+
+    RangeCoalescer coalescer() {
+        return coalescer;
+    }
+
+    /** The factory's one ticker and scheduler. */
+    TimeSource time() {
+        return time;
+    }
+
+    /** How long one read call may wait in all, on {@link #time()}'s ticker; zero for no limit. */
+    Duration readDeadline() {
+        return readDeadline;
+    }
+
+    WasteMemory waste() {
+        return waste;
+    }
+
+    BucketGovernors governors() {
+        return governors;
+    }
+
+    /** The open streams sharing the connections (how many parallel parts a request may have). */
+    OpenStreams openStreams() {
+        return openStreams;
     }
 }

@@ -5,26 +5,22 @@ import static java.util.Objects.requireNonNull;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.HttpStatusException;
 import io.rangefetch.internal.cache.Block;
-import io.rangefetch.internal.cache.BlockCache;
-import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.internal.plan.FetchPlan;
 import io.rangefetch.internal.plan.VectoredPlanner;
-import io.rangefetch.internal.stats.StatisticsCounter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.function.IntUnaryOperator;
 
 /**
  * One vectored read of one pinned object version: every range's bytes fetched at once, in as few GETs as the
  * coalescing rules allow, each range handed over as soon as its own bytes are in. A prefetch is one too, whose
  * ranges nobody waits for.
  *
- * <p><b>Plan.</b> The stream's {@link ReadOrchestrator} takes the bytes already cached or in flight (joining their
+ * <p><b>Plan.</b> The template of {@link ObjectRead} takes the bytes already cached or in flight (joining their
  * fetches: a prefetch joined by a waiting reader turns into a demand fetch) and claims the rest under the object's
- * lock, as {@link VectoredPlanner} plans them: a small object whole, otherwise the missing pieces coalesced. Where
+ * lock, as this read's {@link #plan} ({@link VectoredPlanner}) has them: a small object whole, otherwise the missing pieces coalesced. Where
  * the budget has no room, a GET writes straight into the caller's buffers instead. What is left here is what is
  * vectored's own: the ranges, their buffers, and completing each one.
  *
@@ -35,43 +31,19 @@ import java.util.function.IntUnaryOperator;
  * <p>Threads: {@link #start()} runs on the caller's thread and returns once the GETs are queued; GETs run on the
  * scheduler's threads, and a range is copied out on the thread that delivered its last bytes.
  */
-final class VectoredRead {
-    private final Collaborators with;
+final class VectoredRead extends ObjectRead {
+    private final ObjectReader stream;
     private final VectoredPlanner planner;
     private final PinnedVersion pinned;
-    private final StatisticsCounter statistics;
     private final List<VectoredRange> ranges;
     // Set for a prefetch: bytes to bring into the cache, for nobody waiting yet
     private final List<ByteRange> prefetched;
     // Whether the ranges are handed to the stream's reader (they count as served), not to its format policy
     private final boolean forReader;
-
-    /** A GET of a vectored read found the object changed: what its ranges fail with (see ObjectReader). */
-    @FunctionalInterface
-    interface ChangeOutcome {
-        Throwable changedUnder(PinnedVersion pinned, boolean forReader, HttpStatusException failure);
-    }
-
-    /**
-     * What a stream's vectored reads work with: its orchestrator, the cache their ranges copy from and release, the
-     * scheduler whose slot a range's completion waits out, how many parallel parts a request may have now, and what
-     * a changed object means for the stream.
-     */
-    record Collaborators(
-            ReadOrchestrator orchestrator,
-            BlockCache cache,
-            FetchScheduler scheduler,
-            IntUnaryOperator partsAffordable,
-            ChangeOutcome changes) {
-
-        Collaborators {
-            requireNonNull(orchestrator, "orchestrator is null");
-            requireNonNull(cache, "cache is null");
-            requireNonNull(scheduler, "scheduler is null");
-            requireNonNull(partsAffordable, "partsAffordable is null");
-            requireNonNull(changes, "changes is null");
-        }
-    }
+    // wanted range i is assembly i's: the stream checked that a reader's ranges do not overlap
+    private final List<Assembly> assemblies = new ArrayList<>();
+    // the ranges the read copies out (a prefetch: brings in), set by start
+    private List<ByteRange> wanted;
 
     /**
      * @param planner the stream's vectored planner, as its format policy shaped its reads
@@ -81,24 +53,22 @@ final class VectoredRead {
      *     served to the reader, so they neither count in the statistics nor start the version
      */
     VectoredRead(
-            Collaborators with,
+            ObjectReader stream,
             VectoredPlanner planner,
             PinnedVersion pinned,
-            StatisticsCounter statistics,
             List<VectoredRange> ranges,
             List<ByteRange> prefetched,
             boolean forReader) {
-        this.with = requireNonNull(with, "with is null");
+        super(stream, pinned);
+        this.stream = stream;
         this.planner = requireNonNull(planner, "planner is null");
-        this.pinned = requireNonNull(pinned, "pinned is null");
-        this.statistics = requireNonNull(statistics, "statistics is null");
+        this.pinned = pinned;
         this.ranges = List.copyOf(ranges);
         this.prefetched = prefetched == null ? null : List.copyOf(prefetched);
         this.forReader = forReader;
     }
 
     void start() {
-        List<Assembly> assemblies = new ArrayList<>();
         for (VectoredRange range : ranges) {
             if (range.length() == 0) {
                 range.complete();
@@ -107,49 +77,50 @@ final class VectoredRead {
             }
         }
         assemblies.sort(Comparator.comparingLong(assembly -> assembly.range.offset()));
-        boolean prefetch = prefetched != null;
-        // wanted range i is assembly i's: the stream checked that a reader's ranges do not overlap
-        List<ByteRange> wanted = prefetch
+        wanted = isPrefetch()
                 ? VectoredPlanner.union(prefetched, pinned.length())
                 : assemblies.stream()
                         .map(assembly -> new ByteRange(assembly.range.offset(), assembly.range.end()))
                         .toList();
         if (wanted.isEmpty()) {
-            return;
+            return; // nothing taken, nothing to let go
         }
-        long objectLength = pinned.length();
-        try (Acquisition acquisition = with.orchestrator().open(pinned)) {
-            ReadOrchestrator.Planning planning = new ReadOrchestrator.Planning() {
-                @Override
-                public FetchPlan plan(List<Block> known) {
-                    List<ByteRange> present = known.stream().map(Block::range).toList();
-                    return planner.plan(wanted, present, objectLength, prefetch, with.partsAffordable());
-                }
-
-                @Override
-                public void fromBlock(int reader, Block block, boolean cached) {
-                    assemblies.get(reader).fromBlock(block, cached);
-                }
-
-                @Override
-                public void direct(int reader, BlockGet fetch, ByteRange bytes) {
-                    assemblies.get(reader).direct(fetch, bytes);
-                }
-            };
-            // nobody waits for a prefetch: it copies from no block, so takes none
-            with.orchestrator()
-                    .acquire(
-                            acquisition,
-                            planner.lookupWindow(wanted, objectLength),
-                            prefetch ? List.of() : wanted,
-                            planning);
-            acquisition.handOver(); // each range releases the references it holds once it is done
+        try {
+            try {
+                // nobody waits for a prefetch: it copies from no block, so takes none
+                acquire(planner.lookupWindow(wanted, pinned.length()), isPrefetch() ? List.of() : wanted);
+                handOver(); // each range releases the references it holds once it is done
+            } finally {
+                close();
+            }
         } catch (RuntimeException | Error e) {
-            // planning failed: the acquisition gave back what it held; the ranges learn why
+            // planning failed: close gave back what the read held; the ranges learn why
             assemblies.forEach(assembly -> assembly.range.fail(e));
             throw e;
         }
         assemblies.forEach(Assembly::whenReady);
+    }
+
+    private boolean isPrefetch() {
+        return prefetched != null;
+    }
+
+    // The read's steps under the object's lock.
+
+    @Override
+    FetchPlan plan(List<Block> known) {
+        List<ByteRange> present = known.stream().map(Block::range).toList();
+        return planner.plan(wanted, present, pinned.length(), isPrefetch(), stream::partsAffordable);
+    }
+
+    @Override
+    void fromBlock(int reader, Block block, boolean cached) {
+        assemblies.get(reader).fromBlock(block, cached);
+    }
+
+    @Override
+    void direct(int reader, BlockGet fetch, ByteRange bytes) {
+        assemblies.get(reader).direct(fetch, bytes);
     }
 
     private static Throwable unwrap(Throwable failure) {
@@ -199,14 +170,14 @@ final class VectoredRead {
             } catch (RuntimeException e) {
                 failure = e;
             } finally {
-                blocks.forEach(with.cache()::release);
+                blocks.forEach(stream.engine().cache()::release);
             }
             Throwable failed = failure == null ? null : translate(unwrap(failure));
             if (failed == null && forReader) {
-                statistics.served(range.length(), !fetched);
+                stream.statistics().served(range.length(), !fetched);
             }
             // the caller's callbacks may read again: they run once this fetch has given its slot back
-            with.scheduler().afterSlot(() -> {
+            stream.engine().scheduler().afterSlot(() -> {
                 if (failed != null) {
                     range.fail(failed);
                 } else {
@@ -226,13 +197,13 @@ final class VectoredRead {
                                 data,
                                 (int) (start - block.range().start()),
                                 (int) (end - start));
-                with.cache().markRead(block);
+                stream.engine().cache().markRead(block);
             }
         }
 
         private Throwable translate(Throwable cause) {
             if (cause instanceof HttpStatusException changed && changed.isPreconditionFailed()) {
-                return with.changes().changedUnder(pinned, forReader, changed);
+                return stream.changedUnder(pinned, forReader, changed);
             }
             return cause;
         }

@@ -61,7 +61,7 @@ class FirstFetchTest {
     private FirstFetch.Learned learnFor(long position, String knownEtag) throws Exception {
         FirstFetch.Shape shape =
                 new FirstFetch.Shape(position, 10, false, AccessHint.DETECT, Long.MAX_VALUE, planner, null, 0);
-        return new FirstFetch(engine.fetching(), address, AccessIdentity.unique(), StatisticsCounter.root())
+        return new FirstFetch(engine, address, AccessIdentity.unique(), StatisticsCounter.root())
                 .run(shape, -1, knownEtag, FetchAbort.standalone());
     }
 

@@ -13,6 +13,7 @@ import io.rangefetch.internal.cache.ObjectId;
 import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.internal.identity.AccessIdentity;
 import io.rangefetch.internal.plan.CoalescerSettings;
+import io.rangefetch.internal.plan.FetchPlan;
 import io.rangefetch.internal.plan.PlannerSettings;
 import io.rangefetch.internal.plan.RangeCoalescer;
 import io.rangefetch.internal.plan.ReadPlanner;
@@ -21,6 +22,7 @@ import io.rangefetch.testing.InMemoryObjectClient;
 import io.rangefetch.testing.ManualTime;
 import io.rangefetch.testing.TestData;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.locks.ReentrantLock;
@@ -28,7 +30,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** What a read holds is given back on every way out, including one that never submitted its GETs. */
-class AcquisitionTest {
+class ObjectReadTest {
     private static final int KIB = 1024;
 
     private final InMemoryObjectClient client = new InMemoryObjectClient();
@@ -54,25 +56,45 @@ class AcquisitionTest {
         scheduler.close();
     }
 
-    private Acquisition acquire(PinnedVersion version) {
-        return new Acquisition(
-                engine.fetching(),
-                Duration.ZERO,
-                time.timeSource().deadlineAfter(Duration.ZERO),
-                address,
-                version,
-                new ObjectId(address.bucket(), address.key(), version.etag(), reader),
-                statistics,
-                new PrefetchTracker());
+    private ObjectRead acquire(PinnedVersion version) {
+        return new StepsUnused(version);
+    }
+
+    /** A read whose claims and takes a test makes by hand: the template's steps are never called. */
+    private final class StepsUnused extends ObjectRead {
+        StepsUnused(PinnedVersion version) {
+            super(
+                    engine,
+                    address,
+                    version,
+                    new ObjectId(address.bucket(), address.key(), version.etag(), reader),
+                    statistics,
+                    new PrefetchTracker());
+        }
+
+        @Override
+        FetchPlan plan(List<Block> known) {
+            throw new AssertionError("not planned by this test");
+        }
+
+        @Override
+        void fromBlock(int reader, Block block, boolean cached) {
+            throw new AssertionError("not planned by this test");
+        }
+
+        @Override
+        void direct(int reader, BlockGet fetch, ByteRange bytes) {
+            throw new AssertionError("not planned by this test");
+        }
     }
 
     @Test
     void claimsAReadNeverSubmittedAreFailedAndTheirBytesGivenBackWhileAJoinedReaderLearnsWhy() throws Exception {
         String etag = client.put("bucket", "key", TestData.bytes(256 * KIB, 1));
         PinnedVersion version = new PinnedVersion(etag, 256 * KIB, 1);
-        Acquisition joiner = acquire(version);
+        ObjectRead joiner = acquire(version);
         Block shared;
-        try (Acquisition planning = acquire(version)) {
+        try (ObjectRead planning = acquire(version)) {
             ReentrantLock lock = cache.lockFor(planning.id());
             lock.lock();
             try {
@@ -98,7 +120,7 @@ class AcquisitionTest {
         PinnedVersion version = new PinnedVersion(etag, 256 * KIB, 1);
         var held = client.holdBodies(request -> request.isGet());
         Block claimed;
-        try (Acquisition read = acquire(version)) {
+        try (ObjectRead read = acquire(version)) {
             ReentrantLock lock = cache.lockFor(read.id());
             lock.lock();
             try {
@@ -129,7 +151,7 @@ class AcquisitionTest {
         String etag = client.put("bucket", "key", TestData.bytes(256 * KIB, 3));
         PinnedVersion version = new PinnedVersion(etag, 256 * KIB, 1);
         Block prefetched;
-        try (Acquisition prefetch = acquire(version)) {
+        try (ObjectRead prefetch = acquire(version)) {
             ReentrantLock lock = cache.lockFor(prefetch.id());
             lock.lock();
             try {
@@ -140,7 +162,7 @@ class AcquisitionTest {
             // another read's reference keeps the block's array alive through the failure
             assertThat(cache.retain(prefetched)).isTrue();
             cache.fail(prefetched, new io.rangefetch.internal.fetch.FetchCancelledException("dropped", null));
-            try (Acquisition read = acquire(version)) {
+            try (ObjectRead read = acquire(version)) {
                 assertThat(read.take(prefetched)).as("a failed block taken").isFalse();
                 assertThat(cache.blocksOverlapping(read.id(), 0, 256 * KIB))
                         .as("out of the index")

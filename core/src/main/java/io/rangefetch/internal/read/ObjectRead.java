@@ -10,6 +10,10 @@ import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.ObjectId;
 import io.rangefetch.internal.fetch.FetchCancelledException;
 import io.rangefetch.internal.fetch.FetchPriority;
+import io.rangefetch.internal.plan.FetchPlan;
+import io.rangefetch.internal.plan.FetchPlan.PlannedBlock;
+import io.rangefetch.internal.plan.FetchPlan.PlannedGet;
+import io.rangefetch.internal.plan.VectoredPlanner;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -24,37 +28,52 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One read's hold on the bytes it needs, of one pinned version: the one place where every read (streaming,
- * positioned, vectored) and every prefetch looks up, joins or claims, submits, waits and lets go.
+ * One read of one pinned version, and its hold on the bytes it needs: the one template every read (streaming,
+ * positioned, vectored) and every prefetch runs, {@link #acquire}, with the steps where reads differ as its own
+ * methods ({@link #plan}, {@link #fromBlock}, {@link #direct}), which {@link PlannedRead} (reads into a caller's
+ * buffer) and {@link VectoredRead} (vectored reads and prefetches) implement. Then each waits and copies in its own
+ * way, and lets go here.
  *
  * <ol>
- *   <li><b>Take and claim</b>, under the object's lock (the caller holds it: no other reader claims the same bytes
- *       meanwhile): a block already cached or in flight is {@linkplain #take taken} (joined if in flight, so
- *       nobody abandons it under this read, and retained, so its array is not recycled while the read copies);
- *       a missing range is {@linkplain #claim claimed} (its bytes reserved against the budget) with the GET that
- *       fills it, or, when the budget has no room, fetched {@linkplain #direct straight into the reader's
- *       buffer} in parts no larger than the maximum request.</li>
- *   <li><b>Submit</b> every GET ({@link #submit}).</li>
- *   <li><b>Wait and copy</b>: {@link #await}, interruptibly.</li>
+ *   <li><b>Look up</b>, under the object's stripe lock ({@link BlockCache#lockFor}), so that no other reader claims
+ *       the same bytes meanwhile: the blocks of the read's window in the index; each one a wanted range copies
+ *       from is {@linkplain #take taken} (joined if in flight, so nobody abandons it under this read, and retained,
+ *       so its array is not recycled while the read copies), looking again whenever one turns out to be going
+ *       away (it is then out of the index).</li>
+ *   <li><b>Plan</b>: the read's {@link #plan}, made by a pure planner of {@code internal.plan} from the blocks it
+ *       was shown.</li>
+ *   <li><b>Claim</b> every planned block, in plan order, with the GET that fills it (its bytes reserved against the
+ *       budget), and give each of the block's readers a reference ({@link #fromBlock}); when the budget has no
+ *       room, the bytes a reader wanted are written straight into its buffer by that GET ({@link #direct}), in
+ *       parts no larger than the maximum request.</li>
+ *   <li><b>Submit</b>, unlocked, every GET: demand first, then prefetches ({@link #submit}).</li>
+ *   <li><b>Wait and copy</b>, the variant's own, with {@link #await}, interruptibly, until the read's
+ *       {@code read.deadline} (measured on the factory's ticker from when the read was made; each wait ends at it
+ *       through {@link io.rangefetch.internal.fetch.FetchScheduler#awaitUntil}).</li>
  *   <li><b>Let go</b>: {@link #close}, always, in a {@code finally} (try-with-resources). A GET created and not
  *       submitted is failed, which gives its blocks' bytes back and wakes whoever joined them. A read that ends
  *       early (interrupted, failed) leaves the blocks it waited for, cancelling a GET nobody else wants, and
  *       cancels its GETs into the caller's buffer and waits for them to stop writing there. Every reference it
- *       took is released.</li>
+ *       took is released. A vectored read, whose ranges complete later on fetch threads, instead
+ *       {@linkplain #handOver hands its references over} to its ranges.</li>
  * </ol>
  *
- * <p>The read's {@code read.deadline} is measured on the factory's ticker from when the acquisition is made; each wait
- * ends at it through the scheduler ({@link io.rangefetch.internal.fetch.FetchScheduler#awaitUntil}).
+ * <p><b>Invariants.</b> Nothing the read was shown as cached is claimed again (the planners promise it), so blocks
+ * of one object never overlap; every block claimed for a reader holds one reference per reader until the read lets
+ * go or hands them over; every GET made is submitted, or failed by {@link #close}. <b>Locks.</b> The stripe lock is
+ * held from the look-up to the last claim, never while a GET is sent or a read waits; under it the cache takes its
+ * eviction lock, never the other way round; the variant's steps run under it and take no lock of their own (the
+ * stride pattern and the adaptive minimum are told outside it).
  *
- * <p>A vectored read, whose ranges complete later on fetch threads, uses the first two steps and then
- * {@linkplain #handOver hands its references over} to its ranges. Not thread-safe: one read's thread.
+ * <p>Not thread-safe: one read's thread; a stream runs many reads at once, each its own object.
  */
-final class Acquisition implements AutoCloseable {
+abstract class ObjectRead implements AutoCloseable {
     private static final long STOP_WAIT_SECONDS = 30;
 
-    private final Fetching fetching;
+    private final ReadEngine engine;
     private final BlockCache cache;
     private final Duration readDeadline;
     private final ObjectAddress address;
@@ -70,28 +89,125 @@ final class Acquisition implements AutoCloseable {
     private final long deadline;
     private boolean completed;
 
+    /** A read of {@code pinned} for {@code stream}; its deadline runs from now. */
+    ObjectRead(ObjectReader stream, PinnedVersion pinned) {
+        this(
+                stream.engine(),
+                stream.address(),
+                pinned,
+                stream.objectId(pinned),
+                stream.statistics(),
+                stream.prefetches());
+    }
+
     /**
-     * @param readDeadline how long the read may wait in all (zero: no limit), for its message
-     * @param deadline the ticker reading at which its waits end ({@link Long#MAX_VALUE}: never)
+     * @param id the cache's key of {@code version} as this read's identity reads it
+     * @param prefetches the stream's prefetches, stopped when it closes
      */
-    Acquisition(
-            Fetching fetching,
-            Duration readDeadline,
-            long deadline,
+    ObjectRead(
+            ReadEngine engine,
             ObjectAddress address,
             PinnedVersion version,
             ObjectId id,
             StatisticsCounter statistics,
             PrefetchTracker prefetches) {
-        this.fetching = requireNonNull(fetching, "fetching is null");
-        this.cache = fetching.cache();
-        this.readDeadline = requireNonNull(readDeadline, "readDeadline is null");
+        this.engine = requireNonNull(engine, "engine is null");
+        this.cache = engine.cache();
+        this.readDeadline = engine.readDeadline();
+        this.deadline = engine.time().deadlineAfter(readDeadline);
         this.address = requireNonNull(address, "address is null");
-        this.etag = requireNonNull(version.etag(), "a version with bytes has an ETag");
+        this.etag = version.etag(); // null for an empty object, of which nothing is ever fetched
         this.id = requireNonNull(id, "id is null");
         this.statistics = requireNonNull(statistics, "statistics is null");
         this.prefetches = requireNonNull(prefetches, "prefetches is null");
-        this.deadline = deadline;
+    }
+
+    /**
+     * The template (see the class note): looks up, plans, claims and submits this read.
+     *
+     * @param window where the cache is looked up: every block the plan must not fetch again lies in it
+     * @param wanted the ranges the read copies out, sorted and disjoint; a prefetch gives none
+     */
+    final void acquire(ByteRange window, List<ByteRange> wanted) {
+        ReentrantLock lock = cache.lockFor(id);
+        lock.lock();
+        try {
+            List<Block> known = takeWanted(window, wanted);
+            for (Block block : known) {
+                List<Integer> readers = VectoredPlanner.overlapping(wanted, block.range());
+                for (int i = 0; i < readers.size(); i++) {
+                    if (i > 0) {
+                        retainAgain(block); // taking it held the first reader's reference
+                    }
+                    fromBlock(readers.get(i), block, true);
+                }
+            }
+            claimPlanned(plan(known), wanted);
+        } finally {
+            lock.unlock();
+        }
+        submit();
+    }
+
+    /**
+     * The read's plan, under the object's lock, given every block of the window left in the index (those a wanted
+     * range copies from already taken and handed to {@link #fromBlock}).
+     */
+    abstract FetchPlan plan(List<Block> known);
+
+    /** Wanted range {@code reader} copies from {@code block}, of which one reference is held for it. */
+    abstract void fromBlock(int reader, Block block, boolean cached);
+
+    /** No room in the budget: {@code fetch} is to write {@code bytes} of wanted range {@code reader} into place. */
+    abstract void direct(int reader, BlockGet fetch, ByteRange bytes);
+
+    /** A prefetch block of the plan was claimed. */
+    void prefetchClaimed(ByteRange bytes) {}
+
+    /** The blocks of {@code window} in the index, every one a wanted range overlaps taken. */
+    private List<Block> takeWanted(ByteRange window, List<ByteRange> wanted) {
+        while (true) {
+            List<Block> known = blocksOverlapping(window);
+            boolean lookAgain = false;
+            for (Block block : known) {
+                if (!VectoredPlanner.overlapping(wanted, block.range()).isEmpty() && !take(block)) {
+                    lookAgain = true;
+                }
+            }
+            if (!lookAgain) {
+                return known;
+            }
+        }
+    }
+
+    private void claimPlanned(FetchPlan plan, List<ByteRange> wanted) {
+        for (PlannedGet get : plan.gets()) {
+            BlockGet fetch = newFetch(get.range(), get.prefetch());
+            for (PlannedBlock planned : get.blocks()) {
+                Block block = claimFor(fetch, planned.bytes(), get.prefetch(), false);
+                if (block == null && get.prefetch() && plan.prefetchesInARow()) {
+                    return; // the ones after would leave a hole behind this one
+                }
+                if (block != null && get.prefetch()) {
+                    prefetchClaimed(planned.bytes());
+                }
+                List<Integer> readers = planned.readers();
+                for (int i = 0; i < readers.size(); i++) {
+                    int reader = readers.get(i);
+                    if (block != null) {
+                        retainClaimed(block, i == 0);
+                        fromBlock(reader, block, false);
+                        continue;
+                    }
+                    ByteRange asked = wanted.get(reader);
+                    long from = Math.max(planned.bytes().start(), asked.start());
+                    long to = Math.min(planned.bytes().end(), asked.end());
+                    if (from < to) {
+                        direct(reader, fetch, new ByteRange(from, to));
+                    }
+                }
+            }
+        }
     }
 
     ObjectId id() {
@@ -164,7 +280,8 @@ final class Acquisition implements AutoCloseable {
 
     /** A GET of {@code bytes} with no target yet: targets are added by the caller before {@link #submit}. */
     BlockGet newFetch(ByteRange bytes, boolean prefetch) {
-        BlockGet fetch = new BlockGet(fetching, address, etag, statistics, bytes, prefetch);
+        BlockGet fetch = new BlockGet(
+                engine, address, requireNonNull(etag, "a version with bytes has an ETag"), statistics, bytes, prefetch);
         fetches.add(fetch);
         return fetch;
     }
@@ -236,7 +353,7 @@ final class Acquisition implements AutoCloseable {
      */
     byte[] await(Block block, boolean own) throws IOException {
         try {
-            return fetching.scheduler().awaitUntil(block.loaded(), block.toString(), deadline);
+            return engine.scheduler().awaitUntil(block.loaded(), block.toString(), deadline);
         } catch (ExecutionException e) {
             throw failure(block.toString(), e.getCause(), own);
         } catch (TimeoutException e) {
@@ -252,7 +369,7 @@ final class Acquisition implements AutoCloseable {
     /** Waits until {@code fetch} has written its bytes into the reader's buffer. */
     void await(BlockGet fetch) throws IOException {
         try {
-            fetching.scheduler().awaitUntil(fetch.directWrites(), fetch.toString(), deadline);
+            engine.scheduler().awaitUntil(fetch.directWrites(), fetch.toString(), deadline);
         } catch (ExecutionException e) {
             throw failure(fetch.toString(), e.getCause(), true);
         } catch (TimeoutException e) {
