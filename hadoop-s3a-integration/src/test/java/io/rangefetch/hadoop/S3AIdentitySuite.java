@@ -114,7 +114,8 @@ abstract class S3AIdentitySuite {
     void startMinio() throws IOException {
         assumeTrue(
                 TwoPrincipalMinio.available(),
-                "no minio or mc binary ($MINIO_BINARY/$MC_BINARY, PATH or $(go env GOPATH)/bin): build them with .ci/run");
+                "no minio or rangefetch-minio-admin binary ($MINIO_BINARY/$MINIO_ADMIN_BINARY, PATH or $(go env"
+                        + " GOPATH)/bin): build them with .ci/run");
         minio = TwoPrincipalMinio.start();
         // made again, from the trust MinIO's start set, by the next S3A client
         DelegatingSSLSocketFactory.resetDefaultFactory();

@@ -51,8 +51,8 @@ import org.junit.jupiter.api.Test;
  * S3 status is an {@link HttpStatusException} in its cause chain); {@code InputFile.getLength()} throws an
  * {@link UncheckedIOException}.
  *
- * <p>Skipped where there is no {@code minio} or {@code mc} binary; one MinIO for the whole class. The JVM's default
- * trust is pointed at MinIO's certificate while it runs, since Iceberg builds its S3 clients itself.
+ * <p>Skipped where there is no {@code minio} or {@code rangefetch-minio-admin} binary; one MinIO for the whole class.
+ * The JVM's default trust is pointed at MinIO's certificate while it runs, since Iceberg builds its S3 clients itself.
  */
 class IcebergIdentityMinioIT {
     /** The size the issue measured its leak with. */
@@ -73,7 +73,7 @@ class IcebergIdentityMinioIT {
 
     @BeforeAll
     static void startMinioAndWriteTheObjects() throws IOException {
-        assumeTrue(TwoPrincipalMinio.available(), "needs the minio and mc binaries");
+        assumeTrue(TwoPrincipalMinio.available(), "needs the minio and rangefetch-minio-admin binaries");
         threads = ThreadLeakChecker.snapshot();
         minio = TwoPrincipalMinio.start();
         write(PRIVATE, TestData.bytes(OBJECT_SIZE, 11), null);

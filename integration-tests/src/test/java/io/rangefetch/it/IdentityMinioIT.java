@@ -59,7 +59,7 @@ import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
  * ({@code software.amazon.awssdk.request}, {@code org.apache.http.wire} at {@code DEBUG}) prints headers by design and
  * is not Rangefetch's: only the {@code io.rangefetch} loggers are captured.
  *
- * <p>Skipped where there is no {@code minio} or {@code mc} binary; one MinIO for the whole class.
+ * <p>Skipped where there is no {@code minio} or {@code rangefetch-minio-admin} binary; one MinIO for the whole class.
  */
 class IdentityMinioIT {
     /** The size the issue measured its leak with. */
@@ -95,7 +95,7 @@ class IdentityMinioIT {
 
     @BeforeAll
     static void startMinioAndWriteTheObjects() throws IOException {
-        assumeTrue(TwoPrincipalMinio.available(), "needs the minio and mc binaries");
+        assumeTrue(TwoPrincipalMinio.available(), "needs the minio and rangefetch-minio-admin binaries");
         threads = ThreadLeakChecker.snapshot();
         minio = TwoPrincipalMinio.start();
         write(PRIVATE, TestData.bytes(OBJECT_SIZE, 1), null);

@@ -11,9 +11,10 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Finds the Go programs the fixtures run ({@code minio}, {@code mc}) where a developer or CI put them:
- * the file an environment variable names, else the program on the {@code PATH}, else {@code $(go env
- * GOPATH)/bin}, where {@code go install} writes without touching the {@code PATH}.
+ * Finds the Go programs the fixtures run ({@code minio}, {@code rangefetch-minio-admin}) where a developer or CI put
+ * them: the file an environment variable names, else the program on the {@code PATH}, else {@code $(go env
+ * GOPATH)/bin}, where {@code go install} (and {@code .ci/run}'s build of {@code rangefetch-minio-admin}) writes
+ * without touching the {@code PATH}.
  */
 final class GoBinaries {
 

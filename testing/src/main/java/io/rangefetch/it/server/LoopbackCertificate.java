@@ -91,7 +91,8 @@ final class LoopbackCertificate {
                         new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
                         new GeneralName(GeneralName.dNSName, "localhost")
                     }))
-                    // a leaf that is its own trust anchor: Go (MinIO, mc) and the JDK both accept it as such
+                    // a leaf that is its own trust anchor: Go (MinIO, rangefetch-minio-admin) and the JDK both accept
+                    // it as such
                     .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
                     .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
                     .addExtension(

@@ -12,7 +12,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -21,66 +23,87 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * Users and policies on one running MinIO, through MinIO's own client {@code mc}: MinIO's admin API is
- * signed and encrypted in ways no SDK here speaks, and {@code mc} is what its documentation drives it
- * with.
+ * Users and policies on one running MinIO, through {@code rangefetch-minio-admin}: a small Go program of this
+ * repository's ({@code testing/minio-admin}, built by {@code .ci/run}) on MinIO's own admin library, madmin-go.
+ * MinIO's admin API encrypts the bodies of some requests (a new user's secret key, for one) with the root secret key
+ * (sio-go, with a key derived by Argon2id), which no Java library here speaks and madmin-go does. MinIO's client
+ * {@code mc} speaks it too, but building it took CI minutes; the helper needs only modules MinIO's own build has
+ * already fetched and compiled.
  *
- * <p>{@code mc} gets a config directory of its own ({@code --config-dir}), so neither the user's
- * {@code ~/.mc} nor another server's alias is read or written, and an alias for this server made once.
- * For a TLS server the certificate goes into that directory's {@code certs/CAs/}, where {@code mc} looks
- * for extra roots: {@code mc} checks the server's certificate as it would any other, with no {@code
- * --insecure}.
+ * <p>No secret is on the helper's command line, where {@code ps} or a message quoting the command would show it: the
+ * root credentials and the new user's secret key go in its environment ({@code MINIO_ADMIN_*}), set by this class
+ * alone: any such variable the JVM inherited is dropped first. For a TLS server the certificate is written to a
+ * file in this admin's directory and named with {@code --ca-file}: the helper trusts that certificate and nothing
+ * else, with no way to skip the check.
  *
- * <p>Each command is a child process with a timeout; its output goes to a file (no pipe to drain, no
- * reader thread) and is quoted when the command fails, with every secret key this class was given
- * replaced by {@value #REDACTED}, in the output as in the command line. Thread-safe: commands run one
- * at a time.
+ * <p>Each command is a child process with a timeout (the helper gives up a little earlier by itself, and says why);
+ * its output goes to a file (no pipe to drain, no reader thread) and is quoted when the command fails, with every
+ * secret key this class was given replaced by {@value #REDACTED}, in the output as in the command shown, which names
+ * the environment variables set for it. Thread-safe: commands run one at a time.
  */
 final class MinioAdmin {
 
     static final String REDACTED = "<redacted>";
+    /** The name {@code .ci/run} builds the helper under, and the one messages show it by. */
+    static final String HELPER = "rangefetch-minio-admin";
 
+    // the helper's own timeout, under the one it is killed after: a slow server gets its message, not a kill
+    private static final Duration HELPER_TIMEOUT = Duration.ofSeconds(50);
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
-    private static final String ALIAS = "rangefetch";
+    private static final String ENV_PREFIX = "MINIO_ADMIN_";
+    private static final String ENV_ACCESS_KEY = ENV_PREFIX + "ACCESS_KEY";
+    private static final String ENV_SECRET_KEY = ENV_PREFIX + "SECRET_KEY";
+    private static final String ENV_USER_SECRET_KEY = ENV_PREFIX + "USER_SECRET_KEY";
     // what S3 and MinIO allow in a bucket name; anything else could change a policy's JSON or ARN
     private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]*");
 
-    private final Path mc;
-    private final Path configDir;
+    private final Path helper;
+    private final Path directory;
+    private final List<String> connection;
+    private final Map<String, String> rootCredentials;
     private final Set<String> secrets = new HashSet<>();
     private final Set<String> policies = new HashSet<>();
 
-    private MinioAdmin(Path mc, Path configDir) {
-        this.mc = mc;
-        this.configDir = configDir;
+    private MinioAdmin(Path helper, Path directory, List<String> connection, Map<String, String> rootCredentials) {
+        this.helper = helper;
+        this.directory = directory;
+        this.connection = connection;
+        this.rootCredentials = rootCredentials;
     }
 
     /**
-     * Makes {@code configDir} (which the caller deletes) and in it an alias for the server at {@code
-     * endpoint} with the root credentials; {@code certificate} is the one to trust for {@code https}.
+     * An admin of the server at {@code endpoint} with the root credentials, through {@code helper}; {@code
+     * certificate} is the one to trust for {@code https}. Makes {@code directory} (which the caller deletes) for the
+     * certificate, the policies and the last command's output; asks the server nothing yet.
      */
     static MinioAdmin connect(
-            Path mc,
-            Path configDir,
+            Path helper,
+            Path directory,
             URI endpoint,
             String rootAccessKey,
             String rootSecretKey,
             Optional<LoopbackCertificate> certificate)
             throws IOException {
-        requireNonNull(mc, "mc is null");
-        requireNonNull(configDir, "configDir is null");
+        requireNonNull(helper, "helper is null");
+        requireNonNull(directory, "directory is null");
         requireNonNull(endpoint, "endpoint is null");
         requireNonNull(rootAccessKey, "rootAccessKey is null");
         requireNonNull(rootSecretKey, "rootSecretKey is null");
         requireNonNull(certificate, "certificate is null");
-        Files.createDirectories(configDir);
+        Files.createDirectories(directory);
+        List<String> connection = new ArrayList<>(List.of("--endpoint", endpoint.toString()));
         if (certificate.isPresent()) {
-            Path cas = Files.createDirectories(configDir.resolve("certs").resolve("CAs"));
-            Files.writeString(cas.resolve("public.crt"), certificate.get().certificatePem(), UTF_8);
+            Path caFile = directory.resolve("ca.pem");
+            Files.writeString(caFile, certificate.get().certificatePem(), UTF_8);
+            connection.addAll(List.of("--ca-file", caFile.toString()));
         }
-        MinioAdmin admin = new MinioAdmin(mc, configDir);
+        connection.addAll(List.of("--timeout", HELPER_TIMEOUT.toSeconds() + "s"));
+        // ordered, so the command shown lists them the same way every time
+        Map<String, String> rootCredentials = new LinkedHashMap<>();
+        rootCredentials.put(ENV_ACCESS_KEY, rootAccessKey);
+        rootCredentials.put(ENV_SECRET_KEY, rootSecretKey);
+        MinioAdmin admin = new MinioAdmin(helper, directory, List.copyOf(connection), rootCredentials);
         admin.secrets.add(rootSecretKey);
-        admin.run("alias", "set", ALIAS, endpoint.toString(), rootAccessKey, rootSecretKey);
         return admin;
     }
 
@@ -109,23 +132,23 @@ final class MinioAdmin {
             }
         }
         secrets.add(secretKey);
-        run("admin", "user", "add", ALIAS, accessKey, secretKey);
+        run(Map.of(ENV_USER_SECRET_KEY, secretKey), "add-user", accessKey);
         if (buckets.isEmpty()) {
             return;
         }
         // '_' is in no bucket name, so the name of the set is unambiguous
         String policy = "read-" + String.join("_", buckets);
         if (policies.add(policy)) {
-            Path file = Files.createDirectories(configDir.resolve("policies")).resolve(policy + ".json");
+            Path file = Files.createDirectories(directory.resolve("policies")).resolve(policy + ".json");
             Files.writeString(file, readOnlyPolicy(buckets), UTF_8);
             try {
-                run("admin", "policy", "create", ALIAS, policy, file.toString());
+                run(Map.of(), "create-policy", policy, file.toString());
             } catch (IOException | RuntimeException e) {
                 policies.remove(policy);
                 throw e;
             }
         }
-        run("admin", "policy", "attach", ALIAS, policy, "--user", accessKey);
+        run(Map.of(), "attach-policy", policy, accessKey);
     }
 
     /**
@@ -148,39 +171,51 @@ final class MinioAdmin {
                 + "]}]}";
     }
 
-    /** Runs {@code mc --config-dir DIR ARGS...}, failing unless it exits 0. */
-    private void run(String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                mc.toString(), "--config-dir", configDir.toString(), "--no-color", "--disable-pager", "--quiet"));
+    /**
+     * Runs the helper with {@code args} after the connection's options, the root credentials and {@code environment}
+     * in its environment, failing unless it exits 0.
+     */
+    private void run(Map<String, String> environment, String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(helper.toString());
+        command.addAll(connection);
         command.addAll(List.of(args));
-        Path output = configDir.resolve("last-command.log");
+        Map<String, String> set = new LinkedHashMap<>(rootCredentials);
+        set.putAll(environment);
+        Path output = directory.resolve("last-command.log");
         ProcessBuilder builder =
                 new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
-        // MC_HOST_<alias> and friends in the caller's shell would override the alias set here
-        builder.environment().keySet().removeIf(name -> name.startsWith("MC_"));
+        // only what this admin sets: a MINIO_ADMIN_* in the caller's shell could name another server's secrets
+        builder.environment().keySet().removeIf(name -> name.startsWith(ENV_PREFIX));
+        builder.environment().putAll(set);
+        String shown = describe(set, command);
         Process process = builder.start();
         try {
             if (!process.waitFor(COMMAND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
                 process.waitFor();
-                throw new IOException(describe(command) + " did not finish in " + COMMAND_TIMEOUT + "; its output:\n"
-                        + redact(read(output)));
+                throw new IOException(
+                        shown + " did not finish in " + COMMAND_TIMEOUT + "; its output:\n" + redact(read(output)));
             }
         } catch (InterruptedException e) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted waiting for " + describe(command));
+            throw new InterruptedIOException("interrupted waiting for " + shown);
         }
         if (process.exitValue() != 0) {
-            throw new IOException(
-                    describe(command) + " exited with " + process.exitValue() + ":\n" + redact(read(output)));
+            throw new IOException(shown + " exited with " + process.exitValue() + ":\n" + redact(read(output)));
         }
     }
 
-    private String describe(List<String> command) {
-        // mc by its file name alone: the rest of its path says nothing about the failure
-        List<String> shown = new ArrayList<>(command);
-        shown.set(0, "mc");
+    /**
+     * The command as a shell would run it, {@code `NAME=VALUE... rangefetch-minio-admin ARGS...`}, secrets redacted.
+     */
+    private String describe(Map<String, String> environment, List<String> command) {
+        List<String> shown = new ArrayList<>();
+        environment.forEach((name, value) -> shown.add(name + "=" + value));
+        // the helper by its name alone: the rest of its path says nothing about the failure
+        shown.add(HELPER);
+        shown.addAll(command.subList(1, command.size()));
         return "`" + redact(String.join(" ", shown)) + "`";
     }
 

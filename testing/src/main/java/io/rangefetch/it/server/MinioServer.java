@@ -40,8 +40,9 @@ import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
  * LoopbackCertificate}), which is how MinIO serves SSE-C at all; clients trust that one certificate
  * through {@link #trustManagers()} ({@link S3Clients} does so by itself), {@link #sslContext()} or
  * {@link #trustStore()}, never by trusting everything. {@link #addUser} makes users who may read only
- * some buckets, through MinIO's client {@code mc} (found as {@code minio} is, from {@code $MC_BINARY});
- * {@link #assumeRole} gets a user temporary credentials from MinIO's STS API.
+ * some buckets, through this repository's {@code rangefetch-minio-admin} ({@link MinioAdmin}; found as {@code
+ * minio} is, from {@code $MINIO_ADMIN_BINARY}); {@link #assumeRole} gets a user temporary credentials from MinIO's
+ * STS API.
  *
  * <p>Ports are picked free just before the start, so another process can take one in between; a
  * start that dies is therefore retried a couple of times with fresh ports before it fails. The
@@ -89,17 +90,18 @@ public final class MinioServer implements S3Server {
         return GoBinaries.find("minio", "MINIO_BINARY");
     }
 
-    /** Whether an {@code mc} binary can be found, which {@link #addUser} needs. */
-    public static boolean mcAvailable() {
-        return findMcBinary().isPresent();
+    /** Whether a {@code rangefetch-minio-admin} binary can be found, which {@link #addUser} needs. */
+    public static boolean adminAvailable() {
+        return findAdminBinary().isPresent();
     }
 
     /**
-     * The {@code mc} binary {@link #addUser} would run: {@code $MC_BINARY} if set, else {@code mc} on the
-     * {@code PATH}, else {@code $(go env GOPATH)/bin/mc}.
+     * The {@code rangefetch-minio-admin} binary {@link #addUser} would run ({@code testing/minio-admin}, which
+     * {@code .ci/run} builds): {@code $MINIO_ADMIN_BINARY} if set, else {@code rangefetch-minio-admin} on the {@code
+     * PATH}, else in {@code $(go env GOPATH)/bin}.
      */
-    public static Optional<Path> findMcBinary() {
-        return GoBinaries.find("mc", "MC_BINARY");
+    public static Optional<Path> findAdminBinary() {
+        return GoBinaries.find(MinioAdmin.HELPER, "MINIO_ADMIN_BINARY");
     }
 
     /** Starts MinIO and returns once it answers ready; fails if there is no binary. */
@@ -339,13 +341,13 @@ public final class MinioServer implements S3Server {
     }
 
     /**
-     * Adds a user who may read exactly {@code readableBuckets} (list them, find their region, GET and
-     * HEAD their objects) and nothing else, through {@code mc}: a read-only policy per set of buckets is
-     * made the first time and attached to the user. With no buckets the user gets no policy and may do
-     * nothing. Buckets need not exist yet.
+     * Adds a user who may read exactly {@code readableBuckets} (list them, find their region, GET and HEAD their
+     * objects) and nothing else, through {@code rangefetch-minio-admin}: a read-only policy per set of buckets is made
+     * the first time and attached to the user. With no buckets the user gets no policy and may do nothing. Buckets
+     * need not exist yet.
      *
-     * @throws IOException if there is no {@code mc} binary, or an {@code mc} command fails (its output is
-     *     quoted, secret keys replaced by {@value MinioAdmin#REDACTED})
+     * @throws IOException if there is no {@code rangefetch-minio-admin} binary, or one of its commands fails (its
+     *     output is quoted, secret keys replaced by {@value MinioAdmin#REDACTED})
      * @throws IllegalArgumentException if MinIO would refuse the keys (access key under 3 characters,
      *     secret key under 8) or a bucket name is not one
      */
@@ -355,11 +357,12 @@ public final class MinioServer implements S3Server {
         requireNonNull(secretKey, "secretKey is null");
         requireNonNull(readableBuckets, "readableBuckets is null");
         if (admin == null) {
-            Path mc = findMcBinary()
-                    .orElseThrow(() -> new IOException("no mc binary: set MC_BINARY, put mc on the PATH or run `go"
-                            + " install github.com/minio/mc@<version>` (see .ci/run)"));
+            Path helper = findAdminBinary()
+                    .orElseThrow(() -> new IOException("no " + MinioAdmin.HELPER + " binary: set MINIO_ADMIN_BINARY,"
+                            + " or build it from testing/minio-admin onto the PATH or into $(go env GOPATH)/bin"
+                            + " (see .ci/run)"));
             admin = MinioAdmin.connect(
-                    mc, workDir.resolve("mc"), endpoint, ACCESS_KEY, SECRET_KEY, tls.map(Tls::certificate));
+                    helper, workDir.resolve("admin"), endpoint, ACCESS_KEY, SECRET_KEY, tls.map(Tls::certificate));
         }
         admin.addUser(accessKey, secretKey, List.copyOf(readableBuckets));
     }

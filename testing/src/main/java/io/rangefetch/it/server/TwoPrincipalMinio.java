@@ -22,12 +22,14 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
  * {@link #SHARED_BUCKET} only ({@link #OWNER_BUCKET} answers it 403). MinIO serves SSE-C only over TLS, so it runs
  * with a certificate made for it; this JVM's default trust is pointed at that certificate
  * ({@link MinioServer#trustInJvmDefaults()}) for clients a test cannot hand a trust manager (S3A, Iceberg's S3FileIO),
- * and put back by {@link #close()}. Users are made with MinIO's {@code mc}; temporary credentials with MinIO's STS.
+ * and put back by {@link #close()}. Users are made through MinIO's admin API ({@code rangefetch-minio-admin}); temporary
+ * credentials with MinIO's STS.
  *
  * <p>Every secret here is made at random for the run, so a suite can search what it captured (logs, messages) for
  * each of them and find only real leaks: {@link #secrets()}.
  *
- * <p>Needs the {@code minio} and {@code mc} binaries ({@link #available()}); {@code .ci/run} builds both.
+ * <p>Needs the {@code minio} and {@code rangefetch-minio-admin} binaries ({@link #available()}); {@code .ci/run} builds
+ * both.
  */
 public final class TwoPrincipalMinio implements AutoCloseable {
     /** Both principals may read it. */
@@ -52,9 +54,9 @@ public final class TwoPrincipalMinio implements AutoCloseable {
         this.otherSseKey = randomSseKey(random);
     }
 
-    /** Whether MinIO and {@code mc} can be found; suites skip without them (CI has both). */
+    /** Whether MinIO and {@code rangefetch-minio-admin} can be found; suites skip without them (CI has both). */
     public static boolean available() {
-        return MinioServer.binaryAvailable() && MinioServer.mcAvailable();
+        return MinioServer.binaryAvailable() && MinioServer.adminAvailable();
     }
 
     /** Starts MinIO over TLS, trusts its certificate in this JVM, makes both buckets and both users. */

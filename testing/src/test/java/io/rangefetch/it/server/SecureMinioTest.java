@@ -54,7 +54,7 @@ class SecureMinioTest {
     @BeforeAll
     static void startTlsMinioWithTwoBucketsAndAReaderOfOne() throws IOException {
         assumeTrue(MinioServer.binaryAvailable(), "no minio binary");
-        assumeTrue(MinioServer.mcAvailable(), "no mc binary");
+        assumeTrue(MinioServer.adminAvailable(), "no rangefetch-minio-admin binary");
         threads = ThreadLeakChecker.snapshot();
         minio = MinioServer.startTls();
         root = S3Clients.sync(minio);
@@ -175,12 +175,14 @@ class SecureMinioTest {
     }
 
     @Test
-    void anMcFailureQuotesItsOutputWithoutTheSecrets() {
-        // MinIO keeps ',' and '=' out of access keys, so mc's `admin user add` fails
+    void anAdminFailureQuotesItsOutputWithoutTheSecrets() {
+        // MinIO keeps ',' and '=' out of access keys, so the helper's add-user fails, and says why
         assertThatThrownBy(() -> minio.addUser("bad,user", "bad-user-secret", List.of(BUCKET_A)))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("mc --config-dir")
-                .hasMessageContaining("admin user add rangefetch bad,user " + MinioAdmin.REDACTED)
+                .hasMessageContaining("MINIO_ADMIN_SECRET_KEY=" + MinioAdmin.REDACTED)
+                .hasMessageContaining("MINIO_ADMIN_USER_SECRET_KEY=" + MinioAdmin.REDACTED + " rangefetch-minio-admin")
+                .hasMessageContaining(" add-user bad,user` exited with 1")
+                .hasMessageContaining("XMinioAdminInvalidAccessKey")
                 .hasMessageNotContaining("bad-user-secret")
                 .hasMessageNotContaining(MinioServer.SECRET_KEY);
         assertThatThrownBy(() -> minio.addUser("short", "seven77", List.of()))
