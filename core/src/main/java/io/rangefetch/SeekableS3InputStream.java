@@ -12,14 +12,20 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
+import java.util.function.ToIntFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * A seekable stream over one S3 object, opened by a {@link StreamFactory}.
@@ -373,6 +379,128 @@ public final class SeekableS3InputStream extends InputStream {
         if (length >= 0 && target > length) {
             throw new EOFException(
                     "Cannot seek to " + target + ": past the end of " + location + " (length " + length + ")");
+        }
+    }
+
+    /**
+     * Reads another library's ranges at once (Hadoop's {@code FileRange}, Iceberg's, parquet-java's
+     * {@code ParquetFileRange}), as {@link #readVectored(List, IntFunction, Consumer)} reads this stream's own: the
+     * one place the adapters convert their ranges and carry failures back. Each range is given, before any request,
+     * a future of its bytes ({@link ForeignRanges#deliver}); a range that fails completes it with the failure
+     * {@link ForeignRanges#translate} makes of its cause. When the call itself fails (a range past the end,
+     * overlapping ranges, the first GET), every range's future fails with that failure, translated, so no reader
+     * waits forever, and the call throws it.
+     *
+     * @param ranges in any order, as the caller's library checked them
+     * @param adapter how to read and answer the caller's range type
+     */
+    public <R> void readVectored(
+            List<? extends R> ranges,
+            ForeignRanges<R> adapter,
+            IntFunction<ByteBuffer> allocate,
+            Consumer<ByteBuffer> release)
+            throws IOException {
+        requireNonNull(ranges, "ranges is null");
+        requireNonNull(adapter, "adapter is null");
+        List<FileRange> reads = new ArrayList<>(ranges.size());
+        List<CompletableFuture<ByteBuffer>> answers = new ArrayList<>(ranges.size());
+        for (R range : ranges) {
+            requireNonNull(range, "range is null");
+            FileRange read = FileRange.of(adapter.offset(range), adapter.length(range));
+            CompletableFuture<ByteBuffer> answer = new CompletableFuture<>();
+            read.data().whenComplete((buffer, failure) -> {
+                if (failure == null) {
+                    answer.complete(buffer);
+                } else {
+                    answer.completeExceptionally(adapter.translate(range, unwrap(failure)));
+                }
+            });
+            adapter.deliver(range, answer);
+            reads.add(read);
+            answers.add(answer);
+        }
+        try {
+            readVectored(reads, allocate, release);
+        } catch (IOException | RuntimeException e) {
+            Throwable failure = adapter.translate(ranges.isEmpty() ? null : ranges.get(0), e);
+            answers.forEach(answer -> answer.completeExceptionally(failure));
+            if (failure instanceof IOException io) {
+                throw io;
+            }
+            if (failure instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw e;
+        }
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    }
+
+    /**
+     * How {@link #readVectored(List, ForeignRanges, IntFunction, Consumer)} reads and answers another library's
+     * range type {@code R}.
+     */
+    public interface ForeignRanges<R> {
+        long offset(R range);
+
+        int length(R range);
+
+        /**
+         * Hands {@code range} the future of its bytes (called once per range, before any request): it completes
+         * with a buffer holding exactly the range's bytes, or exceptionally with {@link #translate}'s failure.
+         */
+        void deliver(R range, CompletableFuture<ByteBuffer> data);
+
+        /**
+         * What {@code failure} (a range's, unwrapped from {@link CompletionException}; or the whole call's, then
+         * {@code range} is the first range given, {@code null} for none) becomes for the caller's library: by default
+         * itself.
+         */
+        default Throwable translate(R range, Throwable failure) {
+            return failure;
+        }
+
+        /** A range type read by its accessors, its failures as they are. */
+        static <R> ForeignRanges<R> of(
+                ToLongFunction<R> offset,
+                ToIntFunction<R> length,
+                BiConsumer<R, CompletableFuture<ByteBuffer>> deliver) {
+            return of(offset, length, deliver, (range, failure) -> failure);
+        }
+
+        /** A range type read by its accessors, its failures translated by {@code translate}. */
+        static <R> ForeignRanges<R> of(
+                ToLongFunction<R> offset,
+                ToIntFunction<R> length,
+                BiConsumer<R, CompletableFuture<ByteBuffer>> deliver,
+                BiFunction<R, Throwable, Throwable> translate) {
+            requireNonNull(offset, "offset is null");
+            requireNonNull(length, "length is null");
+            requireNonNull(deliver, "deliver is null");
+            requireNonNull(translate, "translate is null");
+            return new ForeignRanges<>() {
+                @Override
+                public long offset(R range) {
+                    return offset.applyAsLong(range);
+                }
+
+                @Override
+                public int length(R range) {
+                    return length.applyAsInt(range);
+                }
+
+                @Override
+                public void deliver(R range, CompletableFuture<ByteBuffer> data) {
+                    deliver.accept(range, data);
+                }
+
+                @Override
+                public Throwable translate(R range, Throwable failure) {
+                    return translate.apply(range, failure);
+                }
+            };
         }
     }
 

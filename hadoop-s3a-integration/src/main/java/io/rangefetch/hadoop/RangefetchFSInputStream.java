@@ -11,7 +11,6 @@ import io.rangefetch.client.S3Location;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -350,20 +349,11 @@ final class RangefetchFSInputStream extends FSInputStream
         SeekableS3InputStream stream = stream();
         List<? extends FileRange> sorted = FileRanges.validateAndSort(ranges, contentLength, uri);
         streamStatistics.readVectoredOperationStarted(sorted.size(), sorted.size());
-        List<io.rangefetch.SeekableS3InputStream.FileRange> reads = new ArrayList<>(sorted.size());
         long bytes = 0;
         for (FileRange range : sorted) {
-            io.rangefetch.SeekableS3InputStream.FileRange read =
-                    io.rangefetch.SeekableS3InputStream.FileRange.of(range.getOffset(), range.getLength());
-            reads.add(read);
-            range.setData(translated(read.data(), range));
             bytes += range.getLength();
         }
-        try {
-            stream.readVectored(reads, allocate, release);
-        } catch (IOException e) {
-            throw failed(e, "readVectored", sorted.isEmpty() ? 0 : sorted.get(0).getOffset());
-        }
+        stream.readVectored(sorted, hadoopRanges, allocate, release);
         // Counted here, on the caller's thread, not as ranges complete on Rangefetch's: the file system's statistics
         // are per thread, and engines (Spark's task input metrics) read only the threads that call the stream
         if (fileSystemStatistics != null) {
@@ -371,23 +361,29 @@ final class RangefetchFSInputStream extends FSInputStream
         }
     }
 
-    private CompletableFuture<ByteBuffer> translated(CompletableFuture<ByteBuffer> data, FileRange range) {
-        CompletableFuture<ByteBuffer> result = new CompletableFuture<>();
+    /**
+     * Hadoop's ranges take their bytes' future, counted in the stream's statistics as each arrives (the file
+     * system's was counted when asked); a failure is counted and a changed object is S3A's exception.
+     */
+    private final SeekableS3InputStream.ForeignRanges<FileRange> hadoopRanges = SeekableS3InputStream.ForeignRanges.of(
+            FileRange::getOffset,
+            FileRange::getLength,
+            this::deliverCounted,
+            (range, failure) -> failure instanceof IOException io
+                    ? failed(io, "readVectored", range == null ? 0 : range.getOffset())
+                    : failure);
+
+    private void deliverCounted(FileRange range, CompletableFuture<ByteBuffer> data) {
+        CompletableFuture<ByteBuffer> counted = new CompletableFuture<>();
         data.whenComplete((buffer, failure) -> {
             if (failure == null) {
-                // the stream's own count, as each range arrives; the file system's was counted when asked
                 streamStatistics.bytesRead(range.getLength());
-                result.complete(buffer);
+                counted.complete(buffer);
             } else {
-                Throwable cause =
-                        failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                                ? failure.getCause()
-                                : failure;
-                result.completeExceptionally(
-                        cause instanceof IOException io ? failed(io, "readVectored", range.getOffset()) : cause);
+                counted.completeExceptionally(failure);
             }
         });
-        return result;
+        range.setData(counted);
     }
 
     /**

@@ -6,9 +6,7 @@ import io.rangefetch.SeekableS3InputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletionException;
 import java.util.function.IntFunction;
 import java.util.function.LongConsumer;
 import org.apache.iceberg.exceptions.NotFoundException;
@@ -139,40 +137,32 @@ final class RangefetchIcebergStream extends SeekableInputStream implements Range
     public void readVectored(List<FileRange> ranges, IntFunction<ByteBuffer> allocate) throws IOException {
         requireNonNull(ranges, "ranges is null");
         requireNonNull(allocate, "allocate is null");
-        List<io.rangefetch.SeekableS3InputStream.FileRange> reads = new ArrayList<>(ranges.size());
         long bytes = 0;
         int operations = 0;
         for (FileRange range : ranges) {
             requireNonNull(range, "range is null");
-            reads.add(io.rangefetch.SeekableS3InputStream.FileRange.of(range.offset(), range.length()));
             if (range.length() > 0) {
                 bytes += range.length();
                 operations++;
             }
         }
-        try {
-            delegate.readVectored(reads, allocate);
-        } catch (IOException | RuntimeException e) {
-            RuntimeException failure = e instanceof FileNotFoundException missing ? notFound(missing) : null;
-            ranges.forEach(range -> range.byteBuffer().completeExceptionally(failure != null ? failure : e));
-            if (failure != null) {
-                throw failure;
-            }
-            throw e;
-        }
-        for (int i = 0; i < ranges.size(); i++) {
-            FileRange target = ranges.get(i);
-            reads.get(i).data().whenComplete((buffer, error) -> {
-                if (error == null) {
-                    target.byteBuffer().complete(buffer);
-                } else {
-                    target.byteBuffer().completeExceptionally(translate(error));
-                }
-            });
-        }
+        delegate.readVectored(ranges, icebergRanges, allocate, buffer -> {});
         readBytes.increment(bytes);
         readOperations.increment(operations);
     }
+
+    /** Iceberg's ranges complete futures of their own; a missing object is Iceberg's {@link NotFoundException}. */
+    private final SeekableS3InputStream.ForeignRanges<FileRange> icebergRanges = SeekableS3InputStream.ForeignRanges.of(
+            FileRange::offset,
+            FileRange::length,
+            (range, data) -> data.whenComplete((buffer, failure) -> {
+                if (failure == null) {
+                    range.byteBuffer().complete(buffer);
+                } else {
+                    range.byteBuffer().completeExceptionally(failure);
+                }
+            }),
+            (range, failure) -> failure instanceof FileNotFoundException missing ? notFound(missing) : failure);
 
     /**
      * Closes the Rangefetch stream (its prefetches stop) and passes on the object's length if a response told
@@ -193,11 +183,6 @@ final class RangefetchIcebergStream extends SeekableInputStream implements Range
     private void count(int bytes) {
         readBytes.increment(bytes);
         readOperations.increment();
-    }
-
-    private Throwable translate(Throwable error) {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-        return cause instanceof FileNotFoundException missing ? notFound(missing) : cause;
     }
 
     private NotFoundException notFound(FileNotFoundException e) {

@@ -3,9 +3,8 @@ package io.rangefetch.parquet;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.SeekableS3InputStream;
-import io.rangefetch.SeekableS3InputStream.FileRange;
+import io.rangefetch.SeekableS3InputStream.ForeignRanges;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.parquet.bytes.ByteBufferAllocator;
 import org.apache.parquet.io.DelegatingSeekableInputStream;
@@ -57,15 +56,12 @@ final class S3ParquetStream extends DelegatingSeekableInputStream {
     public void readVectored(List<ParquetFileRange> ranges, ByteBufferAllocator allocator) throws IOException {
         requireNonNull(ranges, "ranges is null");
         requireNonNull(allocator, "allocator is null");
-        List<FileRange> fileRanges = new ArrayList<>(ranges.size());
-        for (ParquetFileRange range : ranges) {
-            fileRanges.add(FileRange.of(range.getOffset(), range.getLength()));
-        }
-        stream.readVectored(fileRanges, allocator::allocate, allocator::release);
-        for (int i = 0; i < ranges.size(); i++) {
-            ranges.get(i).setDataReadFuture(fileRanges.get(i).data());
-        }
+        stream.readVectored(ranges, PARQUET_RANGES, allocator::allocate, allocator::release);
     }
+
+    /** parquet-java's ranges take their bytes' future as it is. */
+    private static final ForeignRanges<ParquetFileRange> PARQUET_RANGES = ForeignRanges.of(
+            ParquetFileRange::getOffset, ParquetFileRange::getLength, ParquetFileRange::setDataReadFuture);
 
     @Override
     public String toString() {
