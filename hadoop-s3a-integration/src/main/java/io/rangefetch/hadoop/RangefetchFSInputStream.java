@@ -353,7 +353,7 @@ final class RangefetchFSInputStream extends FSInputStream
         for (FileRange range : sorted) {
             bytes += range.getLength();
         }
-        stream.readVectored(sorted, hadoopRanges, allocate, release);
+        stream.readVectored(sorted, hadoopRanges(), allocate, release);
         // Counted here, on the caller's thread, not as ranges complete on Rangefetch's: the file system's statistics
         // are per thread, and engines (Spark's task input metrics) read only the threads that call the stream
         if (fileSystemStatistics != null) {
@@ -363,15 +363,19 @@ final class RangefetchFSInputStream extends FSInputStream
 
     /**
      * Hadoop's ranges take their bytes' future, counted in the stream's statistics as each arrives (the file
-     * system's was counted when asked); a failure is counted and a changed object is S3A's exception.
+     * system's was counted when asked); a failure is counted and a changed object is S3A's exception. Made per call,
+     * not held in a field: {@link FileRange} exists only on the lines that have vectored reads (3.3.5 and later), and
+     * this class must load on 3.3.4 too.
      */
-    private final SeekableS3InputStream.ForeignRanges<FileRange> hadoopRanges = SeekableS3InputStream.ForeignRanges.of(
-            FileRange::getOffset,
-            FileRange::getLength,
-            this::deliverCounted,
-            (range, failure) -> failure instanceof IOException io
-                    ? failed(io, "readVectored", range == null ? 0 : range.getOffset())
-                    : failure);
+    private SeekableS3InputStream.ForeignRanges<FileRange> hadoopRanges() {
+        return SeekableS3InputStream.ForeignRanges.of(
+                FileRange::getOffset,
+                FileRange::getLength,
+                this::deliverCounted,
+                (range, failure) -> failure instanceof IOException io
+                        ? failed(io, "readVectored", range == null ? 0 : range.getOffset())
+                        : failure);
+    }
 
     private void deliverCounted(FileRange range, CompletableFuture<ByteBuffer> data) {
         CompletableFuture<ByteBuffer> counted = new CompletableFuture<>();
