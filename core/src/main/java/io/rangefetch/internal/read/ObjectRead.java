@@ -77,6 +77,8 @@ abstract class ObjectRead implements AutoCloseable {
     private final BlockCache cache;
     private final Duration readDeadline;
     private final ObjectAddress address;
+    // the version this read reads; its variants plan against its length
+    final PinnedVersion pinned;
     private final String etag;
     private final ObjectId id;
     private final StatisticsCounter statistics;
@@ -116,6 +118,7 @@ abstract class ObjectRead implements AutoCloseable {
         this.readDeadline = engine.readDeadline();
         this.deadline = engine.time().deadlineAfter(readDeadline);
         this.address = requireNonNull(address, "address is null");
+        this.pinned = requireNonNull(version, "version is null");
         this.etag = version.etag(); // null for an empty object, of which nothing is ever fetched
         this.id = requireNonNull(id, "id is null");
         this.statistics = requireNonNull(statistics, "statistics is null");
@@ -418,14 +421,12 @@ abstract class ObjectRead implements AutoCloseable {
     }
 
     /**
-     * The references this acquisition took, now the caller's to release (a vectored read's ranges release them
-     * as they complete); {@link #close} then releases none.
+     * Hands the references this read took to the caller (a vectored read's ranges release those they hold as they
+     * complete); {@link #close} then releases none.
      */
-    List<Block> handOver() {
-        List<Block> handed = new ArrayList<>(references);
+    void handOver() {
         references.clear();
         completed = true;
-        return handed;
     }
 
     @Override

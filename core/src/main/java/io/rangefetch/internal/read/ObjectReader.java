@@ -84,8 +84,8 @@ public final class ObjectReader implements AutoCloseable {
         this.identity = requireNonNull(identity, "identity is null");
         requireNonNull(hint, "hint is null");
         this.statistics = requireNonNull(statistics, "statistics is null");
-        this.version = new ObjectVersion(
-                engine, engine.metadata(), address, identity, knownLength, knownEtag, etagPinnedByCaller, statistics);
+        this.version =
+                new ObjectVersion(engine, address, identity, knownLength, knownEtag, etagPinnedByCaller, statistics);
         this.streaming = new StreamingState(engine.cache());
         ReadPlanner factoryPlanner = engine.planner();
         this.predictions =

@@ -93,13 +93,12 @@ final class ObjectVersion {
     }
 
     /**
-     * @param engine the cache, scheduler and sender the version is learned and checked with
-     * @param metadata where what is learned of the object is remembered for the factory's next streams
+     * @param engine the cache, scheduler and sender the version is learned and checked with, and the metadata cache
+     *     where what is learned of the object is remembered for the factory's next streams
      * @param identity who the stream reads as: what it learns and fetches is kept for this identity only
      */
     ObjectVersion(
             ReadEngine engine,
-            MetadataCache metadata,
             ObjectAddress address,
             AccessIdentity identity,
             long knownLength,
@@ -107,7 +106,7 @@ final class ObjectVersion {
             boolean etagPinnedByCaller,
             StatisticsCounter statistics) {
         this.engine = requireNonNull(engine, "engine is null");
-        this.metadata = requireNonNull(metadata, "metadata is null");
+        this.metadata = engine.metadata();
         this.address = requireNonNull(address, "address is null");
         this.identity = requireNonNull(identity, "identity is null");
         this.etagPinnedByCaller = etagPinnedByCaller;

@@ -41,7 +41,6 @@ import java.util.List;
  */
 final class PlannedRead extends ObjectRead {
     private final ObjectReader stream;
-    private final PinnedVersion pinned;
     private final ReadRequest read;
     private final byte[] buffer;
     private final int offset;
@@ -66,7 +65,6 @@ final class PlannedRead extends ObjectRead {
             int offset) {
         super(stream, pinned);
         this.stream = stream;
-        this.pinned = pinned;
         this.read = requireNonNull(read, "read is null");
         this.planner = requireNonNull(planner, "planner is null");
         this.buffer = requireNonNull(buffer, "buffer is null");

@@ -34,7 +34,6 @@ import java.util.concurrent.CompletionException;
 final class VectoredRead extends ObjectRead {
     private final ObjectReader stream;
     private final VectoredPlanner planner;
-    private final PinnedVersion pinned;
     private final List<VectoredRange> ranges;
     // Set for a prefetch: bytes to bring into the cache, for nobody waiting yet
     private final List<ByteRange> prefetched;
@@ -62,7 +61,6 @@ final class VectoredRead extends ObjectRead {
         super(stream, pinned);
         this.stream = stream;
         this.planner = requireNonNull(planner, "planner is null");
-        this.pinned = pinned;
         this.ranges = List.copyOf(ranges);
         this.prefetched = prefetched == null ? null : List.copyOf(prefetched);
         this.forReader = forReader;
