@@ -175,7 +175,15 @@ public final class InMemoryObjectClient implements ObjectClient {
      *
      * @param signedBy the access key id it was signed with; {@code null} when unsigned or when no user is registered
      */
-    public record Request(String method, String bucket, String key, String range, String ifMatch, String signedBy) {
+    /** One request as the server saw it; {@code sseCustomerKey} is the SSE-C key it carried, or {@code null}. */
+    public record Request(
+            String method,
+            String bucket,
+            String key,
+            String range,
+            String ifMatch,
+            String signedBy,
+            SseCustomerKey sseCustomerKey) {
         public boolean isGet() {
             return method.equals("GET");
         }
@@ -285,7 +293,8 @@ public final class InMemoryObjectClient implements ObjectClient {
     public ObjectContent get(RangeGetRequest get) throws IOException {
         ObjectAddress object = get.object();
         String signedBy = signer(object.credentials());
-        Request request = new Request("GET", object.bucket(), object.key(), get.httpRange(), get.ifMatch(), signedBy);
+        Request request = new Request(
+                "GET", object.bucket(), object.key(), get.httpRange(), get.ifMatch(), signedBy, object.sseCustomerKey());
         log.add(request);
         sseKeys.add(object.sseCustomerKey());
         for (Fault fault : faults) {
@@ -322,7 +331,14 @@ public final class InMemoryObjectClient implements ObjectClient {
 
     @Override
     public ObjectMetadata head(ObjectAddress object) throws IOException {
-        Request request = new Request("HEAD", object.bucket(), object.key(), null, null, signer(object.credentials()));
+        Request request = new Request(
+                "HEAD",
+                object.bucket(),
+                object.key(),
+                null,
+                null,
+                signer(object.credentials()),
+                object.sseCustomerKey());
         log.add(request);
         sseKeys.add(object.sseCustomerKey());
         for (Fault fault : faults) {
@@ -336,7 +352,7 @@ public final class InMemoryObjectClient implements ObjectClient {
 
     @Override
     public ListPage list(ListRequest list) throws IOException {
-        Request request = new Request("LIST", list.bucket(), list.prefix(), null, null, signer(null));
+        Request request = new Request("LIST", list.bucket(), list.prefix(), null, null, signer(null), null);
         log.add(request);
         listLog.add(list);
         for (Fault fault : faults) {

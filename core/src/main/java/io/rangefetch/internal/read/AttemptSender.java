@@ -24,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -286,19 +287,13 @@ final class AttemptSender {
     }
 
     private <T> Send<T> send(Request<T> request, Permit permit) {
-        CompletableFuture<T> future = new CompletableFuture<>();
+        Send<T> send = new Send<>(permit);
         try {
-            exchanges.execute(() -> {
-                try {
-                    future.complete(request.send());
-                } catch (Throwable e) {
-                    future.completeExceptionally(e);
-                }
-            });
+            exchanges.execute(() -> send.go(request));
         } catch (RuntimeException e) {
-            future.completeExceptionally(new FetchCancelledException("The request could not be sent: " + e, e));
+            send.future.completeExceptionally(new FetchCancelledException("The request could not be sent: " + e, e));
         }
-        return new Send<>(future, permit);
+        return send;
     }
 
     private static void answered(Permit permit) {
@@ -328,14 +323,35 @@ final class AttemptSender {
         }
     }
 
-    /** One send of the request, on an exchange thread, and the governor place it holds. */
+    /**
+     * One send of the request, on an exchange thread, and the governor place it holds. A send that nobody waits for
+     * any more before an exchange thread took it up (its fetch was aborted while the exchange threads were busy) is
+     * never sent: a GET that goes out after its reader left would only be cut, and would reach the server after the
+     * read that caused it had failed, when its caller counts the requests it made.
+     */
     private static final class Send<T> {
-        private final CompletableFuture<T> future;
-        private final Permit permit;
+        private static final int QUEUED = 0;
+        private static final int SENDING = 1;
+        private static final int ABANDONED = 2;
 
-        Send(CompletableFuture<T> future, Permit permit) {
-            this.future = future;
+        private final CompletableFuture<T> future = new CompletableFuture<>();
+        private final Permit permit;
+        private final AtomicInteger state = new AtomicInteger(QUEUED);
+
+        Send(Permit permit) {
             this.permit = permit;
+        }
+
+        /** Runs on an exchange thread: sends the request, unless it was abandoned while it waited for the thread. */
+        void go(Request<T> request) {
+            if (!state.compareAndSet(QUEUED, SENDING)) {
+                return; // abandoned: discard completed the future and gave the place back
+            }
+            try {
+                future.complete(request.send());
+            } catch (Throwable e) {
+                future.completeExceptionally(e);
+            }
         }
 
         boolean succeeded() {
@@ -366,8 +382,15 @@ final class AttemptSender {
             return new IOException(cause);
         }
 
-        /** Nobody waits for this send any more: cut its answer when it comes, and give its place back. */
+        /**
+         * Nobody waits for this send any more: if it has not gone out yet, it never will; otherwise its answer is
+         * cut when it comes. Either way its place is given back.
+         */
         void discard(Consumer<T> cut, StatisticsCounter statistics) {
+            if (state.compareAndSet(QUEUED, ABANDONED)) {
+                future.completeExceptionally(
+                        new FetchCancelledException("The request was abandoned before it was sent", null));
+            }
             future.whenComplete((answer, failure) -> {
                 if (answer != null) {
                     if (permit != null) {

@@ -236,6 +236,25 @@ class AttemptSenderTest {
         awaitNothingInFlight(governor);
     }
 
+    @Test
+    void aSendAbandonedBeforeAnExchangeThreadTookItUpIsNeverSent() throws Exception {
+        List<Runnable> queued = new ArrayList<>(); // exchange threads all busy: sends wait here
+        AttemptSender busy = new AttemptSender(
+                client, queued::add, Duration.ZERO, new HedgeSettings(false, 0.95, Duration.ZERO, 0), time.timeSource());
+        ThrottleGovernor governor = governor(4);
+        FetchAbort abort = FetchAbortAccess.abortable();
+        FetchAbortAccess.abort(abort); // the reader left before the request went out
+        client.failWith = new IOException("sent"); // so that a send that goes out anyway does not wait for the test
+        assertThatThrownBy(() -> busy.get(REQUEST, 4, abort, statistics, governor, governor.tryAcquire()))
+                .isInstanceOf(io.rangefetch.internal.fetch.FetchCancelledException.class);
+        assertThat(governor.inFlight()).as("its place is given back at once").isZero();
+
+        assertThat(queued).hasSize(1);
+        queued.forEach(Runnable::run); // an exchange thread is free at last
+        assertThat(client.gets.get()).as("GETs that reached the client").isZero();
+        assertThat(governor.inFlight()).isZero();
+    }
+
     private ThrottleGovernor governor(int limit) {
         return new BucketGovernors(new ThrottleSettings(true, 1, 64, limit, 1, 0.5, false), time.timeSource())
                 .forBucket("bucket");
