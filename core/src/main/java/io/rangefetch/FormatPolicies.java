@@ -3,19 +3,18 @@ package io.rangefetch;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.OpenOptions.ReadPolicy;
+import io.rangefetch.client.S3Location;
 import io.rangefetch.format.FormatPolicy;
-import io.rangefetch.internal.format.OrcFormatPolicy;
-import io.rangefetch.internal.format.TextFormatPolicy;
+import io.rangefetch.format.FormatPolicy.FormatSession;
+import io.rangefetch.internal.plan.AccessHint;
+import io.rangefetch.internal.read.ObjectReader;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.ServiceConfigurationError;
-import java.util.ServiceLoader;
-import java.util.Set;
+import java.util.concurrent.Executor;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -30,8 +29,8 @@ import org.slf4j.LoggerFactory;
  * decompressor whatever it holds. {@link ReadPolicy#RANDOM} chooses no policy: the caller asked that nothing be
  * read ahead. Immutable.
  *
- * <p>The built-in policies (text, ORC) are core's own and made here; the {@link ServiceLoader} finds the others
- * (Parquet, from its module), so a format that is not core's touches nothing here.
+ * <p>Which policies are installed, and which settings they declare, is {@link InstalledFormatPolicies}'s to say:
+ * {@link StreamConfig} asks it too, for the keys it reads, and neither asks the other.
  */
 final class FormatPolicies {
     static final String TEXT = "text";
@@ -69,70 +68,9 @@ final class FormatPolicies {
                 every.isEmpty() || compressedExtensions.isEmpty() ? null : endsWithOneOf(every, compressedExtensions);
     }
 
-    /** The built-in policies and those on the class path of this class's loader ({@link ServiceLoader}). */
+    /** The installed policies ({@link InstalledFormatPolicies}). */
     static FormatPolicies discover(StreamConfig config) {
-        return new FormatPolicies(load(), config);
-    }
-
-    /** The settings the policies {@link #discover} finds declare, as {@link #declaredSettings} takes them. */
-    static List<Setting<?>> loadedSettings(Set<String> taken) {
-        return declaredSettings(load(), taken);
-    }
-
-    /**
-     * The settings {@code policies} declare, in their order; a setting whose key is not under its policy's name,
-     * or is in {@code taken} or already declared by another policy, is left out with a warning (it would shadow a
-     * setting, or be read by two policies), and so are all of a policy's settings when it fails to give them.
-     */
-    static List<Setting<?>> declaredSettings(List<FormatPolicy> policies, Set<String> taken) {
-        Set<String> keys = new HashSet<>(taken);
-        List<Setting<?>> settings = new ArrayList<>();
-        for (FormatPolicy policy : policies) {
-            List<Setting<?>> declared;
-            String namespace;
-            try {
-                declared = List.copyOf(policy.settings());
-                namespace = policy.name() + ".";
-            } catch (RuntimeException | LinkageError e) {
-                LOG.warn(
-                        "The settings of format policy {} could not be read and are not known: {}",
-                        policy.getClass().getName(),
-                        e.getMessage(),
-                        e);
-                continue;
-            }
-            for (Setting<?> setting : declared) {
-                if (!setting.key().startsWith(namespace) || !keys.add(setting.key())) {
-                    LOG.warn(
-                            "Format policy {} declares setting '{}', which is not under '{}' or is taken; it is "
-                                    + "not read from properties",
-                            policy.getClass().getName(),
-                            setting.key(),
-                            namespace);
-                    continue;
-                }
-                settings.add(setting);
-            }
-        }
-        return settings;
-    }
-
-    private static List<FormatPolicy> load() {
-        List<FormatPolicy> found = new ArrayList<>(List.of(new TextFormatPolicy(), new OrcFormatPolicy()));
-        ServiceLoader<FormatPolicy> loader =
-                ServiceLoader.load(FormatPolicy.class, FormatPolicies.class.getClassLoader());
-        var providers = loader.iterator();
-        while (true) {
-            try {
-                if (!providers.hasNext()) {
-                    break;
-                }
-                found.add(providers.next());
-            } catch (ServiceConfigurationError e) {
-                LOG.warn("A format policy could not be loaded and is not used: {}", e.getMessage(), e);
-            }
-        }
-        return found;
+        return new FormatPolicies(InstalledFormatPolicies.load(), config);
     }
 
     /** Exactly {@code policies}, as a caller gave them. */
@@ -162,6 +100,46 @@ final class FormatPolicies {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Opens the session of the policy {@code location}'s stream gets ({@link #choose}), and shapes the stream's reads
+     * as it says: how it streams, where prefetch ends, how small an object is read whole, and the tail it reads at
+     * open. {@link FormatSession#NONE} when no policy applies; the reader is then left as opened.
+     */
+    FormatSession open(
+            S3Location location, OpenOptions options, StreamConfig config, ObjectReader reader, Executor executor) {
+        FormatSession session = choose(location.key(), options.readPolicy())
+                .map(policy -> GuardedFormatSession.open(
+                        policy, new StreamFormatView(location, options, config, reader, executor)))
+                .orElse(FormatSession.NONE);
+        if (session == FormatSession.NONE) {
+            return session;
+        }
+        ReadPolicy pattern = options.readPolicy() == ReadPolicy.SEQUENTIAL
+                ? ReadPolicy.SEQUENTIAL
+                : streamingPolicyOf(session.readPolicy());
+        reader.shapeReads(
+                accessHintOf(pattern),
+                session.prefetchEnd(),
+                session::structureEnd,
+                session.smallObjectSize().orElse(config.get(StreamConfig.SMALL_OBJECT_SIZE)));
+        long tail = session.openTailSize();
+        if (tail > 0) {
+            reader.startOpenTailFetch(tail, session::opened);
+        } else if (reader.knownLength() >= 0) {
+            session.opened();
+        }
+        return session;
+    }
+
+    /** How the engine reads for a read policy: {@code TEXT} streams, the formats' and {@code AUTO} detect. */
+    static AccessHint accessHintOf(ReadPolicy policy) {
+        return switch (policy) {
+            case SEQUENTIAL, TEXT -> AccessHint.SEQUENTIAL;
+            case RANDOM -> AccessHint.RANDOM;
+            case AUTO, COLUMNAR, PARQUET, ORC -> AccessHint.DETECT;
+        };
     }
 
     /**

@@ -324,7 +324,7 @@ public final class StreamConfig {
                     throw new IllegalStateException("Two settings have the key " + setting.key());
                 }
             }
-            FormatPolicies.loadedSettings(byKey.keySet()).forEach(setting -> byKey.put(setting.key(), setting));
+            InstalledFormatPolicies.loadedSettings(byKey.keySet()).forEach(setting -> byKey.put(setting.key(), setting));
             BY_KEY = Collections.unmodifiableMap(byKey);
         }
     }

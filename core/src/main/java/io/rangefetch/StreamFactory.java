@@ -65,18 +65,13 @@ import software.amazon.awssdk.services.s3.S3Client;
  * read deadlines, the throttle governors, hedging and the first-byte timeout, the body watchdog, retries, listing
  * and the metadata's freshness. Tests give a ticker they move and a scheduler they run, and never wait.
  *
- * <p><b>Why one file.</b> It is the public entry point and its builder (nested, as users expect to find it), and the
- * wiring of the engine ({@code ReadEngine}) happens once here; what a factory does lives in the engine.
+ * <p><b>What it does itself.</b> It is the public entry point and its builder (nested, as users expect to find it);
+ * it wires the engine ({@code ReadEngine}) once, works out a stream's identity and what the factory knows of its
+ * object, and closes everything in order. The rest is others': its threads are {@link FactoryThreads}', choosing
+ * and starting a stream's format session is {@link FormatPolicies}', a listing's checks and start are
+ * {@link ObjectListing}'s, and what a read does is the engine's.
  */
 public final class StreamFactory implements AutoCloseable {
-    private static final AtomicInteger FACTORY_IDS = new AtomicInteger();
-    private static final Logger LOG = LoggerFactory.getLogger(StreamFactory.class);
-    private static final long CLOSE_TIMEOUT_SECONDS = 10;
-    /** How long an idle thread of the factory's timer lives, as a cached pool's threads do. */
-    private static final long IDLE_THREAD_SECONDS = 60;
-    /** S3's longest key, in bytes of UTF-8. */
-    private static final int MAX_KEY_BYTES = 1024;
-
     private final StreamConfig config;
     private final ObjectClient client;
     private final ReadEngine engine;
@@ -87,30 +82,15 @@ public final class StreamFactory implements AutoCloseable {
     private final TimeSource time;
     private final StatisticsCounter statistics = StatisticsCounter.root();
     private final FormatPolicies formats;
-    private final Executor executor;
-    // Started by the factory whatever executor it was given, so stopped by its close().
-    private final ExecutorService exchanges;
-    // The factory's own scheduler thread; null when the builder was given a scheduler, which stays its owner's.
-    private final ScheduledExecutorService ownedTimer;
+    private final FactoryThreads threads;
     private volatile boolean closed;
 
     private StreamFactory(Builder builder) {
         this.config = builder.config;
         this.client = builder.client;
-        ExecutorService ownedExecutor = null;
-        Executor executor = builder.executor;
-        int id = FACTORY_IDS.incrementAndGet();
-        if (executor == null) {
-            ownedExecutor = Executors.newCachedThreadPool(daemonThreads("rangefetch-fetch-" + id));
-            executor = ownedExecutor;
-        }
         Resilience resilience = EngineSettings.resilience(config);
-        this.exchanges = !resilience.watchesFirstBytes()
-                ? null
-                : Executors.newCachedThreadPool(daemonThreads("rangefetch-exchange-" + id));
-        this.ownedTimer = builder.scheduler == null ? idleReleasingTimer("rangefetch-timer-" + id) : null;
-        TimeSource time = new TimeSource(builder.ticker, builder.scheduler == null ? ownedTimer : builder.scheduler);
-        this.executor = executor;
+        this.threads = new FactoryThreads(builder.executor, builder.scheduler, resilience.watchesFirstBytes());
+        TimeSource time = new TimeSource(builder.ticker, threads.timer());
         this.formats = builder.formatPolicies == null
                 ? FormatPolicies.discover(config)
                 : FormatPolicies.of(builder.formatPolicies, config);
@@ -120,7 +100,8 @@ public final class StreamFactory implements AutoCloseable {
         // an open waits for its credentials no longer than a read waits for its bytes
         this.identities = new CredentialsIdentities(client.credentials(), config.get(StreamConfig.READ_DEADLINE));
         this.scheduler =
-                new FetchScheduler(config.get(StreamConfig.FETCH_MAX_CONCURRENCY), executor, ownedExecutor, time);
+                new FetchScheduler(
+                        config.get(StreamConfig.FETCH_MAX_CONCURRENCY), threads.fetches(), threads.ownedFetches(), time);
         this.engine = new ReadEngine(
                 client,
                 cache,
@@ -129,7 +110,7 @@ public final class StreamFactory implements AutoCloseable {
                 new ReadPlanner(EngineSettings.planner(config)),
                 new RangeCoalescer(EngineSettings.coalescer(config)),
                 resilience,
-                exchanges,
+                threads.exchanges(),
                 time);
         this.time = time;
     }
@@ -194,29 +175,10 @@ public final class StreamFactory implements AutoCloseable {
                 length,
                 etag,
                 options.etag().isPresent(),
-                hint(options.readPolicy()),
+                FormatPolicies.accessHintOf(options.readPolicy()),
                 streamStatistics);
         try {
-            FormatSession session = formats.choose(location.key(), options.readPolicy())
-                    .map(policy -> GuardedFormatSession.open(
-                            policy, new StreamFormatView(location, options, config, reader, executor)))
-                    .orElse(FormatSession.NONE);
-            if (session != FormatSession.NONE) {
-                ReadPolicy pattern = options.readPolicy() == ReadPolicy.SEQUENTIAL
-                        ? ReadPolicy.SEQUENTIAL
-                        : FormatPolicies.streamingPolicyOf(session.readPolicy());
-                reader.shapeReads(
-                        hint(pattern),
-                        session.prefetchEnd(),
-                        session::structureEnd,
-                        session.smallObjectSize().orElse(config.get(StreamConfig.SMALL_OBJECT_SIZE)));
-                long tail = session.openTailSize();
-                if (tail > 0) {
-                    reader.startOpenTailFetch(tail, session::opened);
-                } else if (reader.knownLength() >= 0) {
-                    session.opened();
-                }
-            }
+            FormatSession session = formats.open(location, options, config, reader, threads.fetches());
             return new SeekableS3InputStream(location, reader, streamStatistics, this::isClosed, session);
         } catch (RuntimeException | Error e) {
             try {
@@ -256,22 +218,11 @@ public final class StreamFactory implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("Stream factory is closed; cannot list " + locations.size() + " locations");
         }
-        Map<String, List<String>> keysByBucket = new HashMap<>();
-        for (S3Location location : locations) {
-            if (location == null) {
-                throw new IllegalArgumentException("A location to list is null: " + locations);
-            }
-            checkListableKey(location);
-            keysByBucket
-                    .computeIfAbsent(location.bucket(), bucket -> new ArrayList<>())
-                    .add(location.key());
-        }
-        ListingSettings settings = EngineSettings.listing(config);
         // listed under the client's own credentials: what it finds is told to streams of that identity only
         AccessIdentity listedAs = identities.of(null, null);
-        ParallelListing listing = ParallelListing.start(
-                keysByBucket,
-                settings,
+        return ObjectListing.start(
+                locations,
+                EngineSettings.listing(config),
                 scheduler,
                 time,
                 (request, abort) -> engine.list(request, abort, statistics),
@@ -281,20 +232,6 @@ public final class StreamFactory implements AutoCloseable {
                         null,
                         listedAs,
                         new ObjectMetadata(listed.length(), listed.etag())));
-        return new ObjectListing(listing);
-    }
-
-    private static void checkListableKey(S3Location location) {
-        String key = location.key();
-        CharsetEncoder encoder = StandardCharsets.UTF_8.newEncoder();
-        if (!encoder.canEncode(key)) {
-            throw new IllegalArgumentException("Cannot list " + location + ": its key is not valid Unicode");
-        }
-        int bytes = key.getBytes(StandardCharsets.UTF_8).length;
-        if (bytes > MAX_KEY_BYTES) {
-            throw new IllegalArgumentException("Cannot list " + location + ": its key is " + bytes
-                    + " bytes of UTF-8, longer than S3 allows (" + MAX_KEY_BYTES + ")");
-        }
     }
 
     /** Totals over every stream this factory opened, and the LIST requests of its listings. */
@@ -335,59 +272,10 @@ public final class StreamFactory implements AutoCloseable {
         try {
             scheduler.close();
         } finally {
-            stop(exchanges, "exchange");
-            stop(ownedTimer, "timer"); // after the fetches: a backoff's requeue finds its fetch ended
+            threads.stopExchangesAndTimer(); // after the fetches: a backoff's requeue finds its fetch ended
             cache.clear();
             metadata.clear();
         }
-    }
-
-    private static AccessHint hint(ReadPolicy policy) {
-        return switch (policy) {
-            case SEQUENTIAL, TEXT -> AccessHint.SEQUENTIAL;
-            case RANDOM -> AccessHint.RANDOM;
-            case AUTO, COLUMNAR, PARQUET, ORC -> AccessHint.DETECT;
-        };
-    }
-
-    /**
-     * Stops threads the factory started besides the fetch threads. An exchange thread may still wait for an answer
-     * whose fetch was aborted: interrupting it is all that can be done, and that answer is cut when it comes.
-     */
-    private static void stop(ExecutorService threads, String what) {
-        if (threads == null) {
-            return;
-        }
-        threads.shutdownNow();
-        try {
-            if (!threads.awaitTermination(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                LOG.error("Rangefetch {} threads did not stop within {} s of close", what, CLOSE_TIMEOUT_SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /**
-     * The factory's scheduler: its one thread ends once idle for as long as the cached pools' do (a factory an engine
-     * never closes keeps no thread), and a cancelled task (a deadline met, a watchdog check stopped) leaves its queue
-     * at once.
-     */
-    private static ScheduledExecutorService idleReleasingTimer(String name) {
-        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, daemonThreads(name));
-        timer.setKeepAliveTime(IDLE_THREAD_SECONDS, TimeUnit.SECONDS);
-        timer.allowCoreThreadTimeOut(true);
-        timer.setRemoveOnCancelPolicy(true);
-        return timer;
-    }
-
-    private static ThreadFactory daemonThreads(String prefix) {
-        AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 
     /** Not thread-safe. */

@@ -470,6 +470,24 @@ class ArchitectureTest {
         }
     }
 
+    /**
+     * The settings and the format policies each ask {@code InstalledFormatPolicies} which policies are installed:
+     * neither loads the other, so that making one does not start the other's static setup half-way through its own.
+     */
+    @Test
+    void theSettingsAndTheFormatPoliciesDoNotLoadEachOther() {
+        Pattern formatPolicies = Pattern.compile("\\bFormatPolicies\\b");
+        Pattern streamConfig = Pattern.compile("\\bStreamConfig\\b");
+        String settings = codeOnly(read(MAIN_SOURCES.resolve("io/rangefetch/StreamConfig.java")));
+        String installed = codeOnly(read(MAIN_SOURCES.resolve("io/rangefetch/InstalledFormatPolicies.java")));
+        assertThat(formatPolicies.matcher(settings).find())
+                .as("StreamConfig names FormatPolicies")
+                .isFalse();
+        assertThat(streamConfig.matcher(installed).find() || formatPolicies.matcher(installed).find())
+                .as("InstalledFormatPolicies names StreamConfig or FormatPolicies")
+                .isFalse();
+    }
+
     private static String read(Path file) {
         try {
             return Files.readString(file, StandardCharsets.UTF_8);

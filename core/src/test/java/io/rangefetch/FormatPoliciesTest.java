@@ -207,7 +207,7 @@ class FormatPoliciesTest {
                 return FormatSession.NONE;
             }
         };
-        assertThat(FormatPolicies.declaredSettings(List.of(avro, failing, second), Set.of("avro.taken")))
+        assertThat(InstalledFormatPolicies.declaredSettings(List.of(avro, failing, second), Set.of("avro.taken")))
                 .containsExactly(block);
     }
 
