@@ -1,5 +1,5 @@
 // Command rangefetch-minio-admin adds users and policies to a running MinIO through MinIO's admin API.
-// Rangefetch's test fixtures run it (testing/src/main/java/io/rangefetch/it/server/MinioAdmin.java) to
+// Rangefetch's test fixtures run it (testing/src/main/java/io/rangefetch/testing/server/MinioAdmin.java) to
 // give a test MinIO users who may read only some buckets.
 //
 // Usage:

@@ -324,7 +324,8 @@ public final class StreamConfig {
                     throw new IllegalStateException("Two settings have the key " + setting.key());
                 }
             }
-            InstalledFormatPolicies.loadedSettings(byKey.keySet()).forEach(setting -> byKey.put(setting.key(), setting));
+            InstalledFormatPolicies.loadedSettings(byKey.keySet())
+                    .forEach(setting -> byKey.put(setting.key(), setting));
             BY_KEY = Collections.unmodifiableMap(byKey);
         }
     }

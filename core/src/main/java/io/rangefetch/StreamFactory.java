@@ -2,7 +2,6 @@ package io.rangefetch;
 
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.OpenOptions.ReadPolicy;
 import io.rangefetch.client.ObjectClient;
 import io.rangefetch.client.ObjectClient.ObjectAddress;
 import io.rangefetch.client.ObjectClient.ObjectMetadata;
@@ -14,9 +13,6 @@ import io.rangefetch.internal.cache.MetadataCache;
 import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.internal.identity.AccessIdentity;
 import io.rangefetch.internal.identity.CredentialsIdentities;
-import io.rangefetch.internal.list.ListingSettings;
-import io.rangefetch.internal.list.ParallelListing;
-import io.rangefetch.internal.plan.AccessHint;
 import io.rangefetch.internal.plan.RangeCoalescer;
 import io.rangefetch.internal.plan.ReadPlanner;
 import io.rangefetch.internal.read.ObjectReader;
@@ -24,27 +20,14 @@ import io.rangefetch.internal.read.ReadEngine;
 import io.rangefetch.internal.read.Resilience;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import io.rangefetch.internal.time.TimeSource;
-import java.nio.charset.CharsetEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -99,9 +82,8 @@ public final class StreamFactory implements AutoCloseable {
                 config.get(StreamConfig.METADATA_TTL), config.get(StreamConfig.METADATA_MAX_ENTRIES), time::nanos);
         // an open waits for its credentials no longer than a read waits for its bytes
         this.identities = new CredentialsIdentities(client.credentials(), config.get(StreamConfig.READ_DEADLINE));
-        this.scheduler =
-                new FetchScheduler(
-                        config.get(StreamConfig.FETCH_MAX_CONCURRENCY), threads.fetches(), threads.ownedFetches(), time);
+        this.scheduler = new FetchScheduler(
+                config.get(StreamConfig.FETCH_MAX_CONCURRENCY), threads.fetches(), threads.ownedFetches(), time);
         this.engine = new ReadEngine(
                 client,
                 cache,

@@ -483,7 +483,8 @@ class ArchitectureTest {
         assertThat(formatPolicies.matcher(settings).find())
                 .as("StreamConfig names FormatPolicies")
                 .isFalse();
-        assertThat(streamConfig.matcher(installed).find() || formatPolicies.matcher(installed).find())
+        assertThat(streamConfig.matcher(installed).find()
+                        || formatPolicies.matcher(installed).find())
                 .as("InstalledFormatPolicies names StreamConfig or FormatPolicies")
                 .isFalse();
     }

@@ -3,8 +3,8 @@ package io.rangefetch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rangefetch.it.server.RangefetchThreads;
 import io.rangefetch.testing.ManualTime;
+import io.rangefetch.testing.server.RangefetchThreads;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -11,7 +11,7 @@ import io.rangefetch.benchmarks.report.JsonReport;
 import io.rangefetch.benchmarks.report.MarkdownReport;
 import io.rangefetch.benchmarks.report.ResultRow;
 import io.rangefetch.benchmarks.workload.Workloads;
-import io.rangefetch.it.proxy.NetworkModel;
+import io.rangefetch.testing.proxy.NetworkModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -7,7 +7,7 @@ import io.rangefetch.benchmarks.env.BenchEnvironment;
 import io.rangefetch.benchmarks.env.ServerKind;
 import io.rangefetch.benchmarks.report.ResultRow;
 import io.rangefetch.benchmarks.workload.Workloads;
-import io.rangefetch.it.proxy.NetworkModel;
+import io.rangefetch.testing.proxy.NetworkModel;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

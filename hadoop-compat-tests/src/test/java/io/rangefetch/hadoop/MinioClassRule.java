@@ -1,6 +1,6 @@
 package io.rangefetch.hadoop;
 
-import io.rangefetch.it.server.MinioServer;
+import io.rangefetch.testing.server.MinioServer;
 import org.junit.Assume;
 import org.junit.rules.ExternalResource;
 

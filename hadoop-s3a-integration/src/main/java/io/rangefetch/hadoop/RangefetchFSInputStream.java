@@ -32,7 +32,7 @@ import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 
 /**
  * Hadoop's input stream contract over Rangefetch streams, on any Hadoop from 3.3.5: what both the S3A stream factory's
- * streams (Hadoop 3.4.2 and later, {@link RangefetchInputStream}) and {@code RangefetchS3AFileSystem}'s (3.3.x,
+ * streams (Hadoop 3.4.2 and later, {@link RangefetchObjectInputStream}) and {@code RangefetchS3AFileSystem}'s (3.3.x,
  * 3.4.0–3.4.1) are. It names no type of S3A's stream factory seam, so it links on Hadoop lines that lack it.
  *
  * <p><b>What it adds to the Rangefetch stream.</b> Hadoop's stream contract (positioned reads return -1 at the

@@ -53,7 +53,7 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
  * <p><b>What stays S3A's.</b> Client-side encryption (CSE-KMS, CSE-CUSTOM) decrypts in S3A's encryption client,
  * which Rangefetch's ranged reads cannot use: with it, {@code open} is S3A's own; so it is on 3.3.x for settings the
  * built client cannot carry (access points, custom signers or client factories) or without the SDK v2 modules, each
- * said once in a warning. S3A's option parsing ({@link OpenFileOptions}: S3A's own from 3.3.5) decides the read policy, the change
+ * said once in a warning. S3A's option parsing ({@link OpenFileParser}: S3A's own from 3.3.5) decides the read policy, the change
  * detection policy, the length and which mandatory options are refused, so an {@code openFile} means what it means
  * to S3A.
  */
@@ -64,7 +64,7 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
 
     private volatile SharedFactories.Lease<SharedS3AFactory> lease;
     private StreamConfig config;
-    private OpenFileOptions openFiles;
+    private OpenFileParser openFiles;
     // null: this file system's files are read by S3A's own streams (client-side encryption, or what the route says)
     private GetRoute route;
 
@@ -89,8 +89,9 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
         Configuration conf = getConf();
         config = HadoopSettings.streamConfig(conf);
         // S3A's own option parser from 3.3.5; 3.3.4's options otherwise
-        openFiles =
-                HadoopLine.OPEN_FILE_SUPPORT ? new S3AOpenFileOptions(this, conf) : new Hadoop334OpenFileOptions(this);
+        openFiles = HadoopLine.OPEN_FILE_SUPPORT
+                ? new OpenFileSupportParser(this, conf)
+                : new Hadoop334OpenFileParser(this);
         if (getS3EncryptionAlgorithm().name().startsWith("CSE")) {
             if (CSE_WARNED.compareAndSet(false, true)) {
                 LOG.warn(
@@ -127,7 +128,7 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
             return super.openFileWithOptions(rawPath, parameters);
         }
         Path path = qualify(rawPath);
-        OpenFileOptions.Request information = openFiles.prepare(path, parameters, getDefaultBlockSize());
+        OpenFileParser.Request information = openFiles.prepare(path, parameters, getDefaultBlockSize());
         CompletableFuture<FSDataInputStream> opened = new CompletableFuture<>();
         try {
             opened.complete(open(path, information));
@@ -137,7 +138,7 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
         return opened;
     }
 
-    private FSDataInputStream open(Path path, OpenFileOptions.Request information) throws IOException {
+    private FSDataInputStream open(Path path, OpenFileParser.Request information) throws IOException {
         SharedFactories.Lease<SharedS3AFactory> leased = lease;
         if (leased == null) {
             throw new IOException("File system is closed: cannot open " + path);
@@ -155,7 +156,7 @@ public class RangefetchS3AFileSystem extends S3AFileSystem {
         }
         String bucket = getBucket();
         String key = pathToKey(path);
-        OpenOptions options = S3AOpenOptions.of(
+        OpenOptions options = OpenOptionsFromS3A.of(
                 key,
                 status.getLen(),
                 status.getEtag(),

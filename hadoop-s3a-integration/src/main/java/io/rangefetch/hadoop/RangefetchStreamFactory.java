@@ -82,7 +82,7 @@ public final class RangefetchStreamFactory extends AbstractObjectInputStreamFact
             throw new IOException("Rangefetch stream factory is " + getServiceState() + ", not started: cannot open "
                     + parameters.getObjectAttributes().getPath());
         }
-        return new RangefetchInputStream(
+        return new RangefetchObjectInputStream(
                 parameters, started.value().factory(), started.value().requests(), this);
     }
 

@@ -3,12 +3,12 @@ package io.rangefetch.hadoop;
 import static java.util.Objects.requireNonNull;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.rangefetch.it.proxy.NetworkModel;
-import io.rangefetch.it.proxy.ShapingProxy;
-import io.rangefetch.it.server.MinioServer;
-import io.rangefetch.it.server.S3ProxyServer;
-import io.rangefetch.it.server.S3Server;
 import io.rangefetch.testing.ProxiedS3;
+import io.rangefetch.testing.proxy.NetworkModel;
+import io.rangefetch.testing.proxy.ShapingProxy;
+import io.rangefetch.testing.server.MinioServer;
+import io.rangefetch.testing.server.S3ProxyServer;
+import io.rangefetch.testing.server.S3Server;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.rangefetch.it.proxy.ProxyLedger;
-import io.rangefetch.it.server.S3Clients;
+import io.rangefetch.testing.proxy.ProxyLedger;
+import io.rangefetch.testing.server.S3Clients;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Arrays;

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rangefetch.StreamConfig;
-import io.rangefetch.it.proxy.Fault;
-import io.rangefetch.it.proxy.ProxiedRequest;
-import io.rangefetch.it.proxy.ProxyLedger;
-import io.rangefetch.it.server.S3Clients;
 import io.rangefetch.parquet.ParquetFormatPolicy;
+import io.rangefetch.testing.proxy.Fault;
+import io.rangefetch.testing.proxy.ProxiedRequest;
+import io.rangefetch.testing.proxy.ProxyLedger;
+import io.rangefetch.testing.server.S3Clients;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
@@ -134,7 +134,7 @@ abstract class S3AEndToEndSuite {
         try (FileSystem fs =
                 FileSystem.newInstance(URI.create("s3a://" + ProxiedS3A.BUCKET + "/"), rangefetchPerBucket())) {
             FSDataInputStream in = fs.open(new org.apache.hadoop.fs.Path("/e2e/unbuffer.bin"));
-            assertThat(in.getWrappedStream()).isInstanceOf(RangefetchInputStream.class);
+            assertThat(in.getWrappedStream()).isInstanceOf(RangefetchObjectInputStream.class);
             byte[] first = new byte[100_000];
             in.readFully(first);
             in.unbuffer();
@@ -145,7 +145,7 @@ abstract class S3AEndToEndSuite {
             assertThat(first).isEqualTo(Arrays.copyOfRange(object, 0, 100_000));
             assertThat(next).isEqualTo(Arrays.copyOfRange(object, 100_000, 200_000));
 
-            IOStatistics statistics = ((RangefetchInputStream) in.getWrappedStream()).getIOStatistics();
+            IOStatistics statistics = ((RangefetchObjectInputStream) in.getWrappedStream()).getIOStatistics();
             assertThat(statistics.counters().get("rangefetch_get_requests")).isPositive();
             assertThat(statistics.counters().get("stream_read_bytes")).isEqualTo(200_000L);
             assertThat(statistics.counters().get("stream_read_unbuffered")).isEqualTo(1L);
@@ -185,7 +185,7 @@ abstract class S3AEndToEndSuite {
                 // the ranges were fetched and completed on Rangefetch's threads; this thread's count has them all
                 assertThat(statistics.getThreadStatistics().getBytesRead() - before)
                         .isEqualTo(382_345L);
-                assertThat(((RangefetchInputStream) in.getWrappedStream())
+                assertThat(((RangefetchObjectInputStream) in.getWrappedStream())
                                 .getIOStatistics()
                                 .counters()
                                 .get("stream_read_bytes"))
@@ -256,7 +256,7 @@ abstract class S3AEndToEndSuite {
             in.readFully(at, bytes);
             assertThat(bytes).isEqualTo(Arrays.copyOfRange(object, (int) at, (int) at + bytes.length));
             assertThat(ledger.requests()).extracting(ProxiedRequest::status).containsExactly(503, 503, 503, 206);
-            IOStatistics statistics = ((RangefetchInputStream) in.getWrappedStream()).getIOStatistics();
+            IOStatistics statistics = ((RangefetchObjectInputStream) in.getWrappedStream()).getIOStatistics();
             assertThat(statistics.counters().get("rangefetch_retries"))
                     .as("Rangefetch's retries")
                     .isEqualTo(3L);

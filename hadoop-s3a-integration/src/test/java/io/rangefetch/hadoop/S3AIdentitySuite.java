@@ -1,7 +1,7 @@
 package io.rangefetch.hadoop;
 
-import static io.rangefetch.it.server.TwoPrincipalMinio.OWNER_BUCKET;
-import static io.rangefetch.it.server.TwoPrincipalMinio.SHARED_BUCKET;
+import static io.rangefetch.testing.server.TwoPrincipalMinio.OWNER_BUCKET;
+import static io.rangefetch.testing.server.TwoPrincipalMinio.SHARED_BUCKET;
 import static java.nio.file.StandardCopyOption.REPLACE_EXISTING;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.rangefetch.SharedFactories;
 import io.rangefetch.StreamFactory;
 import io.rangefetch.client.HttpStatusException;
-import io.rangefetch.it.server.TwoPrincipalMinio;
+import io.rangefetch.testing.server.TwoPrincipalMinio;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.AccessDeniedException;

@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.SharedFactories;
 import io.rangefetch.StreamFactory;
-import io.rangefetch.it.server.RangefetchThreads;
-import io.rangefetch.it.server.S3Clients;
-import io.rangefetch.it.server.S3ProxyServer;
-import io.rangefetch.it.server.ThreadLeakChecker;
+import io.rangefetch.testing.server.RangefetchThreads;
+import io.rangefetch.testing.server.S3Clients;
+import io.rangefetch.testing.server.S3ProxyServer;
+import io.rangefetch.testing.server.ThreadLeakChecker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.ref.WeakReference;

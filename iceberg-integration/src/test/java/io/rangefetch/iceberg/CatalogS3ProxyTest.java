@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rangefetch.StreamStatistics;
-import io.rangefetch.it.server.S3ProxyServer;
+import io.rangefetch.testing.server.S3ProxyServer;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package io.rangefetch.iceberg;
 
-import io.rangefetch.it.server.S3ProxyServer;
-import io.rangefetch.it.server.S3Server;
+import io.rangefetch.testing.server.S3ProxyServer;
+import io.rangefetch.testing.server.S3Server;
 
 /** The end-to-end suite on S3Proxy in this JVM. */
 class IcebergEndToEndS3ProxyIT extends IcebergEndToEndSuite {

@@ -6,7 +6,7 @@ import io.rangefetch.StreamStatistics;
 import io.rangefetch.client.S3Location;
 import io.rangefetch.it.EntryPoint;
 import io.rangefetch.it.EntryStream;
-import io.rangefetch.it.server.S3Server;
+import io.rangefetch.testing.server.S3Server;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

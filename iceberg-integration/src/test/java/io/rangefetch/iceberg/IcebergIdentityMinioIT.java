@@ -1,7 +1,7 @@
 package io.rangefetch.iceberg;
 
-import static io.rangefetch.it.server.TwoPrincipalMinio.OWNER_BUCKET;
-import static io.rangefetch.it.server.TwoPrincipalMinio.SHARED_BUCKET;
+import static io.rangefetch.testing.server.TwoPrincipalMinio.OWNER_BUCKET;
+import static io.rangefetch.testing.server.TwoPrincipalMinio.SHARED_BUCKET;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.fail;
@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.rangefetch.SharedFactories;
 import io.rangefetch.client.HttpStatusException;
-import io.rangefetch.it.server.ThreadLeakChecker;
-import io.rangefetch.it.server.TwoPrincipalMinio;
 import io.rangefetch.testing.TestData;
+import io.rangefetch.testing.server.ThreadLeakChecker;
+import io.rangefetch.testing.server.TwoPrincipalMinio;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

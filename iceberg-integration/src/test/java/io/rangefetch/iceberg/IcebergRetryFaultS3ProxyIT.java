@@ -2,8 +2,8 @@ package io.rangefetch.iceberg;
 
 import io.rangefetch.it.EntryPoint;
 import io.rangefetch.it.RetryFaultSuite;
-import io.rangefetch.it.server.S3ProxyServer;
-import io.rangefetch.it.server.S3Server;
+import io.rangefetch.testing.server.S3ProxyServer;
+import io.rangefetch.testing.server.S3Server;
 import java.util.Map;
 
 /** The fault suite through {@link RangefetchS3FileIO} on Iceberg's own client, on S3Proxy in this JVM. */

@@ -3,9 +3,9 @@ package io.rangefetch.iceberg;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rangefetch.it.server.S3Clients;
-import io.rangefetch.it.server.S3ProxyServer;
-import io.rangefetch.it.server.ThreadLeakChecker;
+import io.rangefetch.testing.server.S3Clients;
+import io.rangefetch.testing.server.S3ProxyServer;
+import io.rangefetch.testing.server.ThreadLeakChecker;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package io.rangefetch.it;
 
 import io.rangefetch.SharedFactories;
-import io.rangefetch.it.proxy.NetworkModel;
-import io.rangefetch.it.server.ThreadLeakChecker;
+import io.rangefetch.testing.proxy.NetworkModel;
+import io.rangefetch.testing.server.ThreadLeakChecker;
 import java.util.Map;
 
 /**

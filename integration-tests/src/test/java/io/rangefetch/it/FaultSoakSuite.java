@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.StreamStatistics;
 import io.rangefetch.client.S3Location;
-import io.rangefetch.it.proxy.Fault;
-import io.rangefetch.it.proxy.NetworkModel;
-import io.rangefetch.it.proxy.ProxyLedger;
-import io.rangefetch.it.proxy.RandomFaults;
-import io.rangefetch.it.proxy.ShapingProxy;
-import io.rangefetch.it.server.S3Clients;
-import io.rangefetch.it.server.ThreadLeakChecker;
+import io.rangefetch.testing.proxy.Fault;
+import io.rangefetch.testing.proxy.NetworkModel;
+import io.rangefetch.testing.proxy.ProxyLedger;
+import io.rangefetch.testing.proxy.RandomFaults;
+import io.rangefetch.testing.proxy.ShapingProxy;
+import io.rangefetch.testing.server.S3Clients;
+import io.rangefetch.testing.server.ThreadLeakChecker;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,7 +38,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * directly, {@code RangefetchS3FileIO} on Iceberg's client, or S3A with the factory) with a small cache,
  * while the proxy fails GETs at random with every kind of fault it has and one object is overwritten now and then
  * (where the server overwrites atomically, as S3 and MinIO do; {@link
- * io.rangefetch.it.server.S3Server#overwritesAtomically}).
+ * io.rangefetch.testing.server.S3Server#overwritesAtomically}).
  * Every read returns the right bytes, of one version per stream, or throws an exception the faults excuse; none
  * hangs past the time limit; the cache stays within its budget; closing the factory and its client leaves no
  * thread and no connection behind. The counts are printed as one block.

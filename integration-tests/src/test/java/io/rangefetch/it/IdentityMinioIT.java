@@ -1,7 +1,7 @@
 package io.rangefetch.it;
 
-import static io.rangefetch.it.server.TwoPrincipalMinio.OWNER_BUCKET;
-import static io.rangefetch.it.server.TwoPrincipalMinio.SHARED_BUCKET;
+import static io.rangefetch.testing.server.TwoPrincipalMinio.OWNER_BUCKET;
+import static io.rangefetch.testing.server.TwoPrincipalMinio.SHARED_BUCKET;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -17,10 +17,10 @@ import io.rangefetch.StreamFactory;
 import io.rangefetch.client.ListedObject;
 import io.rangefetch.client.S3Location;
 import io.rangefetch.it.SignedRequests.Sent;
-import io.rangefetch.it.server.S3Clients;
-import io.rangefetch.it.server.ThreadLeakChecker;
-import io.rangefetch.it.server.TwoPrincipalMinio;
 import io.rangefetch.testing.TestData;
+import io.rangefetch.testing.server.S3Clients;
+import io.rangefetch.testing.server.ThreadLeakChecker;
+import io.rangefetch.testing.server.TwoPrincipalMinio;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.time.Duration;

@@ -7,10 +7,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rangefetch.SeekableS3InputStream;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.client.S3Location;
-import io.rangefetch.it.proxy.NetworkModel;
-import io.rangefetch.it.proxy.ProxiedRequest;
-import io.rangefetch.it.proxy.ProxyLedger;
-import io.rangefetch.it.server.S3Clients;
+import io.rangefetch.testing.proxy.NetworkModel;
+import io.rangefetch.testing.proxy.ProxiedRequest;
+import io.rangefetch.testing.proxy.ProxyLedger;
+import io.rangefetch.testing.server.S3Clients;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +24,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * ORC files written with Apache ORC's writer, read back through the ORC format policy from a real S3 server:
- * subclassed once per backend. The clients reach the server through a {@link io.rangefetch.it.proxy.ShapingProxy}
+ * subclassed once per backend. The clients reach the server through a {@link io.rangefetch.testing.proxy.ShapingProxy}
  * that does not shape; its ledger tells the GETs each open and read sends. Where each file's tail starts and how
  * long it is comes from ORC's reader of the local copy ({@link OrcShape#layout}), and every byte read is compared
  * with that copy.

@@ -9,12 +9,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.rangefetch.SeekableS3InputStream;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.client.S3Location;
-import io.rangefetch.it.proxy.NetworkModel;
-import io.rangefetch.it.proxy.ProxiedRequest;
-import io.rangefetch.it.proxy.ProxyLedger;
-import io.rangefetch.it.server.S3Clients;
 import io.rangefetch.parquet.ParquetFormatPolicy;
 import io.rangefetch.parquet.S3ParquetInputFile;
+import io.rangefetch.testing.proxy.NetworkModel;
+import io.rangefetch.testing.proxy.ProxiedRequest;
+import io.rangefetch.testing.proxy.ProxyLedger;
+import io.rangefetch.testing.server.S3Clients;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -55,7 +55,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * parquet-java reading files it wrote, through {@link S3ParquetInputFile}, from a real S3 server: subclassed once
  * per backend. Each file is written with parquet-java to a local directory, uploaded, then read back through a
- * {@link io.rangefetch.it.proxy.ShapingProxy} that does not shape ({@link NetworkModel#unshaped()}): its ledger
+ * {@link io.rangefetch.testing.proxy.ShapingProxy} that does not shape ({@link NetworkModel#unshaped()}): its ledger
  * tells the GETs each read sends, whatever Rangefetch's own statistics say. Records are compared with the rows
  * written, footers and page indexes with what parquet-java reads from the local copy.
  *

@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import io.rangefetch.StreamStatistics;
 import io.rangefetch.client.S3Location;
-import io.rangefetch.it.proxy.Fault;
-import io.rangefetch.it.proxy.NetworkModel;
-import io.rangefetch.it.proxy.ProxiedRequest;
-import io.rangefetch.it.proxy.ProxyLedger;
-import io.rangefetch.it.server.S3Clients;
+import io.rangefetch.testing.proxy.Fault;
+import io.rangefetch.testing.proxy.NetworkModel;
+import io.rangefetch.testing.proxy.ProxiedRequest;
+import io.rangefetch.testing.proxy.ProxyLedger;
+import io.rangefetch.testing.server.S3Clients;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Arrays;

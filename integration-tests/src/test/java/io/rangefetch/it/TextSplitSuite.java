@@ -7,9 +7,9 @@ import io.rangefetch.OpenOptions;
 import io.rangefetch.SeekableS3InputStream;
 import io.rangefetch.StreamConfig;
 import io.rangefetch.client.S3Location;
-import io.rangefetch.it.proxy.NetworkModel;
-import io.rangefetch.it.proxy.ProxyLedger;
-import io.rangefetch.it.server.S3Clients;
+import io.rangefetch.testing.proxy.NetworkModel;
+import io.rangefetch.testing.proxy.ProxyLedger;
+import io.rangefetch.testing.server.S3Clients;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +20,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * A CSV object read through the text format policy from a real S3 server, as a line reader reads a task's split:
- * subclassed once per backend. The clients reach the server through a {@link io.rangefetch.it.proxy.ShapingProxy}
+ * subclassed once per backend. The clients reach the server through a {@link io.rangefetch.testing.proxy.ShapingProxy}
  * that does not shape; its ledger shows every GET's range. Every byte read is compared with the object uploaded.
  *
  * <p>What it pins: a split's prefetch stops at the split's end, so reading the split and the start of the next

@@ -294,7 +294,13 @@ public final class InMemoryObjectClient implements ObjectClient {
         ObjectAddress object = get.object();
         String signedBy = signer(object.credentials());
         Request request = new Request(
-                "GET", object.bucket(), object.key(), get.httpRange(), get.ifMatch(), signedBy, object.sseCustomerKey());
+                "GET",
+                object.bucket(),
+                object.key(),
+                get.httpRange(),
+                get.ifMatch(),
+                signedBy,
+                object.sseCustomerKey());
         log.add(request);
         sseKeys.add(object.sseCustomerKey());
         for (Fault fault : faults) {

@@ -2,13 +2,13 @@ package io.rangefetch.testing;
 
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.it.proxy.NetworkModel;
-import io.rangefetch.it.proxy.ShapingProxy;
-import io.rangefetch.it.server.ExternalS3Endpoint;
-import io.rangefetch.it.server.MinioServer;
-import io.rangefetch.it.server.S3Clients;
-import io.rangefetch.it.server.S3ProxyServer;
-import io.rangefetch.it.server.S3Server;
+import io.rangefetch.testing.proxy.NetworkModel;
+import io.rangefetch.testing.proxy.ShapingProxy;
+import io.rangefetch.testing.server.ExternalS3Endpoint;
+import io.rangefetch.testing.server.MinioServer;
+import io.rangefetch.testing.server.S3Clients;
+import io.rangefetch.testing.server.S3ProxyServer;
+import io.rangefetch.testing.server.S3Server;
 import java.io.IOException;
 import java.util.Optional;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;

@@ -3,11 +3,11 @@ package io.rangefetch.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rangefetch.it.proxy.NetworkModel;
-import io.rangefetch.it.proxy.ProxyLedger;
-import io.rangefetch.it.proxy.ShapingProxy;
-import io.rangefetch.it.server.S3ProxyServer;
-import io.rangefetch.it.server.S3Server;
+import io.rangefetch.testing.proxy.NetworkModel;
+import io.rangefetch.testing.proxy.ProxyLedger;
+import io.rangefetch.testing.proxy.ShapingProxy;
+import io.rangefetch.testing.server.S3ProxyServer;
+import io.rangefetch.testing.server.S3Server;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;

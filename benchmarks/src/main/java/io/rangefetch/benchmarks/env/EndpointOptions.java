@@ -1,6 +1,6 @@
 package io.rangefetch.benchmarks.env;
 
-import io.rangefetch.it.server.ExternalS3Endpoint;
+import io.rangefetch.testing.server.ExternalS3Endpoint;
 import java.net.URI;
 import java.util.Map;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package io.rangefetch.benchmarks.env;
 
 import io.rangefetch.StreamConfig;
-import io.rangefetch.it.proxy.NetworkModel;
+import io.rangefetch.testing.proxy.NetworkModel;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.rangefetch.benchmarks.env;
 
-import io.rangefetch.it.server.MinioServer;
+import io.rangefetch.testing.server.MinioServer;
 
 /** The embedded S3 servers a run can start. */
 public enum ServerKind {

@@ -1,6 +1,6 @@
 package io.rangefetch.benchmarks.env;
 
-import io.rangefetch.it.server.ExternalS3Endpoint;
+import io.rangefetch.testing.server.ExternalS3Endpoint;
 import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine.Mixin;

@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.rangefetch.benchmarks.run.RowResult;
 import io.rangefetch.benchmarks.run.RunSample;
 import io.rangefetch.benchmarks.workload.Workload;
-import io.rangefetch.it.proxy.NetworkModel;
+import io.rangefetch.testing.proxy.NetworkModel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -7,7 +7,7 @@ import io.rangefetch.benchmarks.readers.RangefetchReader;
 import io.rangefetch.benchmarks.readers.ReaderUnderTest;
 import io.rangefetch.benchmarks.run.FaultPlan;
 import io.rangefetch.benchmarks.run.FaultPlan.RateLimit;
-import io.rangefetch.it.proxy.Fault;
+import io.rangefetch.testing.proxy.Fault;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashSet;

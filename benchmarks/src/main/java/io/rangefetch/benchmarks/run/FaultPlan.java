@@ -2,7 +2,7 @@ package io.rangefetch.benchmarks.run;
 
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.it.proxy.Fault;
+import io.rangefetch.testing.proxy.Fault;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumMap;

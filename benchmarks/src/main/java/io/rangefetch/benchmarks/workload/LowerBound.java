@@ -2,7 +2,7 @@ package io.rangefetch.benchmarks.workload;
 
 import static java.util.Objects.requireNonNull;
 
-import io.rangefetch.it.proxy.NetworkModel;
+import io.rangefetch.testing.proxy.NetworkModel;
 import java.time.Duration;
 import java.util.Optional;
 

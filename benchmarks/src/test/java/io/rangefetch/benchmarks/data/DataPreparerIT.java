@@ -2,10 +2,10 @@ package io.rangefetch.benchmarks.data;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rangefetch.it.proxy.NetworkModel;
-import io.rangefetch.it.proxy.ProxyLedger;
-import io.rangefetch.it.server.S3ProxyServer;
 import io.rangefetch.testing.ProxiedS3;
+import io.rangefetch.testing.proxy.NetworkModel;
+import io.rangefetch.testing.proxy.ProxyLedger;
+import io.rangefetch.testing.server.S3ProxyServer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

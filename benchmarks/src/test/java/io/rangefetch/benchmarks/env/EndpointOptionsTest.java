@@ -3,7 +3,7 @@ package io.rangefetch.benchmarks.env;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rangefetch.it.server.ExternalS3Endpoint;
+import io.rangefetch.testing.server.ExternalS3Endpoint;
 import java.net.URI;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

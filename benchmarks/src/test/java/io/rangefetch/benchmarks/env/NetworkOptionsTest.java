@@ -3,7 +3,7 @@ package io.rangefetch.benchmarks.env;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rangefetch.it.proxy.NetworkModel;
+import io.rangefetch.testing.proxy.NetworkModel;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;

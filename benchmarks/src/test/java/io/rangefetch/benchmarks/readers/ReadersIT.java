@@ -3,11 +3,11 @@ package io.rangefetch.benchmarks.readers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rangefetch.benchmarks.readers.BenchmarkStream.Span;
-import io.rangefetch.it.server.MinioServer;
-import io.rangefetch.it.server.S3Clients;
-import io.rangefetch.it.server.S3ProxyServer;
-import io.rangefetch.it.server.S3Server;
-import io.rangefetch.it.server.ThreadLeakChecker;
+import io.rangefetch.testing.server.MinioServer;
+import io.rangefetch.testing.server.S3Clients;
+import io.rangefetch.testing.server.S3ProxyServer;
+import io.rangefetch.testing.server.S3Server;
+import io.rangefetch.testing.server.ThreadLeakChecker;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;

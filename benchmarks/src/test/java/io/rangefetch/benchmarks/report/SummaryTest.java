@@ -8,7 +8,7 @@ import io.rangefetch.benchmarks.run.RunSample;
 import io.rangefetch.benchmarks.run.Traffic;
 import io.rangefetch.benchmarks.workload.LowerBound;
 import io.rangefetch.benchmarks.workload.Workload;
-import io.rangefetch.it.proxy.NetworkModel;
+import io.rangefetch.testing.proxy.NetworkModel;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rangefetch.benchmarks.run.FaultPlan.RateLimit;
-import io.rangefetch.it.proxy.Fault;
+import io.rangefetch.testing.proxy.Fault;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

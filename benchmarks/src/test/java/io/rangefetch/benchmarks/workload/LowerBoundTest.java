@@ -2,7 +2,7 @@ package io.rangefetch.benchmarks.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rangefetch.it.proxy.NetworkModel;
+import io.rangefetch.testing.proxy.NetworkModel;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

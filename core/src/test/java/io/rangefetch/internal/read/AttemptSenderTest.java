@@ -240,7 +240,11 @@ class AttemptSenderTest {
     void aSendAbandonedBeforeAnExchangeThreadTookItUpIsNeverSent() throws Exception {
         List<Runnable> queued = new ArrayList<>(); // exchange threads all busy: sends wait here
         AttemptSender busy = new AttemptSender(
-                client, queued::add, Duration.ZERO, new HedgeSettings(false, 0.95, Duration.ZERO, 0), time.timeSource());
+                client,
+                queued::add,
+                Duration.ZERO,
+                new HedgeSettings(false, 0.95, Duration.ZERO, 0),
+                time.timeSource());
         ThrottleGovernor governor = governor(4);
         FetchAbort abort = FetchAbortAccess.abortable();
         FetchAbortAccess.abort(abort); // the reader left before the request went out

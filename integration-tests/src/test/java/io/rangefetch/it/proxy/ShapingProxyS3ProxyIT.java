@@ -1,7 +1,7 @@
-package io.rangefetch.it.proxy;
+package io.rangefetch.testing.proxy;
 
-import io.rangefetch.it.server.S3Server;
-import io.rangefetch.it.server.S3Servers;
+import io.rangefetch.testing.server.S3Server;
+import io.rangefetch.testing.server.S3Servers;
 
 class ShapingProxyS3ProxyIT extends ShapingProxySuite {
     @Override

@@ -1,14 +1,14 @@
-package io.rangefetch.it.proxy;
+package io.rangefetch.testing.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.rangefetch.it.server.S3Clients;
-import io.rangefetch.it.server.S3Server;
-import io.rangefetch.it.server.S3ServerTestBase;
-import io.rangefetch.it.server.ThreadLeakChecker;
 import io.rangefetch.testing.ProxiedS3;
+import io.rangefetch.testing.server.S3Clients;
+import io.rangefetch.testing.server.S3Server;
+import io.rangefetch.testing.server.S3ServerTestBase;
+import io.rangefetch.testing.server.ThreadLeakChecker;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;

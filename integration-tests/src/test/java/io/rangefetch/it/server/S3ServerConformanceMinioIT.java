@@ -1,4 +1,4 @@
-package io.rangefetch.it.server;
+package io.rangefetch.testing.server;
 
 class S3ServerConformanceMinioIT extends S3ServerConformanceSuite {
 

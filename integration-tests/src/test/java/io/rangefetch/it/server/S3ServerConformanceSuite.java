@@ -1,13 +1,13 @@
-package io.rangefetch.it.server;
+package io.rangefetch.testing.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.InstanceOfAssertFactories.type;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.rangefetch.it.proxy.NetworkModel;
-import io.rangefetch.it.proxy.ShapingProxy;
 import io.rangefetch.testing.ProxiedS3;
+import io.rangefetch.testing.proxy.NetworkModel;
+import io.rangefetch.testing.proxy.ShapingProxy;
 import java.io.IOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

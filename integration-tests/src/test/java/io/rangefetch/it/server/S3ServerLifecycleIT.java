@@ -1,4 +1,4 @@
-package io.rangefetch.it.server;
+package io.rangefetch.testing.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;

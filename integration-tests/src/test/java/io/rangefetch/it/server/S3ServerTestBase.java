@@ -1,4 +1,4 @@
-package io.rangefetch.it.server;
+package io.rangefetch.testing.server;
 
 import static java.util.Objects.requireNonNull;
 

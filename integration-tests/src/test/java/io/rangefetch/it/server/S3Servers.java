@@ -1,4 +1,4 @@
-package io.rangefetch.it.server;
+package io.rangefetch.testing.server;
 
 import org.junit.jupiter.api.Assumptions;
 

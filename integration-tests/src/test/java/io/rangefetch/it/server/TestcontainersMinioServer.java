@@ -1,4 +1,4 @@
-package io.rangefetch.it.server;
+package io.rangefetch.testing.server;
 
 import java.net.URI;
 import java.nio.file.Files;

@@ -3,12 +3,12 @@ package io.rangefetch.it.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.rangefetch.it.proxy.NetworkModel;
-import io.rangefetch.it.proxy.ProxyLedger;
-import io.rangefetch.it.proxy.ShapingProxy;
-import io.rangefetch.it.server.MinioServer;
-import io.rangefetch.it.server.S3Server;
 import io.rangefetch.testing.ProxiedS3;
+import io.rangefetch.testing.proxy.NetworkModel;
+import io.rangefetch.testing.proxy.ProxyLedger;
+import io.rangefetch.testing.proxy.ShapingProxy;
+import io.rangefetch.testing.server.MinioServer;
+import io.rangefetch.testing.server.S3Server;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

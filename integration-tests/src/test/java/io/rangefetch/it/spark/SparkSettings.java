@@ -1,6 +1,6 @@
 package io.rangefetch.it.spark;
 
-import io.rangefetch.it.server.S3Server;
+import io.rangefetch.testing.server.S3Server;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
