@@ -14,8 +14,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -47,6 +50,11 @@ import org.junit.jupiter.api.Test;
  * have had to name. A package under {@code io.rangefetch} that is in no layer fails the test too: whoever adds
  * one decides where it sits.
  *
+ * <p>The module declaration hides the engine on the module path only: on the class path, where Spark and Hadoop put
+ * the jars, every public class is callable. So inside the engine a type is package-private unless another package of
+ * core's main code names it, and the Javadoc of each one that is public says who, in a paragraph that starts
+ * {@code <p><b>Public because</b>} (the same scan: tests, benchmarks and comments do not count as a use).
+ *
  * <p>The module declaration keeps the engine inside on the module path; its exports are pinned here too (against
  * the compiled descriptors of core and of the client, whichever path the tests run on: they run on the class
  * path), and that core provides no format policy through the {@link java.util.ServiceLoader} (its built-in ones it
@@ -66,6 +74,12 @@ class ArchitectureTest {
             List.of(SETTING, "io.rangefetch.ObjectChangedException", "io.rangefetch.OpenOptions.ReadPolicy");
     private static final String SETTING_USES = "io.rangefetch.internal.config";
     private static final Pattern PACKAGE = Pattern.compile("^\\s*package\\s+([\\w.]+)\\s*;", Pattern.MULTILINE);
+    // A top-level type declared public: only a top-level declaration starts a line with its modifiers.
+    private static final Pattern PUBLIC_TYPE = Pattern.compile(
+            "^public\\s+(?:(?:final|abstract|sealed|non-sealed)\\s+)*(?:class|interface|@interface|record|enum)\\s+(\\w+)",
+            Pattern.MULTILINE);
+    // What the Javadoc of an engine type that is public starts the paragraph saying why with.
+    static final String PUBLIC_BECAUSE = "<p><b>Public because</b>";
     // A name that starts with io.rangefetch, not as the tail of a longer qualified name.
     private static final Pattern REFERENCE =
             Pattern.compile("(?<![\\w$.])io\\s*\\.\\s*rangefetch(?:\\s*\\.\\s*(?:[\\w$]+|\\*))*");
@@ -156,9 +170,6 @@ class ArchitectureTest {
      */
     @Test
     void theExportedSurfaceIsSixteenTopLevelTypes() throws IOException {
-        Pattern publicType = Pattern.compile(
-                "^public\\s+(?:(?:final|abstract|sealed|non-sealed)\\s+)*(?:class|interface|record|enum)\\s+(\\w+)",
-                Pattern.MULTILINE);
         List<String> exported = new ArrayList<>();
         for (Path directory : List.of(
                 MAIN_SOURCES.resolve("io/rangefetch"),
@@ -167,7 +178,7 @@ class ArchitectureTest {
             try (Stream<Path> files = Files.list(directory)) {
                 for (Path file :
                         files.filter(f -> f.toString().endsWith(".java")).toList()) {
-                    Matcher declared = publicType.matcher(codeOnly(read(file)));
+                    Matcher declared = PUBLIC_TYPE.matcher(codeOnly(read(file)));
                     if (declared.find()) {
                         exported.add(packageOf(directory) + "." + declared.group(1));
                     }
@@ -326,6 +337,164 @@ class ArchitectureTest {
         assertThat(violationsOf("package io.rangefetch.util;\n"))
                 .containsExactly(
                         "X.java: io.rangefetch.util is in none of core's layers: give it one in ArchitectureTest.Layer");
+    }
+
+    @Test
+    void theEnginesPublicTypesAreUsedByAnotherPackageAndSayWho() throws IOException {
+        Map<String, String> sources = new TreeMap<>();
+        for (Path file : sources(MAIN_SOURCES)) {
+            sources.put(MAIN_SOURCES.relativize(file).toString().replace('\\', '/'), read(file));
+        }
+        assertThat(sources.keySet())
+                .as("engine sources found under %s", MAIN_SOURCES.toAbsolutePath())
+                .anyMatch(file -> file.startsWith("io/rangefetch/internal/"));
+        assertThat(needlesslyOrSilentlyPublic(sources))
+                .as("public engine types that no other package needs, or whose Javadoc does not say who does")
+                .isEmpty();
+    }
+
+    @Test
+    void anEngineTypeThatIsPublicForNothingOrWithoutSayingWhyIsCaught() {
+        Map<String, String> sources = new TreeMap<>();
+        sources.put("Used.java", """
+                package io.rangefetch.internal.plan;
+                /**
+                 * Planned.
+                 *
+                 * <p><b>Public because</b> the reads use it.
+                 */
+                @SuppressWarnings("unused")
+                public record Used(long at) {}
+                """);
+        sources.put("Unused.java", """
+                package io.rangefetch.internal.plan;
+                /** <p><b>Public because</b> nobody, any more. */
+                public final class Unused {
+                    Used used;
+                }
+                """);
+        sources.put("Silent.java", """
+                package io.rangefetch.internal.plan;
+                /** Used, but says not by whom. */
+                public enum Silent { ONE }
+                """);
+        sources.put("Inside.java", """
+                package io.rangefetch.internal.plan;
+                final class Inside {}
+                """);
+        sources.put("Reader.java", """
+                package io.rangefetch.internal.read;
+                import io.rangefetch.internal.plan.Used;
+                /** Not {@link io.rangefetch.internal.plan.Unused}, whose name is in a comment only. */
+                final class Reader {
+                    String name = "io.rangefetch.internal.plan.Unused";
+                    Object silent = io.rangefetch.internal.plan.Silent.ONE;
+                }
+                """);
+        assertThat(needlesslyOrSilentlyPublic(sources))
+                .containsExactly(
+                        "Silent.java: io.rangefetch.internal.plan.Silent is public, and its Javadoc has no paragraph "
+                                + "starting " + PUBLIC_BECAUSE + " that names who outside its package uses it",
+                        "Unused.java: io.rangefetch.internal.plan.Unused is public, but no other package's main code "
+                                + "names it: make it package-private");
+    }
+
+    @Test
+    void aWildcardOrStaticImportCountsAsAUseOfWhatTheCodeNames() {
+        Map<String, String> sources = new TreeMap<>();
+        String type = """
+                package io.rangefetch.internal.config;
+                /** <p><b>Public because</b> the API parses with it. */
+                public final class %s {
+                    public static int parse(String value) { return 0; }
+                }
+                """;
+        sources.put("Parsed.java", type.formatted("Parsed"));
+        sources.put("Statically.java", type.formatted("Statically"));
+        sources.put("Unnamed.java", type.formatted("Unnamed"));
+        sources.put("Api.java", """
+                package io.rangefetch;
+                import static io.rangefetch.internal.config.Statically.parse;
+                import io.rangefetch.internal.config.*;
+                final class Api {
+                    int size = Parsed.parse("1") + parse("2");
+                }
+                """);
+        assertThat(needlesslyOrSilentlyPublic(sources))
+                .containsExactly("Unnamed.java: io.rangefetch.internal.config.Unnamed is public, but no other "
+                        + "package's main code names it: make it package-private");
+    }
+
+    /**
+     * What is wrong with the public top-level types of the engine among {@code sources} (file name to text): one
+     * that no file of another package names (in code: an import, a static import, a qualified name, or its simple
+     * name under a wildcard import), and one whose Javadoc does not say who outside its package uses it.
+     */
+    private static List<String> needlesslyOrSilentlyPublic(Map<String, String> sources) {
+        Map<String, String> codeOf = new TreeMap<>();
+        Map<String, String> packageOf = new TreeMap<>();
+        for (Map.Entry<String, String> source : sources.entrySet()) {
+            String code = codeOnly(source.getValue());
+            Matcher declared = PACKAGE.matcher(code);
+            codeOf.put(source.getKey(), code);
+            packageOf.put(source.getKey(), declared.find() ? declared.group(1) : "");
+        }
+        Set<String> usedElsewhere = new TreeSet<>();
+        for (Map.Entry<String, String> file : codeOf.entrySet()) {
+            Matcher reference = REFERENCE.matcher(file.getValue());
+            while (reference.find()) {
+                String name = reference.group().replaceAll("\\s", "");
+                String target = packageOf(name);
+                if (target.equals(packageOf.get(file.getKey()))) {
+                    continue;
+                }
+                String rest = name.substring(Math.min(name.length(), target.length() + 1));
+                if (rest.equals("*")) {
+                    // every type of that package the code names by its simple name
+                    Matcher word = Pattern.compile("[A-Z][\\w$]*").matcher(file.getValue());
+                    while (word.find()) {
+                        usedElsewhere.add(target + "." + word.group());
+                    }
+                } else if (!rest.isEmpty()) {
+                    usedElsewhere.add(target + "." + rest.split("\\.")[0]);
+                }
+            }
+        }
+        List<String> violations = new ArrayList<>();
+        for (Map.Entry<String, String> file : codeOf.entrySet()) {
+            String packageName = packageOf.get(file.getKey());
+            if (!packageName.equals(Layer.INTERNAL.root) && !packageName.startsWith(Layer.INTERNAL.root + ".")) {
+                continue;
+            }
+            Matcher declared = PUBLIC_TYPE.matcher(file.getValue());
+            if (!declared.find()) {
+                continue;
+            }
+            String type = packageName + "." + declared.group(1);
+            if (!classJavadoc(sources.get(file.getKey()), declared.start()).contains(PUBLIC_BECAUSE)) {
+                violations.add(file.getKey() + ": " + type + " is public, and its Javadoc has no paragraph starting "
+                        + PUBLIC_BECAUSE + " that names who outside its package uses it");
+            }
+            if (!usedElsewhere.contains(type)) {
+                violations.add(file.getKey() + ": " + type + " is public, but no other package's main code names it: "
+                        + "make it package-private");
+            }
+        }
+        return violations;
+    }
+
+    /** The Javadoc comment right before the declaration at {@code declaration} (annotations between), or "". */
+    private static String classJavadoc(String source, int declaration) {
+        int end = source.lastIndexOf("*/", declaration);
+        int start = end < 0 ? -1 : source.lastIndexOf("/**", end);
+        if (start < 0
+                || !source.substring(end + 2, declaration)
+                        .strip()
+                        .replaceAll("@[\\w.]+(\\([^)]*\\))?", "")
+                        .isBlank()) {
+            return "";
+        }
+        return source.substring(start, end + 2);
     }
 
     private static List<String> violationsOf(String source) {

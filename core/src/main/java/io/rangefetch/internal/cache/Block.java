@@ -15,6 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * copies out. The array goes back to the pool only when the count drops to zero, so no reader ever sees it
  * refilled with other bytes. The array may be longer than the range: only its first {@code range.length()}
  * bytes are the block's.
+ *
+ * <p><b>Public because</b> the reads of {@code internal.read} ({@code ObjectRead}, {@code BlockGet},
+ * {@code StreamingState}) claim, fill and copy out of blocks.
  */
 public final class Block {
     enum State {

@@ -57,6 +57,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * the index) is here, so that seeing room and taking it, and a block entering the index and its queue, stay single
  * steps under one lock that can be read in one place. What needs no lock is elsewhere: {@link MemoryBudget} counts,
  * {@link ArrayPool} keeps arrays, {@link Block} is one block's state.
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.StreamFactory} makes the factory's cache, and the reads of
+ * {@code internal.read} look up and claim blocks in it.
  */
 public final class BlockCache {
     private static final int STRIPES = 64;

@@ -17,6 +17,9 @@ import java.util.Optional;
  * identity only: a stream of another (other credentials, another SSE-C key or none) learns the object's length and
  * ETag from its own request, which S3 may refuse. Maintenance runs on the calling
  * thread, never on the common pool; time comes from the injected ticker.
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.StreamFactory} makes it and looks objects up in it, and
+ * {@code internal.read.ObjectVersion} stores and drops what it learns of an object.
  */
 public final class MetadataCache {
     private final Cache<Key, ObjectMetadata> entries;

@@ -10,6 +10,9 @@ import java.util.Comparator;
  * never share a key, so a stream pinned to one version cannot be served bytes of another; bytes fetched under
  * different identities (credentials, SSE-C key) never share a key either, so a stream is never served what another
  * principal, or the holder of another key, fetched.
+ *
+ * <p><b>Public because</b> {@code internal.read} ({@code ObjectVersion}, {@code FirstFetch}, {@code ObjectRead}) keys
+ * the blocks it claims and inserts by it.
  */
 public record ObjectId(String bucket, String key, String etag, AccessIdentity identity)
         implements Comparable<ObjectId> {

@@ -2,7 +2,12 @@ package io.rangefetch.internal.config;
 
 import java.time.Duration;
 
-/** The ranges settings are checked against; each message names the key, the bound and the value. */
+/**
+ * The ranges settings are checked against; each message names the key, the bound and the value.
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.Setting} and {@code io.rangefetch.StreamConfig} declare their settings'
+ * bounds with it.
+ */
 public final class Checks {
     /** The range a value must be in. */
     @FunctionalInterface

@@ -20,6 +20,9 @@ import java.util.regex.Pattern;
  *
  * <p>Not airlift's {@code DataSize}: it rejects the IEC spellings ({@code 64KiB}) our documented keys use, so
  * every value would need rewriting before it could parse.
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.Setting} and {@code io.rangefetch.StreamConfig} parse their settings'
+ * values with it.
  */
 public final class ConfigValues {
     /** Parses a text value of {@code key}; throws an {@link IllegalArgumentException} naming both when it fails. */

@@ -11,6 +11,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * life (a factory reads from a handful of buckets; S3 throttles per prefix within one, and a bucket-wide limit
  * is the cautious reading of that). When throttling is off there is no governor: {@link #forBucket} answers
  * {@code null}. Thread-safe.
+ *
+ * <p><b>Public because</b> {@code internal.read.ReadEngine} makes it, and {@code internal.read.RetryingSender} takes
+ * each bucket's governor from it.
  */
 public final class BucketGovernors {
     private final ThrottleSettings settings;

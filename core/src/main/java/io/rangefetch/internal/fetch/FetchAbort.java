@@ -17,6 +17,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Thread-safe: the fetch thread attaches, any thread aborts; whichever comes second does the cutting, and
  * a response is cut at most once.
+ *
+ * <p><b>Public because</b> {@code internal.read}'s senders attach each response to it and check it, and
+ * {@code internal.list.ParallelListing} hands it to them with each page it asks for.
  */
 public final class FetchAbort {
     private final AtomicReference<ObjectContent> attached = new AtomicReference<>();

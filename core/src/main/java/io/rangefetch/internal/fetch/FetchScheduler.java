@@ -66,6 +66,9 @@ import org.slf4j.LoggerFactory;
  * <p><b>Why one file.</b> The queue, the slots, the backoff timer's requeues, promotion, cancellation and the
  * dropped-task check all change state under the one monitor, and "every fetch ends once" is a property of how they
  * interleave: split over classes, that rule would have to be re-proved across each boundary. Its length is that rule.
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.StreamFactory} makes it, and {@code internal.read} and
+ * {@code internal.list} submit their fetches to it.
  */
 public final class FetchScheduler implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FetchScheduler.class);

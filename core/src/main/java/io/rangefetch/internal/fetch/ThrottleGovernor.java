@@ -34,6 +34,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * wake-ups of the abort callback and of the deadline task take this lock alone, on the aborting thread or the
  * scheduler's; a wake-up that runs on the waiter's own thread (an abort already done, a scheduler that refused the
  * task) finds the lock reentrant.
+ *
+ * <p><b>Public because</b> {@code internal.read}'s {@code AttemptSender} and {@code RetryingSender} take a permit from
+ * it before each request.
  */
 public final class ThrottleGovernor {
     private final String bucket;

@@ -5,6 +5,9 @@ package io.rangefetch.internal.fetch;
  * {@code maxConcurrency}, up by {@code increaseStep} after a round of answers without a 503, multiplied by
  * {@code decreaseFactor} on a 503, starting at {@code initialConcurrency}; with {@code testsNoise}, each decrease
  * tests whether the 503s track the load ({@link LoadTestedLimit}). Off, no governor limits anything.
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.EngineSettings} makes it from the configuration, and
+ * {@code internal.read.Resilience} carries it.
  */
 public record ThrottleSettings(
         boolean enabled,

@@ -21,6 +21,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A tail that does not parse as ORC is left alone (one warning per stream): the reader reports a corrupt
  * file itself, and its reads return the right bytes.
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.FormatPolicies} makes it, one of the built-in policies.
  */
 public final class OrcFormatPolicy implements FormatPolicy {
     // ORC's footer and stripe statistics: tens of KiB typically, a few hundred for files of many stripes.

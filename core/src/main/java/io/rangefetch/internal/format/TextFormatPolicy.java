@@ -14,6 +14,8 @@ import io.rangefetch.format.FormatPolicy.FormatStream;
  *
  * <p>Nothing is fetched at open: positioned reads of a text object (a sampler, an index lookup) fetch only what
  * they ask for, as they would without a policy.
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.FormatPolicies} makes it, one of the built-in policies.
  */
 public final class TextFormatPolicy implements FormatPolicy {
 

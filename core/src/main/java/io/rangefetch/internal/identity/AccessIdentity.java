@@ -17,6 +17,9 @@ import java.util.Arrays;
  * log line tells two identities apart without offering anything to test a guessed secret against.
  *
  * <p>Immutable and thread-safe; ordered (by its digests) so it can sit in a sorted key.
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.StreamFactory} resolves one per stream, {@code internal.cache} keys
+ * blocks and metadata by it, and {@code internal.read} carries it.
  */
 public final class AccessIdentity implements Comparable<AccessIdentity> {
     private static final byte[] NO_SSE_KEY = new byte[0];

@@ -46,6 +46,8 @@ import software.amazon.awssdk.identity.spi.IdentityProvider;
  *
  * <p>Resolving asks the provider, which caches and refreshes as it does for the SDK's own requests, at most once per
  * stream opened; the wait is bounded.
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.StreamFactory} makes it and resolves each stream's identity with it.
  */
 public final class CredentialsIdentities {
     private static final Logger LOG = LoggerFactory.getLogger(CredentialsIdentities.class);

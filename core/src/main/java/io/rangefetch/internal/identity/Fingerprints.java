@@ -15,6 +15,8 @@ import javax.crypto.spec.SecretKeySpec;
  * The digests an {@link AccessIdentity} is made of. Each is SHA-256 over a label naming what it digests, then each
  * part with its length before it, so no two different inputs (an access key id that ends where a secret begins, a
  * credentials digest taken for an SSE-C key) can give the same bytes to hash.
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.SharedFactories} keys and tags its shared factories with it.
  */
 public final class Fingerprints {
     private static final SecureRandom RANDOM = new SecureRandom();

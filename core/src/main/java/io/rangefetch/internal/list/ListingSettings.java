@@ -6,6 +6,9 @@ import java.util.Objects;
 /**
  * How a listing runs ({@code list.*}): keys asked for a page, the most cursors one listing is split into, the
  * most LIST requests one listing has in flight, and how long a reader waits for one page (zero: no limit).
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.EngineSettings} makes it from the configuration, and
+ * {@code io.rangefetch.StreamFactory} hands it to each listing.
  */
 public record ListingSettings(int pageSize, int cursors, int parallelism, Duration pageWait) {
 

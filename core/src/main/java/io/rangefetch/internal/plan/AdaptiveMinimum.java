@@ -36,6 +36,9 @@ import java.util.List;
  * <p><b>Threads.</b> Positioned reads run from many threads on one stream, so every method holds this object's
  * monitor, and only for arithmetic on its own fields: nothing is called out, nothing waited for. Otherwise pure: no
  * I/O, clocks or threads, so it can be tested read by read.
+ *
+ * <p><b>Public because</b> {@code internal.read.ObjectReader} keeps one per stream, and
+ * {@code internal.read.PlannedRead} tells it each read and plan and asks it for the minimum.
  */
 public final class AdaptiveMinimum {
     /** The smallest minimum; see the class comment. */

@@ -14,21 +14,21 @@ import java.util.List;
  * @param parts the GETs that fetch it, in object order: one, or several when the span is larger than the
  *     maximum request size or when it is cut at gaps to be fetched in parallel
  */
-public record CoalescedRequest(
+record CoalescedRequest(
         ByteRange span, List<Integer> ranges, long gapBytes, boolean discardGaps, List<RequestPart> parts) {
 
-    public CoalescedRequest {
+    CoalescedRequest {
         ranges = List.copyOf(ranges);
         parts = List.copyOf(parts);
     }
 
     /** Bytes its parts fetch. */
-    public long fetchedBytes() {
+    long fetchedBytes() {
         return parts.stream().mapToLong(part -> part.range().length()).sum();
     }
 
     /** Bytes the caller asked for. */
-    public long usefulBytes() {
+    long usefulBytes() {
         return fetchedBytes() - gapBytes;
     }
 }

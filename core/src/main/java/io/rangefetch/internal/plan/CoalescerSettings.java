@@ -4,6 +4,8 @@ package io.rangefetch.internal.plan;
  * The limits {@link RangeCoalescer} works within (see StreamConfig's {@code vectored.*} keys for what each means
  * and how the defaults follow from the network model).
  *
+ * <p><b>Public because</b> {@code io.rangefetch.EngineSettings} makes it from the configuration.
+ *
  * @param minSeek the largest gap between two ranges that is read through rather than skipped with another GET
  * @param maxMergedSize the largest span a request merged from several ranges may cover
  * @param maxRequestSize the largest single GET; larger requests are cut into even parts fetched in parallel

@@ -8,6 +8,9 @@ import java.util.List;
  * What one read, vectored read or prefetch fetches, in the form every read claims from: the GETs in the order
  * they are claimed, each with the blocks it fills and which of the read's wanted ranges copy from each block.
  *
+ * <p><b>Public because</b> {@code internal.read}'s {@code ObjectRead}, {@code PlannedRead} and {@code VectoredRead}
+ * carry out the plan.
+ *
  * @param gets the GETs, in the order their blocks are claimed (demand before prefetch for a planned read)
  * @param prefetchesInARow whether the prefetch GETs continue one another (a sequential ramp): once one finds no
  *     room in the budget, the ones after it would leave a hole, so they are not claimed either

@@ -8,6 +8,9 @@ package io.rangefetch.internal.plan;
  * one connection moves during a first-byte latency spends more time waiting than transferring. A small object
  * read whole is cut into as many parallel parts of at least {@code smallObjectPartSize} as
  * {@code prefetchParallelism} allows.
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.EngineSettings} makes it from the configuration, and
+ * {@code internal.read.Predictions} reads it.
  */
 public record PlannerSettings(
         long minRequestSize,

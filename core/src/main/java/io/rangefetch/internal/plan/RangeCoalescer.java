@@ -46,6 +46,9 @@ import java.util.List;
  * </ul>
  *
  * <p>Thread-safe: immutable.
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.StreamFactory} makes it, and {@code internal.read} ({@code ReadEngine},
+ * {@code ReadShape}) hands it to the vectored planner.
  */
 public final class RangeCoalescer {
     private final CoalescerSettings settings;
@@ -68,7 +71,7 @@ public final class RangeCoalescer {
      * overlapping ranges already; an overlap found here is a bug and fails with an
      * {@link IllegalArgumentException}.
      */
-    public List<CoalescedRequest> coalesce(List<CallerRange> ranges) {
+    List<CoalescedRequest> coalesce(List<CallerRange> ranges) {
         return plan(ranges, false);
     }
 
@@ -78,7 +81,7 @@ public final class RangeCoalescer {
      * behind reads a caller waits for and are read in order, one row group after another, so what reading through
      * a gap costs is its bytes (a column projection's unread columns), not the time to the last byte.
      */
-    public List<CoalescedRequest> coalesceAhead(List<CallerRange> ranges) {
+    List<CoalescedRequest> coalesceAhead(List<CallerRange> ranges) {
         return plan(ranges, true);
     }
 

@@ -8,10 +8,10 @@ import io.rangefetch.client.ByteRange;
  * @param range the caller range's index in the list given to {@link RangeCoalescer#coalesce}
  * @param bytes where those bytes are in the object
  */
-public record RangeSegment(int range, ByteRange bytes) {
+record RangeSegment(int range, ByteRange bytes) {
 
     /** Where these bytes go in the caller's buffer for {@code of}, the range this segment belongs to. */
-    public long offsetIn(CallerRange of) {
+    long offsetIn(CallerRange of) {
         return bytes.start() - of.offset();
     }
 }

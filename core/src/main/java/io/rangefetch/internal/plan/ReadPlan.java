@@ -11,6 +11,8 @@ import java.util.List;
  * <p>{@code quietEnd} lets a stream skip planning: a streaming read that starts exactly where this one ended and
  * ends at or before {@code quietEnd} would get a plan with nothing to fetch and the state
  * {@code next.followedBy(end)}. It equals this read's end when the next read must be planned.
+ *
+ * <p><b>Public because</b> {@code internal.read.PlannedRead} carries out the plan.
  */
 public record ReadPlan(List<ByteRange> demand, List<ByteRange> prefetch, SequentialState next, long quietEnd) {
 

@@ -32,6 +32,9 @@ import java.util.List;
  *   <li>Prefetch never goes past the read's {@code prefetchEnd} (the end of a task's split): those bytes are
  *       another task's.</li>
  * </ul>
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.StreamFactory} makes it, and {@code internal.read} plans every read
+ * with it.
  */
 public final class ReadPlanner {
     private final PlannerSettings settings;

@@ -3,6 +3,9 @@ package io.rangefetch.internal.plan;
 /**
  * One read to plan, against an object whose length is known.
  *
+ * <p><b>Public because</b> {@code internal.read}'s {@code ObjectReader} and {@code PlannedRead} describe a read to the
+ * planner with it.
+ *
  * @param streaming {@code true} for reads at the stream's position (they drive sequential detection),
  *     {@code false} for positioned reads, which fetch only what they need
  * @param starved whether the read's first bytes are still in flight: the reader caught up with its prefetch

@@ -18,6 +18,9 @@ import java.time.Duration;
  *
  * <p>Pure and immutable. The arithmetic is exact (a floating-point product can land one byte off a whole
  * number, and the derived sizes are pinned by tests and documented to the byte).
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.StreamConfig} and {@code io.rangefetch.EngineSettings} derive request
+ * sizes from it.
  */
 public record RequestCostModel(Duration firstByteLatency, long connectionBandwidth) {
     private static final BigInteger NANOS_PER_SECOND = BigInteger.valueOf(1_000_000_000L);

@@ -7,9 +7,9 @@ import java.util.List;
  * One GET of a coalesced request: a range of at most the maximum request size and the caller-range segments in
  * it, in object order. Bytes of the part that no segment covers are gap bytes.
  */
-public record RequestPart(ByteRange range, List<RangeSegment> segments) {
+record RequestPart(ByteRange range, List<RangeSegment> segments) {
 
-    public RequestPart {
+    RequestPart {
         segments = List.copyOf(segments);
     }
 }

@@ -3,6 +3,9 @@ package io.rangefetch.internal.plan;
 /**
  * What a stream remembers of its reads to detect sequential access and ramp its prefetch.
  *
+ * <p><b>Public because</b> {@code internal.read.StreamingState} keeps a stream's, and {@code internal.read.PlannedRead}
+ * advances it.
+ *
  * @param nextExpected where the last streaming read ended (-1 before the first)
  * @param streak how many reads in a row started exactly where the previous one ended
  * @param window the current prefetch window, 0 while the stream is not sequential

@@ -26,6 +26,8 @@ import java.util.List;
  * one).
  *
  * <p>Pure and not thread-safe: the caller serializes {@link #observe}.
+ *
+ * <p><b>Public because</b> {@code internal.read.Predictions} keeps one per stream.
  */
 public final class StridePattern {
     private final PlannerSettings settings;

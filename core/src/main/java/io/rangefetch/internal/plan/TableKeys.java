@@ -7,6 +7,8 @@ import static java.util.Objects.requireNonNull;
  * ({@code name=value}) at the folder's end. The files of one table share a writer and a schema, and its readers
  * read them alike, so what was learned of some (footer sizes, what predictions wasted) fits the others:
  * {@code w/db/t/data/day=1/h=2/f.parquet} belongs to {@code w/db/t/data}.
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.StreamFormatView} tells a format policy an object's table with it.
  */
 public final class TableKeys {
     private TableKeys() {}

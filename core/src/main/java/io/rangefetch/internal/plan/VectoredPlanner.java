@@ -29,6 +29,9 @@ import java.util.function.IntUnaryOperator;
  * (the gap bytes are then read and dropped, never cached).
  *
  * <p>Thread-safe: immutable.
+ *
+ * <p><b>Public because</b> {@code internal.read}'s {@code VectoredRead} plans with it, and {@code ObjectRead} and
+ * {@code ReadShape} use it.
  */
 public final class VectoredPlanner {
     private final ReadPlanner planner;

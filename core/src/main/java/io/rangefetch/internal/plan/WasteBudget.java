@@ -17,6 +17,8 @@ package io.rangefetch.internal.plan;
  * has read enough to pay for what they wasted.
  *
  * <p>Thread-safe: positioned reads run concurrently on one stream. One monitor, held only to add and compare.
+ *
+ * <p><b>Public because</b> {@code internal.read.Predictions} keeps one per stream.
  */
 public final class WasteBudget {
     /** Waste allowed per byte read: fetched stays within {@code 1 + RATIO} times read. */

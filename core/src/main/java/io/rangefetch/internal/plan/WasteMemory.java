@@ -23,6 +23,9 @@ import java.util.List;
  *
  * <p>Bounded: at most {@value #REMEMBERED} files and as many tables, the least recently used forgotten first.
  * Thread-safe (Caffeine's maps; a table's whole-read record is replaced atomically, never changed in place).
+ *
+ * <p><b>Public because</b> {@code internal.read.ReadEngine} keeps the factory's, and {@code internal.read.Predictions}
+ * reads and adds to it.
  */
 public final class WasteMemory {
     static final int REMEMBERED = 10_000;

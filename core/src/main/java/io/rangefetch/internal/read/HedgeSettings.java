@@ -8,6 +8,8 @@ import java.time.Duration;
  * When a GET slow to begin is sent again ({@link AttemptSender}): once it has waited past {@code percentile} of
  * the recent first-byte latencies of GETs of its size, and at least {@code minDelay}; never more often than
  * {@code maxFraction} of the GETs sent.
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.EngineSettings} makes it from the configuration.
  */
 public record HedgeSettings(boolean enabled, double percentile, Duration minDelay, double maxFraction) {
 

@@ -44,6 +44,9 @@ import java.util.function.LongUnaryOperator;
  * object's planning lock (the cache's, striped by object) is held only while planning and claiming; under it the
  * cache takes its own eviction lock, never the other way round. The monitors of the stride pattern, the waste
  * budget and the adaptive minimum are each held only inside their own methods, under no other lock.
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.StreamFactory} opens one per stream, and
+ * {@code io.rangefetch.SeekableS3InputStream} and {@code io.rangefetch.StreamFormatView} read through it.
  */
 public final class ObjectReader implements AutoCloseable {
     private static final int MAX_ATTEMPTS = 3;

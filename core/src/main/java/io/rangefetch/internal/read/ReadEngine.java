@@ -29,6 +29,8 @@ import java.util.concurrent.Executor;
  * planners. It opens the factory's streams' readers ({@link #open}) and sends its listing requests ({@link #list}).
  * Within this package it is also what a stream and its reads ask for those parts: they hold the engine, not a copy of
  * each part, so that no record of collaborators is handed from one constructor to the next. Thread-safe.
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.StreamFactory} wires it.
  */
 public final class ReadEngine {
     private final BlockCache cache;

@@ -9,6 +9,9 @@ import java.time.Duration;
  * How the engine copes with a slow or failing S3: retries ({@code retry.*}), the per-attempt timeouts, the
  * deadline of one read call, the throttle governors ({@code throttle.*}) and hedging ({@code hedge.*}). A zero
  * duration is no limit.
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.EngineSettings} makes it from the configuration, and
+ * {@code io.rangefetch.StreamFactory} hands it to the engine.
  */
 public record Resilience(
         RetrySettings retry,

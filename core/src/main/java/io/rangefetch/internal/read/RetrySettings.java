@@ -10,6 +10,8 @@ import java.time.Duration;
  * before each retry a wait drawn at random between 0 and {@code min(maxDelay, baseDelay × 2^(retry - 1))} ("full
  * jitter": clients throttled together spread out instead of retrying in step); no retry starts later than
  * {@code deadline} after the first attempt.
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.EngineSettings} makes it from the configuration.
  */
 public record RetrySettings(int maxAttempts, Duration baseDelay, Duration maxDelay, Duration deadline) {
 

@@ -11,6 +11,8 @@ import java.util.function.Consumer;
  * into {@code buffer} from its position on (absolute writes, so parts of the range may arrive from several
  * threads), then handed over through {@code result} with the limit just past them. On failure the buffer goes
  * back through {@code release} first.
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.VectoredRanges} makes one per caller range.
  */
 public record VectoredRange(
         long offset,

@@ -5,6 +5,10 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Counters for one stream or one factory. A stream's counter forwards every increment to its factory's, so
  * the factory's totals never need a pass over its streams. Thread-safe.
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.StreamFactory} keeps the root,
+ * {@code io.rangefetch.SeekableS3InputStream} snapshots a stream's, and {@code internal.cache} and
+ * {@code internal.read} count into it.
  */
 public final class StatisticsCounter {
     private final StatisticsCounter parent;

@@ -30,6 +30,9 @@ import java.util.function.LongSupplier;
  * losing its deadline; parts that must tell a refusal apart call {@link ScheduledExecutorService} themselves.
  *
  * <p>Thread-safe, as its ticker and scheduler must be.
+ *
+ * <p><b>Public because</b> {@code io.rangefetch.StreamFactory} makes it, and {@code internal.fetch},
+ * {@code internal.list} and {@code internal.read} read the clock and schedule with it.
  */
 public final class TimeSource {
     private final LongSupplier ticker;

@@ -1,8 +1,6 @@
-package io.rangefetch;
+package io.rangefetch.internal.plan;
 
-import io.rangefetch.internal.plan.CallerRange;
-import io.rangefetch.internal.plan.CoalescedRequest;
-import io.rangefetch.internal.plan.RangeCoalescer;
+import io.rangefetch.FactorySettings;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -20,9 +18,10 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * Coalescing a vectored read of 1,000 ranges, given in shuffled order, with the default settings as a factory
- * derives them ({@code StreamConfig.coalescerSettings()}: in core's package so as to use that mapping, not a copy
- * of it). {@code dense}: 1 to 64 KiB ranges with gaps up to 256 KiB, so nearly all merge; {@code sparse}: gaps of
- * 1 to 8 MiB around the 2.55 MiB min-seek, so about a quarter merge.
+ * derives them ({@link FactorySettings#defaultCoalescer()}, that mapping, not a copy of it). In the planning package,
+ * as the ranges and requests it builds and gets back are package-private there. {@code dense}: 1 to 64 KiB ranges
+ * with gaps up to 256 KiB, so nearly all merge; {@code sparse}: gaps of 1 to 8 MiB around the 2.55 MiB min-seek, so
+ * about a quarter merge.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -39,7 +38,7 @@ public class RangeCoalescerBenchmark {
 
     @Setup
     public void setUp() {
-        coalescer = new RangeCoalescer(EngineSettings.coalescer(StreamConfig.defaults()));
+        coalescer = new RangeCoalescer(FactorySettings.defaultCoalescer());
         Random random = new Random(11);
         long maxGap = layout.equals("dense") ? 256 << 10 : 7 << 20;
         long minGap = layout.equals("dense") ? 0 : 1 << 20;
