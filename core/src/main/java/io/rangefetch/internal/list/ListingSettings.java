@@ -8,7 +8,7 @@ import java.util.Objects;
  * most LIST requests one listing has in flight, and how long a reader waits for one page (zero: no limit).
  *
  * <p><b>Public because</b> {@code io.rangefetch.EngineSettings} makes it from the configuration, and
- * {@code io.rangefetch.StreamFactory} hands it to each listing.
+ * {@code io.rangefetch.ObjectListing} hands it to each listing it starts.
  */
 public record ListingSettings(int pageSize, int cursors, int parallelism, Duration pageWait) {
 

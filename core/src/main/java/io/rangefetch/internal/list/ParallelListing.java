@@ -56,8 +56,7 @@ import java.util.function.Consumer;
  * submitted, and a cursor's {@link ListingCursor} is only touched by the one thread its single request in flight
  * runs on (its split too, which that thread makes under the lock).
  *
- * <p><b>Public because</b> {@code io.rangefetch.StreamFactory} starts it, and {@code io.rangefetch.ObjectListing} is
- * the caller's view of it.
+ * <p><b>Public because</b> {@code io.rangefetch.ObjectListing} starts it and is the caller's view of it.
  */
 public final class ParallelListing implements Closeable {
     /** How often a waiting reader looks for pages an executor dropped (see {@link FetchScheduler}). */

@@ -3,7 +3,7 @@ package io.rangefetch.internal.plan;
 /**
  * The caller's hint, as the planner needs it.
  *
- * <p><b>Public because</b> {@code io.rangefetch.StreamFactory} maps a read policy to it, and {@code internal.read}
+ * <p><b>Public because</b> {@code io.rangefetch.FormatPolicies} maps a read policy to it, and {@code internal.read}
  * hands it to the planners.
  */
 public enum AccessHint {
