@@ -8,9 +8,9 @@ import io.rangefetch.client.ObjectClient.ListRequest;
 import io.rangefetch.client.ObjectClient.ObjectAddress;
 import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.MetadataCache;
-import io.rangefetch.internal.fetch.BucketGovernors;
 import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchScheduler;
+import io.rangefetch.internal.fetch.ThrottleGovernor;
 import io.rangefetch.internal.fetch.ThrottleSettings;
 import io.rangefetch.internal.identity.AccessIdentity;
 import io.rangefetch.internal.plan.AccessHint;
@@ -40,7 +40,7 @@ public final class ReadEngine {
     private final RangeCoalescer coalescer;
     private final TimeSource time;
     private final Duration readDeadline;
-    private final BucketGovernors governors;
+    private final ThrottleGovernor.PerBucket governors;
     private final RetryingSender sender;
     // what closed streams' predictions wasted, which new streams of the same kind learn from
     private final WasteMemory waste = new WasteMemory();
@@ -72,7 +72,7 @@ public final class ReadEngine {
         requireNonNull(resilience, "resilience is null");
         this.time = requireNonNull(time, "time is null");
         this.readDeadline = resilience.readDeadline();
-        this.governors = new BucketGovernors(resilience.throttle(), time);
+        this.governors = new ThrottleGovernor.PerBucket(resilience.throttle(), time);
         AttemptSender attempts =
                 new AttemptSender(client, exchanges, resilience.firstByteTimeout(), resilience.hedge(), time);
         BodyWatchdog watchdog = new BodyWatchdog(time, resilience.betweenBytesTimeout());
@@ -191,7 +191,7 @@ public final class ReadEngine {
         return waste;
     }
 
-    BucketGovernors governors() {
+    ThrottleGovernor.PerBucket governors() {
         return governors;
     }
 

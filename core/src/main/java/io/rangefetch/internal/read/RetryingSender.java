@@ -11,7 +11,6 @@ import io.rangefetch.client.ObjectClient.ObjectContent;
 import io.rangefetch.client.ObjectClient.ObjectMetadata;
 import io.rangefetch.client.ObjectClient.RangeGetRequest;
 import io.rangefetch.internal.fetch.BackOff;
-import io.rangefetch.internal.fetch.BucketGovernors;
 import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchCancelledException;
 import io.rangefetch.internal.fetch.ThrottleGovernor;
@@ -75,7 +74,7 @@ final class RetryingSender {
     private final boolean retries;
     private final AttemptSender sender;
     private final BodyWatchdog watchdog;
-    private final BucketGovernors governors;
+    private final ThrottleGovernor.PerBucket governors;
     private final Duration governorWait;
     private final TimeSource time;
 
@@ -88,7 +87,7 @@ final class RetryingSender {
             RetrySettings retry,
             AttemptSender sender,
             BodyWatchdog watchdog,
-            BucketGovernors governors,
+            ThrottleGovernor.PerBucket governors,
             Duration governorWait,
             TimeSource time) {
         this.maxRequestSize = maxRequestSize;

@@ -344,7 +344,8 @@ class ThrottleGovernorTest {
 
     @Test
     void theRegistryGivesOneGovernorPerBucketAndNoneWhenOff() {
-        BucketGovernors governors = new BucketGovernors(new ThrottleSettings(true, 1, 8, 4, 1, 0.5, false), time());
+        ThrottleGovernor.PerBucket governors =
+                new ThrottleGovernor.PerBucket(new ThrottleSettings(true, 1, 8, 4, 1, 0.5, false), time());
         assertThat(governors.limit("a")).isEqualTo(-1);
         assertThat(governors.forBucket("a")).isSameAs(governors.forBucket("a")).isNotSameAs(governors.forBucket("b"));
         assertThat(governors.limit("a")).isEqualTo(4);
@@ -352,8 +353,8 @@ class ThrottleGovernorTest {
         now.addAndGet(1);
         permits.forEach(Permit::throttled);
         assertThat(governors.lowestLimit()).isEqualTo(2);
-        assertThat(BucketGovernors.off().forBucket("a")).isNull();
-        assertThat(BucketGovernors.off().lowestLimit()).isEqualTo(-1);
+        assertThat(ThrottleGovernor.PerBucket.off().forBucket("a")).isNull();
+        assertThat(ThrottleGovernor.PerBucket.off().lowestLimit()).isEqualTo(-1);
     }
 
     /** Waits (bounded) until a demand request is parked in the governor: a prefetch then finds no place. */

@@ -10,7 +10,6 @@ import io.rangefetch.client.ObjectClient.ObjectAddress;
 import io.rangefetch.client.ObjectClient.ObjectContent;
 import io.rangefetch.client.ObjectClient.ObjectMetadata;
 import io.rangefetch.client.ObjectClient.RangeGetRequest;
-import io.rangefetch.internal.fetch.BucketGovernors;
 import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchAbortAccess;
 import io.rangefetch.internal.fetch.ThrottleGovernor;
@@ -260,7 +259,8 @@ class AttemptSenderTest {
     }
 
     private ThrottleGovernor governor(int limit) {
-        return new BucketGovernors(new ThrottleSettings(true, 1, 64, limit, 1, 0.5, false), time.timeSource())
+        return new ThrottleGovernor.PerBucket(
+                        new ThrottleSettings(true, 1, 64, limit, 1, 0.5, false), time.timeSource())
                 .forBucket("bucket");
     }
 
