@@ -149,8 +149,12 @@ public final class ParquetFormatPolicy implements FormatPolicy {
      */
     CompletableFuture<ParquetFooter> footer(FormatStream stream) {
         long length = stream.knownLength().orElseThrow();
-        FileVersion version =
-                new FileVersion(stream.bucket(), stream.key(), stream.etag().orElseThrow(), stream.readerIdentity());
+        // An empty object has no ETag when its length was learned from a 416; too short to be Parquet, it is
+        // refused (and logged) once per file and identity like any other, under no ETag.
+        String etag = length < ParquetFooter.TRAILER_BYTES
+                ? stream.etag().orElse("")
+                : stream.etag().orElseThrow();
+        FileVersion version = new FileVersion(stream.bucket(), stream.key(), etag, stream.readerIdentity());
         CompletableFuture<ParquetFooter> footer = footers.get(version, ignored -> readFooter(stream, length));
         // a read that failed (the network, a closed factory) is tried again by the file's next stream
         footer.whenComplete((parsed, failure) -> {
@@ -231,7 +235,6 @@ public final class ParquetFormatPolicy implements FormatPolicy {
         return null;
     }
 
-    /** A file's version: footers are cached by it, so a rewritten file is parsed anew. */
     /**
      * One version of a file as one identity read it: a footer parsed from bytes one identity fetched is never handed
      * to a stream of another, which would learn the file's schema and layout from bytes it may not read.

@@ -75,6 +75,28 @@ class ParquetFormatPolicyTest {
     }
 
     @Test
+    void anEmptyParquetObjectIsNotAFooterAndReadsEmpty() throws Exception {
+        fixture.client().put(StreamFixture.BUCKET, "empty.parquet", new byte[0]);
+        ParquetFormatPolicy policy = new ParquetFormatPolicy();
+        StreamFactory factory = fixture.factory(StreamConfig.defaults(), List.of(policy));
+        S3Location location = new S3Location(StreamFixture.BUCKET, "empty.parquet");
+        for (int stream = 0; stream < 2; stream++) {
+            // nothing known at open: the length comes from the first GET's 416, which carries no ETag
+            try (SeekableS3InputStream empty = factory.open(location)) {
+                assertThat(empty.read()).isEqualTo(-1);
+                assertThat(empty.read(new byte[10], 0, 10)).isEqualTo(-1);
+            }
+            fixture.awaitQuiet();
+        }
+        assertThat(policy.footerOf(location, "").orElseThrow().get(10, TimeUnit.SECONDS))
+                .as("too short to be Parquet: column awareness off, not the policy failing")
+                .isNull();
+        assertThat(policy.footersHeld(location, ""))
+                .as("refused once for the file")
+                .isEqualTo(1);
+    }
+
+    @Test
     void openingFetchesTheTailAFileOfItsSizeNeeds() throws Exception {
         StreamFactory factory = fixture.factory(
                 StreamConfig.builder()
