@@ -1,6 +1,6 @@
 package io.rangefetch.iceberg;
 
-import io.rangefetch.testing.server.MinioBinary;
+import io.rangefetch.it.server.MinioBinary;
 import io.rangefetch.testing.server.S3Server;
 
 /** The end-to-end suite on a real MinIO (the {@code minio} binary); skipped where there is none. */

@@ -2,7 +2,7 @@ package io.rangefetch.iceberg;
 
 import io.rangefetch.it.EntryPoint;
 import io.rangefetch.it.RetryFaultSuite;
-import io.rangefetch.testing.server.MinioBinary;
+import io.rangefetch.it.server.MinioBinary;
 import io.rangefetch.testing.server.S3Server;
 import java.util.Map;
 

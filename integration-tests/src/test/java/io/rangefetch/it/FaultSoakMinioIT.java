@@ -1,7 +1,7 @@
 package io.rangefetch.it;
 
+import io.rangefetch.it.server.S3Servers;
 import io.rangefetch.testing.server.S3Server;
-import io.rangefetch.testing.server.S3Servers;
 import java.util.Map;
 
 class FaultSoakMinioIT extends FaultSoakSuite {

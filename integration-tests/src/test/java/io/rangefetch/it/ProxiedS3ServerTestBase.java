@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.rangefetch.StreamConfig;
 import io.rangefetch.StreamFactory;
+import io.rangefetch.it.server.S3ServerTestBase;
 import io.rangefetch.testing.ProxiedS3;
 import io.rangefetch.testing.proxy.Fault;
 import io.rangefetch.testing.proxy.NetworkModel;
@@ -13,7 +14,6 @@ import io.rangefetch.testing.proxy.ProxyLedger;
 import io.rangefetch.testing.proxy.ShapingProxy;
 import io.rangefetch.testing.server.S3Clients;
 import io.rangefetch.testing.server.S3Server;
-import io.rangefetch.testing.server.S3ServerTestBase;
 import io.rangefetch.testing.server.ThreadLeakChecker;
 import java.io.IOException;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package io.rangefetch.it;
 
+import io.rangefetch.it.server.S3Servers;
 import io.rangefetch.testing.server.S3Server;
-import io.rangefetch.testing.server.S3Servers;
 
 /** Runs only when RANGEFETCH_S3_ENDPOINT points at an S3 endpoint (credentials from the AWS variables). */
 class StreamExternalIT extends StreamSuite {

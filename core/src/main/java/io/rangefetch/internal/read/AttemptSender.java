@@ -21,10 +21,11 @@ import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -324,19 +325,14 @@ final class AttemptSender {
     }
 
     /**
-     * One send of the request, on an exchange thread, and the governor place it holds. A send that nobody waits for
-     * any more before an exchange thread took it up (its fetch was aborted while the exchange threads were busy) is
-     * never sent: a GET that goes out after its reader left would only be cut, and would reach the server after the
-     * read that caused it had failed, when its caller counts the requests it made.
+     * One send of the request, on an exchange thread, and the governor place it holds. One discarded before a thread
+     * took it up is never sent: its answer would only be cut, after the read that caused it had failed.
      */
     private static final class Send<T> {
-        private static final int QUEUED = 0;
-        private static final int SENDING = 1;
-        private static final int ABANDONED = 2;
-
         private final CompletableFuture<T> future = new CompletableFuture<>();
         private final Permit permit;
-        private final AtomicInteger state = new AtomicInteger(QUEUED);
+        // Set by whichever comes first: the exchange thread sending it, or a discard abandoning it.
+        private final AtomicBoolean taken = new AtomicBoolean();
 
         Send(Permit permit) {
             this.permit = permit;
@@ -344,7 +340,7 @@ final class AttemptSender {
 
         /** Runs on an exchange thread: sends the request, unless it was abandoned while it waited for the thread. */
         void go(Request<T> request) {
-            if (!state.compareAndSet(QUEUED, SENDING)) {
+            if (!taken.compareAndSet(false, true)) {
                 return; // abandoned: discard completed the future and gave the place back
             }
             try {
@@ -367,7 +363,7 @@ final class AttemptSender {
             try {
                 future.join();
                 throw new IllegalStateException("The send did not fail");
-            } catch (java.util.concurrent.CompletionException e) {
+            } catch (CompletionException e) {
                 cause = e.getCause();
             }
             if (cause instanceof IOException io) {
@@ -382,12 +378,9 @@ final class AttemptSender {
             return new IOException(cause);
         }
 
-        /**
-         * Nobody waits for this send any more: if it has not gone out yet, it never will; otherwise its answer is
-         * cut when it comes. Either way its place is given back.
-         */
+        /** Nobody waits for it: unsent, it never goes; sent, its answer is cut. Its place is given back. */
         void discard(Consumer<T> cut, StatisticsCounter statistics) {
-            if (state.compareAndSet(QUEUED, ABANDONED)) {
+            if (taken.compareAndSet(false, true)) {
                 future.completeExceptionally(
                         new FetchCancelledException("The request was abandoned before it was sent", null));
             }
@@ -398,10 +391,7 @@ final class AttemptSender {
                     }
                     cut.accept(answer);
                 } else {
-                    give(
-                            permit,
-                            failure instanceof java.util.concurrent.CompletionException ? failure.getCause() : failure,
-                            statistics);
+                    give(permit, failure instanceof CompletionException ? failure.getCause() : failure, statistics);
                 }
             });
         }

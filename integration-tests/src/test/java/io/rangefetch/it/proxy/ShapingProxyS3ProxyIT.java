@@ -1,7 +1,7 @@
-package io.rangefetch.testing.proxy;
+package io.rangefetch.it.proxy;
 
+import io.rangefetch.it.server.S3Servers;
 import io.rangefetch.testing.server.S3Server;
-import io.rangefetch.testing.server.S3Servers;
 
 class ShapingProxyS3ProxyIT extends ShapingProxySuite {
     @Override

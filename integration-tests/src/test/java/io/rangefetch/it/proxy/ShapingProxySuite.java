@@ -1,13 +1,18 @@
-package io.rangefetch.testing.proxy;
+package io.rangefetch.it.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.rangefetch.it.server.S3ServerTestBase;
 import io.rangefetch.testing.ProxiedS3;
+import io.rangefetch.testing.proxy.Fault;
+import io.rangefetch.testing.proxy.NetworkModel;
+import io.rangefetch.testing.proxy.ProxiedRequest;
+import io.rangefetch.testing.proxy.ProxyLedger;
+import io.rangefetch.testing.proxy.ShapingProxy;
 import io.rangefetch.testing.server.S3Clients;
 import io.rangefetch.testing.server.S3Server;
-import io.rangefetch.testing.server.S3ServerTestBase;
 import io.rangefetch.testing.server.ThreadLeakChecker;
 import java.time.Duration;
 import java.util.Arrays;

@@ -1,6 +1,9 @@
-package io.rangefetch.testing.server;
+package io.rangefetch.it.server;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.rangefetch.testing.server.MinioServer;
+import io.rangefetch.testing.server.S3Server;
 
 /**
  * A real MinIO from the {@code minio} binary, or the calling test class skipped: for the modules that run the

@@ -1,4 +1,6 @@
-package io.rangefetch.testing.server;
+package io.rangefetch.it.server;
+
+import io.rangefetch.testing.server.S3Server;
 
 class S3ServerConformanceExternalIT extends S3ServerConformanceSuite {
 

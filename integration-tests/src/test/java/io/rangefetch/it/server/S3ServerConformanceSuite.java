@@ -1,4 +1,4 @@
-package io.rangefetch.testing.server;
+package io.rangefetch.it.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.rangefetch.testing.ProxiedS3;
 import io.rangefetch.testing.proxy.NetworkModel;
 import io.rangefetch.testing.proxy.ShapingProxy;
+import io.rangefetch.testing.server.S3Clients;
 import java.io.IOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

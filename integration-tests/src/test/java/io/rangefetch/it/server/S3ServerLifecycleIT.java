@@ -1,8 +1,13 @@
-package io.rangefetch.testing.server;
+package io.rangefetch.it.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.rangefetch.testing.server.MinioServer;
+import io.rangefetch.testing.server.S3Clients;
+import io.rangefetch.testing.server.S3ProxyServer;
+import io.rangefetch.testing.server.S3Server;
+import io.rangefetch.testing.server.ThreadLeakChecker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,7 +1,8 @@
-package io.rangefetch.testing.server;
+package io.rangefetch.it.server;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.testing.server.S3Server;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;

@@ -1,5 +1,9 @@
-package io.rangefetch.testing.server;
+package io.rangefetch.it.server;
 
+import io.rangefetch.testing.server.ExternalS3Endpoint;
+import io.rangefetch.testing.server.MinioServer;
+import io.rangefetch.testing.server.S3ProxyServer;
+import io.rangefetch.testing.server.S3Server;
 import org.junit.jupiter.api.Assumptions;
 
 /**

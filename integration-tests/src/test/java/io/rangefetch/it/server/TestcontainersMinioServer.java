@@ -1,5 +1,7 @@
-package io.rangefetch.testing.server;
+package io.rangefetch.it.server;
 
+import io.rangefetch.testing.server.MinioServer;
+import io.rangefetch.testing.server.S3Server;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;

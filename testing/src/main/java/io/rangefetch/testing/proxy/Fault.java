@@ -39,7 +39,7 @@ public enum Fault {
     }
 
     /** Whether the proxy answers by itself, without forwarding the request. */
-    boolean answeredByProxy() {
+    public boolean answeredByProxy() {
         return this == SLOW_DOWN_503 || this == SERVER_ERROR_500;
     }
 }
