@@ -28,6 +28,7 @@ final class FactoryThreads {
     /** How long an idle thread of the factory's timer lives, as a cached pool's threads do. */
     private static final long IDLE_THREAD_SECONDS = 60;
 
+    private final int id;
     private final Executor fetches;
     private final ExecutorService ownedFetches;
     private final ExecutorService exchanges;
@@ -40,7 +41,7 @@ final class FactoryThreads {
      * @param watchesFirstBytes whether requests are sent from exchange threads (see {@code AttemptSender})
      */
     FactoryThreads(Executor givenFetches, ScheduledExecutorService givenTimer, boolean watchesFirstBytes) {
-        int id = FACTORY_IDS.incrementAndGet();
+        this.id = FACTORY_IDS.incrementAndGet();
         this.ownedFetches =
                 givenFetches == null ? Executors.newCachedThreadPool(daemonThreads("rangefetch-fetch-" + id)) : null;
         this.fetches = givenFetches == null ? ownedFetches : givenFetches;
@@ -48,6 +49,11 @@ final class FactoryThreads {
                 watchesFirstBytes ? Executors.newCachedThreadPool(daemonThreads("rangefetch-exchange-" + id)) : null;
         this.ownedTimer = givenTimer == null ? idleReleasingTimer("rangefetch-timer-" + id) : null;
         this.timer = givenTimer == null ? ownedTimer : givenTimer;
+    }
+
+    /** The factory's number, as its threads' names carry it ({@code rangefetch-fetch-N-1}). */
+    int id() {
+        return id;
     }
 
     /** Where fetches run. */

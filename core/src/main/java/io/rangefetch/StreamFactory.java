@@ -28,6 +28,8 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -55,6 +57,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * {@link ObjectListing}'s, and what a read does is the engine's.
  */
 public final class StreamFactory implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamFactory.class);
+
     private final StreamConfig config;
     private final ObjectClient client;
     private final ReadEngine engine;
@@ -257,6 +261,21 @@ public final class StreamFactory implements AutoCloseable {
             threads.stopExchangesAndTimer(); // after the fetches: a backoff's requeue finds its fetch ended
             cache.clear();
             metadata.clear();
+            logSummary();
+        }
+    }
+
+    /** One line at INFO, once every fetch has ended: what the factory's streams and listings cost and served. */
+    private void logSummary() {
+        try {
+            LOG.info(
+                    "Rangefetch factory {} closed: {}; cache peak {} MiB of {} MiB",
+                    threads.id(),
+                    statistics().summary(),
+                    cache.peakHeldBytes() >> 20,
+                    config.get(StreamConfig.CACHE_MAX_MEMORY) >> 20);
+        } catch (RuntimeException e) {
+            // a summary that cannot be made costs a log line, not the close
         }
     }
 

@@ -72,6 +72,30 @@ public record StreamStatistics(
                 0);
     }
 
+    /**
+     * These figures in one line, as a factory logs them when it closes: requests (with hedges, retries and 503s),
+     * bytes fetched and served, the share of reads served from the cache, and how much of what was prefetched was
+     * never read. Names no bucket or key.
+     */
+    public String summary() {
+        long reads = cacheHits + cacheMisses;
+        return getRequests + " GETs (" + hedgesSent + " hedges, " + retries + " retries, " + resumes + " resumes, "
+                + throttledResponses + " answered 503), " + headRequests + " HEADs, " + listRequests + " LISTs; "
+                + mebibytes(bytesFetched) + " fetched, " + mebibytes(bytesServed) + " served; "
+                + cacheHits + " of " + reads + " reads from the cache (" + percent(cacheHits, reads) + "); "
+                + mebibytes(prefetchedBytes) + " prefetched, " + mebibytes(prefetchedBytesUnread)
+                + " of it never read ("
+                + percent(prefetchedBytesUnread, prefetchedBytes) + ")";
+    }
+
+    private static String mebibytes(long bytes) {
+        return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024.0));
+    }
+
+    private static String percent(long part, long whole) {
+        return whole == 0 ? "-" : String.format(java.util.Locale.ROOT, "%.1f%%", 100.0 * part / whole);
+    }
+
     StreamStatistics withListRequests(long count) {
         return new StreamStatistics(
                 getRequests,

@@ -186,7 +186,7 @@ public final class ObjectReader implements AutoCloseable {
             }
         }
         FirstFetch.Shape learning = shape.firstFetch(position, len, false, ByteBuffer.wrap(buffer), offset);
-        return withVersion(learning, (pinned, direct) -> {
+        return withVersion(learning, (pinned, direct, learnedHere) -> {
             if (position >= pinned.length()) {
                 return -1;
             }
@@ -204,7 +204,7 @@ public final class ObjectReader implements AutoCloseable {
                     offset,
                     len,
                     streamingRead,
-                    direct != null,
+                    learnedHere,
                     streamingRead ? Predictions.NOTHING : strideFetch(pinned, position, len));
         });
     }
@@ -218,7 +218,7 @@ public final class ObjectReader implements AutoCloseable {
             return;
         }
         FirstFetch.Shape learning = shape.firstFetch(position, len, false, ByteBuffer.wrap(buffer), offset);
-        withVersion(learning, (pinned, direct) -> {
+        withVersion(learning, (pinned, direct, learnedHere) -> {
             if (position + len > pinned.length()) {
                 throw new EOFException("Cannot read " + len + " bytes at " + position + ": past the end of " + address
                         + " (length " + pinned.length() + ")");
@@ -237,7 +237,7 @@ public final class ObjectReader implements AutoCloseable {
                         offset + (int) (from - position),
                         (int) (position + len - from),
                         false,
-                        direct != null,
+                        learnedHere,
                         strideFetch);
             }
             strideFetch.run(); // the learning request may have written every byte: no readOn submitted
@@ -251,7 +251,7 @@ public final class ObjectReader implements AutoCloseable {
             return 0;
         }
         FirstFetch.Shape learning = shape.firstFetch(-1, len, true, ByteBuffer.wrap(buffer), offset);
-        return withVersion(learning, (pinned, direct) -> {
+        return withVersion(learning, (pinned, direct, learnedHere) -> {
             int wanted = (int) Math.min(len, pinned.length());
             long position = pinned.length() - wanted;
             long end = pinned.length();
@@ -267,16 +267,20 @@ public final class ObjectReader implements AutoCloseable {
                         offset + (int) (cursor - position),
                         (int) (end - cursor),
                         false,
-                        direct != null,
+                        learnedHere,
                         Predictions.NOTHING);
             }
             return wanted;
         });
     }
 
-    /** A read of one pinned version: what it returns, knowing what its learning request wrote into its buffer. */
+    /**
+     * A read of one pinned version: what it returns, knowing what its learning request wrote into its buffer
+     * ({@code direct}) and whether it sent that request ({@code learnedHere}: then the read was not served from
+     * the cache, whatever the request left there).
+     */
     private interface Attempt {
-        int run(PinnedVersion pinned, ByteRange direct) throws IOException;
+        int run(PinnedVersion pinned, ByteRange direct, boolean learnedHere) throws IOException;
     }
 
     /**
@@ -288,10 +292,14 @@ public final class ObjectReader implements AutoCloseable {
         PinnedVersion startedOn = null;
         for (int attempts = 1; ; attempts++) {
             ByteRange[] direct = new ByteRange[1];
-            PinnedVersion pinned = version.pin(true, startedOn, learning, learned -> direct[0] = learned.direct());
+            boolean[] learnedHere = new boolean[1];
+            PinnedVersion pinned = version.pin(true, startedOn, learning, learned -> {
+                direct[0] = learned.direct();
+                learnedHere[0] = true;
+            });
             startedOn = pinned;
             try {
-                return attempt.run(pinned, direct[0]);
+                return attempt.run(pinned, direct[0], learnedHere[0]);
             } catch (HttpStatusException e) {
                 if (!e.isPreconditionFailed()) {
                     throw e;
