@@ -1,0 +1,79 @@
+package io.rangefetch.internal.events;
+
+import jdk.jfr.Category;
+import jdk.jfr.DataAmount;
+import jdk.jfr.Description;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+import jdk.jfr.Timespan;
+
+/**
+ * A read that waited for bytes, on the reader's thread: how long, and on what. A wait is split between the phases
+ * the GETs it waited for went through meanwhile; {@code waitedOn} names the longest. A read served from the cache
+ * without waiting records nothing.
+ *
+ * <p><b>Public because</b> {@code internal.read} records it where a read waits.
+ */
+@Name(ReadWaitEvent.NAME)
+@Label("Read Wait")
+@Category({"Rangefetch", "Reads"})
+@Description("A read that waited for bytes, and what it waited on")
+@StackTrace(false)
+public final class ReadWaitEvent extends jdk.jfr.Event {
+    public static final String NAME = "rangefetch.ReadWait";
+
+    @Label("Stream")
+    @Description("The stream's number within its JVM, as in Stream Opened")
+    public long stream;
+
+    @Label("Bucket")
+    public String bucket;
+
+    @Label("Key")
+    public String key;
+
+    @Label("Kind")
+    @Description("streaming, positioned, vectored or first (the read that learned the object's version)")
+    public String kind;
+
+    @Label("Position")
+    public long position;
+
+    @Label("Bytes")
+    @DataAmount
+    public long bytes;
+
+    @Label("Waited On")
+    @Description("scheduler queue, throttle place, first byte, transfer, backoff or another stream's GET")
+    public String waitedOn;
+
+    @Label("Queue")
+    @Description("Part of the wait its GETs spent in the fetch scheduler's queue")
+    @Timespan(Timespan.NANOSECONDS)
+    public long queue;
+
+    @Label("Throttle")
+    @Description("Part of the wait its GETs spent waiting for a place under the bucket's throttle governor")
+    @Timespan(Timespan.NANOSECONDS)
+    public long throttle;
+
+    @Label("First Byte")
+    @Description("Part of the wait its GETs spent sent, before their answers began")
+    @Timespan(Timespan.NANOSECONDS)
+    public long firstByte;
+
+    @Label("Transfer")
+    @Description("Part of the wait its GETs spent receiving bodies")
+    @Timespan(Timespan.NANOSECONDS)
+    public long transfer;
+
+    @Label("Backoff")
+    @Description("Part of the wait its GETs spent waiting to retry")
+    @Timespan(Timespan.NANOSECONDS)
+    public long backoff;
+
+    @Label("Joined")
+    @Description("Whether it waited on a GET another stream or a prefetch had started")
+    public boolean joined;
+}
