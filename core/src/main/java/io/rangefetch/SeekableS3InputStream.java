@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.S3Location;
 import io.rangefetch.format.FormatPolicy.FormatSession;
+import io.rangefetch.internal.events.FetchCause;
 import io.rangefetch.internal.read.ObjectReader;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import java.io.EOFException;
@@ -316,7 +317,7 @@ public final class SeekableS3InputStream extends InputStream {
         requireNonNull(ranges, "ranges is null");
         checkOpen();
         ranges.forEach(range -> requireNonNull(range, "range is null"));
-        reader.prefetch(ranges);
+        reader.prefetch(ranges, FetchCause.CALLER_PREFETCH);
     }
 
     /** What this stream has cost and served so far. */

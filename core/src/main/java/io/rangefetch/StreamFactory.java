@@ -10,6 +10,8 @@ import io.rangefetch.format.FormatPolicy;
 import io.rangefetch.format.FormatPolicy.FormatSession;
 import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.MetadataCache;
+import io.rangefetch.internal.events.FactoryClosedEvent;
+import io.rangefetch.internal.events.FactoryOpenedEvent;
 import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.internal.identity.AccessIdentity;
 import io.rangefetch.internal.identity.CredentialsIdentities;
@@ -70,6 +72,8 @@ public final class StreamFactory implements AutoCloseable {
     private final StatisticsCounter statistics = StatisticsCounter.root();
     private final FormatPolicies formats;
     private final FactoryThreads threads;
+    // the factory's life, committed when it closes while a recording wants it
+    private final FactoryClosedEvent life = new FactoryClosedEvent();
     private volatile boolean closed;
 
     private StreamFactory(Builder builder) {
@@ -99,6 +103,13 @@ public final class StreamFactory implements AutoCloseable {
                 threads.exchanges(),
                 time);
         this.time = time;
+        life.begin();
+        FactoryOpenedEvent opened = new FactoryOpenedEvent();
+        if (opened.shouldCommit()) {
+            opened.factory = threads.id();
+            opened.memoryBudget = config.get(StreamConfig.CACHE_MAX_MEMORY);
+            opened.commit();
+        }
     }
 
     /** A factory over the SDK's async client (Netty or CRT), which stays the caller's. */
@@ -268,12 +279,28 @@ public final class StreamFactory implements AutoCloseable {
     /** One line at INFO, once every fetch has ended: what the factory's streams and listings cost and served. */
     private void logSummary() {
         try {
+            StreamStatistics figures = statistics();
             LOG.info(
                     "Rangefetch factory {} closed: {}; cache peak {} MiB of {} MiB",
                     threads.id(),
-                    statistics().summary(),
+                    figures.summary(),
                     cache.peakHeldBytes() >> 20,
                     config.get(StreamConfig.CACHE_MAX_MEMORY) >> 20);
+            life.end();
+            if (life.shouldCommit()) {
+                life.factory = threads.id();
+                life.summary = figures.summary();
+                life.gets = figures.getRequests();
+                life.bytesFetched = figures.bytesFetched();
+                life.bytesServed = figures.bytesServed();
+                life.cacheHits = figures.cacheHits();
+                life.cacheMisses = figures.cacheMisses();
+                life.prefetchedUnread = figures.prefetchedBytesUnread();
+                life.retries = figures.retries();
+                life.throttled = figures.throttledResponses();
+                life.cachePeak = cache.peakHeldBytes();
+                life.commit();
+            }
         } catch (RuntimeException e) {
             // a summary that cannot be made costs a log line, not the close
         }

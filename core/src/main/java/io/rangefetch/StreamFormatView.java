@@ -6,6 +6,7 @@ import io.rangefetch.SeekableS3InputStream.FileRange;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.S3Location;
 import io.rangefetch.format.FormatPolicy.FormatStream;
+import io.rangefetch.internal.events.FetchCause;
 import io.rangefetch.internal.plan.TableKeys;
 import io.rangefetch.internal.read.ObjectReader;
 import java.io.EOFException;
@@ -111,7 +112,7 @@ final class StreamFormatView implements FormatStream {
     public void prefetch(List<ByteRange> ranges) {
         requireNonNull(ranges, "ranges is null");
         ranges.forEach(range -> requireNonNull(range, "range is null"));
-        reader.prefetch(ranges);
+        reader.prefetch(ranges, FetchCause.FORMAT_PREDICTION);
     }
 
     @Override

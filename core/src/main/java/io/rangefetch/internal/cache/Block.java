@@ -3,6 +3,8 @@ package io.rangefetch.internal.cache;
 import static java.util.Objects.requireNonNull;
 
 import io.rangefetch.client.ByteRange;
+import io.rangefetch.internal.events.FetchCause;
+import io.rangefetch.internal.events.GetPhases;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -48,6 +50,9 @@ public final class Block {
     private volatile Runnable onJoin = NOTHING;
     private volatile Runnable onAbandon = NOTHING;
     private volatile boolean read;
+    // Set by the GET that fills it, before it is submitted: for events, what the GET does and why it was sent.
+    private volatile GetPhases phases = GetPhases.OFF;
+    private volatile FetchCause cause;
     // Guarded by the cache's eviction lock.
     State state;
     // A recycled array the fetch fills, handed over at claim; guarded by the cache's eviction lock.
@@ -90,6 +95,22 @@ public final class Block {
 
     public StatisticsCounter owner() {
         return owner;
+    }
+
+    /** The GET that fills this block: what it does (for the reads that wait) and why it was sent. */
+    public void fetchedBy(GetPhases phases, FetchCause cause) {
+        this.phases = requireNonNull(phases, "phases is null");
+        this.cause = requireNonNull(cause, "cause is null");
+    }
+
+    /** What the GET that fills this block is doing ({@link GetPhases#OFF} while nothing records it). */
+    public GetPhases phases() {
+        return phases;
+    }
+
+    /** Why the GET that filled this block was sent; {@code null} before one was made for it. */
+    public FetchCause cause() {
+        return cause;
     }
 
     /** Completes with the bytes, or exceptionally with why the GET failed. */

@@ -1,6 +1,9 @@
 package io.rangefetch.internal.cache;
 
 import io.rangefetch.client.ByteRange;
+import io.rangefetch.internal.events.BudgetFullEvent;
+import io.rangefetch.internal.events.CacheEvictionEvent;
+import io.rangefetch.internal.events.PredictionWastedEvent;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -157,6 +160,7 @@ public final class BlockCache {
                 block.recycled = recycled;
             } else {
                 if (!reserveMakingRoom(size, prefetch)) {
+                    budgetFull(size, prefetch);
                     return null;
                 }
                 block = new Block(object, range, size, prefetch, owner);
@@ -266,7 +270,7 @@ public final class BlockCache {
                 block.state = Block.State.RESIDENT;
                 (block.prefetch() && !block.wasRead() ? unreadPrefetches : used).add(block);
             } else if (block.state == Block.State.ORPHANED) {
-                drop(block);
+                drop(block, "orphaned");
             }
         }
         block.loaded().complete(data);
@@ -296,7 +300,7 @@ public final class BlockCache {
     public void forget(Block block) {
         synchronized (evictionLock) {
             if (block.state == Block.State.PENDING) {
-                leave(block);
+                leave(block, "forgotten");
             }
         }
     }
@@ -331,7 +335,7 @@ public final class BlockCache {
     public void invalidate(ObjectId object) {
         synchronized (evictionLock) {
             for (Block block : blocksOverlapping(object, 0, Long.MAX_VALUE)) {
-                leave(block);
+                leave(block, "invalidated");
             }
         }
     }
@@ -340,7 +344,7 @@ public final class BlockCache {
     public void clear() {
         synchronized (evictionLock) {
             for (Block block : new ArrayList<>(index.values())) {
-                leave(block);
+                leave(block, "cleared");
             }
             pool.dropAll();
         }
@@ -364,17 +368,21 @@ public final class BlockCache {
         }
         pool.dropUntilFits(bytes);
         while (!budget.fits(bytes)) {
+            String queue = "passed";
             Block victim = oldest(passed);
             if (victim == null && !prefetch) {
+                queue = "unread prefetch";
                 victim = oldest(unreadPrefetches);
             }
             if (victim == null) {
+                queue = "used";
                 victim = oldest(used);
             }
             if (victim == null) {
                 return false;
             }
-            leave(victim);
+            evicted(victim, queue, prefetch);
+            leave(victim, "evicted");
             pool.dropUntilFits(bytes); // the victim's array may have gone to the pool
         }
         return budget.tryReserve(bytes);
@@ -385,11 +393,11 @@ public final class BlockCache {
         return iterator.hasNext() ? iterator.next() : null;
     }
 
-    // Guarded by evictionLock.
-    private void leave(Block block) {
+    // Guarded by evictionLock; `why` it leaves, for the event of a prefetch that leaves unread.
+    private void leave(Block block, String why) {
         index.remove(new BlockKey(block.object(), block.range().start()), block);
         if (block.state == Block.State.RESIDENT) {
-            drop(block);
+            drop(block, why);
         } else if (block.state == Block.State.PENDING) {
             block.state = Block.State.ORPHANED;
         }
@@ -410,7 +418,8 @@ public final class BlockCache {
                     return false;
                 }
                 if (candidate.unreferencedByReaders()) {
-                    leave(candidate);
+                    evicted(candidate, "passed", false);
+                    leave(candidate, "evicted");
                     return true;
                 }
             }
@@ -419,7 +428,7 @@ public final class BlockCache {
     }
 
     // Guarded by evictionLock.
-    private void drop(Block block) {
+    private void drop(Block block, String why) {
         if (passed.remove(block)) {
             LinkedHashSet<Block> sameSize = passedByCapacity.get(block.capacity());
             sameSize.remove(block);
@@ -432,9 +441,48 @@ public final class BlockCache {
         gone(block);
         if (block.prefetch() && !block.wasRead()) {
             block.owner().prefetchedUnread(block.range().length());
+            wasted(block, why);
         }
         if (block.releaseReference()) {
             recycle(block);
+        }
+    }
+
+    // Guarded by evictionLock, as the three below: events are written to JFR's thread-local buffer, nothing waits.
+    private static void evicted(Block victim, String queue, boolean forPrefetch) {
+        CacheEvictionEvent event = new CacheEvictionEvent();
+        if (event.shouldCommit()) {
+            event.bucket = victim.object().bucket();
+            event.key = victim.object().key();
+            event.rangeStart = victim.range().start();
+            event.bytes = victim.capacity();
+            event.queue = queue;
+            event.forPrefetch = forPrefetch;
+            event.commit();
+        }
+    }
+
+    private static void wasted(Block block, String why) {
+        PredictionWastedEvent event = new PredictionWastedEvent();
+        if (event.shouldCommit()) {
+            event.bucket = block.object().bucket();
+            event.key = block.object().key();
+            event.rangeStart = block.range().start();
+            event.bytes = block.range().length();
+            event.cause = block.cause() == null ? "prefetch" : block.cause().label();
+            event.why = why;
+            event.commit();
+        }
+    }
+
+    private void budgetFull(long wanted, boolean forPrefetch) {
+        BudgetFullEvent event = new BudgetFullEvent();
+        if (event.shouldCommit()) {
+            event.wanted = wanted;
+            event.inUse = budget.held();
+            event.budget = budget.capacity();
+            event.forPrefetch = forPrefetch;
+            event.commit();
         }
     }
 

@@ -11,16 +11,14 @@ import jdk.jfr.Timespan;
 /**
  * One GET sent to S3: each attempt and each hedge is one event, from the moment it went out until its body was read,
  * cut or failed. Committed on the thread that ended it (an exchange or fetch thread, not the reader's).
- *
- * <p><b>Public because</b> {@code internal.read.AttemptSender} and {@code internal.read.RetryingSender} record it.
  */
 @Name(GetAttemptEvent.NAME)
 @Label("GET Attempt")
 @Category({"Rangefetch", "Requests"})
 @Description("One GET sent to S3, from the send until its body was read, cut or failed")
 @StackTrace(false)
-public final class GetAttemptEvent extends jdk.jfr.Event {
-    public static final String NAME = "rangefetch.GetAttempt";
+final class GetAttemptEvent extends jdk.jfr.Event {
+    static final String NAME = "rangefetch.GetAttempt";
 
     @Label("Bucket")
     public String bucket;
@@ -29,7 +27,7 @@ public final class GetAttemptEvent extends jdk.jfr.Event {
     public String key;
 
     @Label("Range")
-    @Description("The Range header's value: first-last (inclusive), or -N for the last N bytes")
+    @Description("The Range header: bytes=first-last (inclusive), or bytes=-N for the last N bytes")
     public String range;
 
     @Label("Requested")

@@ -8,16 +8,14 @@ import jdk.jfr.StackTrace;
 
 /**
  * One HEAD or LIST sent to S3 (each attempt one event), from the send until its answer arrived or it failed.
- *
- * <p><b>Public because</b> {@code internal.read.AttemptSender} records it.
  */
 @Name(MetadataRequestEvent.NAME)
 @Label("HEAD or LIST")
 @Category({"Rangefetch", "Requests"})
 @Description("One HEAD or ListObjectsV2 request sent to S3")
 @StackTrace(false)
-public final class MetadataRequestEvent extends jdk.jfr.Event {
-    public static final String NAME = "rangefetch.MetadataRequest";
+final class MetadataRequestEvent extends jdk.jfr.Event {
+    static final String NAME = "rangefetch.MetadataRequest";
 
     @Label("Method")
     @Description("HEAD or LIST")

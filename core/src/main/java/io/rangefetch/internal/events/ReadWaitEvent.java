@@ -9,19 +9,22 @@ import jdk.jfr.StackTrace;
 import jdk.jfr.Timespan;
 
 /**
- * A read that waited for bytes, on the reader's thread: how long, and on what. A wait is split between the phases
- * the GETs it waited for went through meanwhile; {@code waitedOn} names the longest. A read served from the cache
+ * A read that waited for bytes, on the reader's thread: how long, and on what. Its waits are split between the
+ * phases the GETs it waited for went through meanwhile; {@code waitedOn} names the longest. A read served from the cache
  * without waiting records nothing.
- *
- * <p><b>Public because</b> {@code internal.read} records it where a read waits.
  */
 @Name(ReadWaitEvent.NAME)
 @Label("Read Wait")
 @Category({"Rangefetch", "Reads"})
 @Description("A read that waited for bytes, and what it waited on")
 @StackTrace(false)
-public final class ReadWaitEvent extends jdk.jfr.Event {
-    public static final String NAME = "rangefetch.ReadWait";
+final class ReadWaitEvent extends jdk.jfr.Event {
+    static final String NAME = "rangefetch.ReadWait";
+
+    /** Whether a recording wants this event now: reads keep what it needs only then. */
+    static boolean isRecording() {
+        return new ReadWaitEvent().isEnabled();
+    }
 
     @Label("Stream")
     @Description("The stream's number within its JVM, as in Stream Opened")
@@ -47,6 +50,11 @@ public final class ReadWaitEvent extends jdk.jfr.Event {
     @Label("Waited On")
     @Description("scheduler queue, throttle place, first byte, transfer, backoff or another stream's GET")
     public String waitedOn;
+
+    @Label("Waited")
+    @Description("The read's waits, summed: the event spans its first wait to its last")
+    @Timespan(Timespan.NANOSECONDS)
+    public long waited;
 
     @Label("Queue")
     @Description("Part of the wait its GETs spent in the fetch scheduler's queue")

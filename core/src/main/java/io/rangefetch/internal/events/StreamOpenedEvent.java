@@ -24,9 +24,6 @@ public final class StreamOpenedEvent extends jdk.jfr.Event {
     @Description("The stream's number within its JVM")
     public long stream;
 
-    @Label("Factory")
-    public long factory;
-
     @Label("Bucket")
     public String bucket;
 

@@ -2,6 +2,7 @@ package io.rangefetch.internal.fetch;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rangefetch.internal.events.GovernorChangeEvent;
 import io.rangefetch.internal.time.TimeSource;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -50,13 +51,37 @@ public final class ThrottleGovernor {
     // Guarded by lock.
     private int inFlight;
     private int demandWaiting;
+    // The limit last reported to events; written by whichever thread the limit tells of a change.
+    private volatile int lastLimit;
 
     ThrottleGovernor(String bucket, ThrottleSettings settings, TimeSource time) {
         this.bucket = requireNonNull(bucket, "bucket is null");
         this.limit = new LoadTestedLimit(settings);
         this.time = requireNonNull(time, "time is null");
         this.minLimit = settings.minConcurrency();
-        limit.notifyOnChange(newLimit -> wakeWaiters());
+        this.lastLimit = limit.getLimit();
+        limit.notifyOnChange(newLimit -> {
+            limitChanged(newLimit);
+            wakeWaiters();
+        });
+    }
+
+    private void limitChanged(int newLimit) {
+        int previous = lastLimit;
+        lastLimit = newLimit;
+        GovernorChangeEvent event = new GovernorChangeEvent();
+        if (event.shouldCommit()) {
+            event.bucket = bucket;
+            event.previousLimit = previous;
+            event.limit = newLimit;
+            lock.lock();
+            try {
+                event.inFlight = inFlight;
+            } finally {
+                lock.unlock();
+            }
+            event.commit();
+        }
     }
 
     /** The limit now. */

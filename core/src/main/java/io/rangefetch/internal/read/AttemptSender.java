@@ -10,6 +10,7 @@ import io.rangefetch.client.ObjectClient.ObjectAddress;
 import io.rangefetch.client.ObjectClient.ObjectContent;
 import io.rangefetch.client.ObjectClient.ObjectMetadata;
 import io.rangefetch.client.ObjectClient.RangeGetRequest;
+import io.rangefetch.internal.events.RequestRecord;
 import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchCancelledException;
 import io.rangefetch.internal.fetch.ThrottleGovernor;
@@ -53,6 +54,10 @@ import java.util.function.Consumer;
  * wins comes back with it, and every other is given back here: "throttled" for a 503, "ignored" otherwise. A
  * 503 here is also counted in the statistics. When this throws, every permit has been given back.
  *
+ * <p><b>Events.</b> Each send that goes out is one event ({@link RequestRecord}): begun on the thread that sends
+ * it, ended where its end is seen (a failure before an answer on that thread, a cut answer where it is discarded,
+ * the winner's by the caller, once its body is read). A send discarded before it went out records nothing.
+ *
  * <p><b>Time.</b> Latencies are measured on the factory's {@link TimeSource} ticker; the hedge's delay and the
  * first-byte timeout end through tasks on its scheduler, which complete a future the fetch thread waits on beside
  * the answers and the abort (never a timed wait on real time). Those tasks only complete futures: the fetch thread
@@ -93,8 +98,8 @@ final class AttemptSender {
         this.time = requireNonNull(time, "time is null");
     }
 
-    /** A GET's answer, with the place of the send that won. */
-    record Answer(ObjectContent content, Permit permit) {}
+    /** A GET's answer, with the place of the send that won and its event, for the caller to end. */
+    record Answer(ObjectContent content, Permit permit, RequestRecord record) {}
 
     Answer get(
             RangeGetRequest request,
@@ -102,22 +107,26 @@ final class AttemptSender {
             FetchAbort abort,
             StatisticsCounter statistics,
             ThrottleGovernor governor,
-            Permit permit)
+            Permit permit,
+            RequestRecord record)
             throws IOException {
         getsSent.incrementAndGet();
         long start = time.nanos();
         if (exchanges == null) {
             try {
+                record.sent();
                 ObjectContent content = client.get(request);
+                record.answered();
                 recordFirstByte(size, time.nanos() - start);
                 answered(permit);
-                return new Answer(content, permit);
+                return new Answer(content, permit, record);
             } catch (IOException | RuntimeException e) {
+                record.failed(e, abort.isAborted(), 0);
                 give(permit, e, statistics);
                 throw e;
             }
         }
-        Send<ObjectContent> primary = send(() -> client.get(request), permit);
+        Send<ObjectContent> primary = send(() -> client.get(request), permit, abort, record);
         Send<ObjectContent> hedge = null;
         long percentile = latencies.percentileNanos(size);
         boolean cold = percentile < 0;
@@ -140,16 +149,16 @@ final class AttemptSender {
                     }
                     Send<ObjectContent> loser = winner == primary ? hedge : primary;
                     if (loser != null) {
-                        loser.discard(ObjectContent::abort, statistics);
+                        loser.discard(ObjectContent::abort, statistics, "hedge lost");
                     }
-                    return new Answer(winner.future.join(), winner.permit);
+                    return new Answer(winner.future.join(), winner.permit, winner.record);
                 }
                 if (primary.failed() && (hedge == null || hedge.failed())) {
                     throw primary.failure();
                 }
                 if (!hedgeTried && isDue(hedgeDue, hedgeAt) && !primary.failed()) {
                     hedgeTried = true; // once: a hedge refused (no share, no place) is not tried again
-                    hedge = hedge(request, governor, statistics);
+                    hedge = hedge(request, governor, statistics, abort, record);
                     continue;
                 }
                 if (isDue(timeoutDue, timeoutAt)) {
@@ -165,9 +174,10 @@ final class AttemptSender {
                         timeoutDue.future());
             }
         } catch (IOException | RuntimeException e) {
-            primary.discard(ObjectContent::abort, statistics);
+            String outcome = e instanceof SocketTimeoutException ? "timed out" : "abandoned";
+            primary.discard(ObjectContent::abort, statistics, outcome);
             if (hedge != null) {
-                hedge.discard(ObjectContent::abort, statistics);
+                hedge.discard(ObjectContent::abort, statistics, outcome);
             }
             throw e;
         } finally {
@@ -187,32 +197,42 @@ final class AttemptSender {
     }
 
     /** A HEAD, within the first-byte timeout; never hedged. */
-    ObjectMetadata head(ObjectAddress object, FetchAbort abort, StatisticsCounter statistics, Permit permit)
+    ObjectMetadata head(
+            ObjectAddress object, FetchAbort abort, StatisticsCounter statistics, Permit permit, RequestRecord record)
             throws IOException {
-        return unhedged("HEAD " + object, () -> client.head(object), abort, statistics, permit);
+        return unhedged("HEAD " + object, () -> client.head(object), abort, statistics, permit, record);
     }
 
     /** A ListObjectsV2 request, within the first-byte timeout; never hedged. */
-    ListPage list(ListRequest request, FetchAbort abort, StatisticsCounter statistics, Permit permit)
+    ListPage list(
+            ListRequest request, FetchAbort abort, StatisticsCounter statistics, Permit permit, RequestRecord record)
             throws IOException {
-        return unhedged("LIST " + request.describe(), () -> client.list(request), abort, statistics, permit);
+        return unhedged("LIST " + request.describe(), () -> client.list(request), abort, statistics, permit, record);
     }
 
     /** A request whose whole answer arrives with its head (nothing to cut later), within the first-byte timeout. */
     private <T> T unhedged(
-            String what, Request<T> request, FetchAbort abort, StatisticsCounter statistics, Permit permit)
+            String what,
+            Request<T> request,
+            FetchAbort abort,
+            StatisticsCounter statistics,
+            Permit permit,
+            RequestRecord record)
             throws IOException {
         if (exchanges == null) {
             try {
+                record.sent();
                 T answer = request.send();
+                record.completed(0);
                 succeeded(permit);
                 return answer;
             } catch (IOException | RuntimeException e) {
+                record.failed(e, abort.isAborted(), 0);
                 give(permit, e, statistics);
                 throw e;
             }
         }
-        Send<T> sent = send(request, permit);
+        Send<T> sent = send(request, permit, abort, record);
         long timeoutAt = firstByteTimeoutNanos > 0 ? time.nanos() + firstByteTimeoutNanos : Long.MAX_VALUE;
         try (TimeSource.Due timeoutDue = time.dueAt(timeoutAt)) {
             while (!sent.future.isDone()) {
@@ -226,15 +246,20 @@ final class AttemptSender {
                 throw sent.failure();
             }
             succeeded(sent.permit);
+            record.completed(0);
             return sent.future.join();
         } catch (IOException | RuntimeException e) {
-            sent.discard(answer -> {}, statistics);
+            sent.discard(answer -> {}, statistics, e instanceof SocketTimeoutException ? "timed out" : "abandoned");
             throw e;
         }
     }
 
     private Send<ObjectContent> hedge(
-            RangeGetRequest request, ThrottleGovernor governor, StatisticsCounter statistics) {
+            RangeGetRequest request,
+            ThrottleGovernor governor,
+            StatisticsCounter statistics,
+            FetchAbort abort,
+            RequestRecord primary) {
         // a sender's first GETs have earned no share yet: until the share is larger, a few hedges are allowed
         if (hedgesSent.get() + 1 > Math.max(hedging.maxFraction() * getsSent.get(), FIRST_HEDGES)) {
             return null;
@@ -248,7 +273,7 @@ final class AttemptSender {
         }
         hedgesSent.incrementAndGet();
         statistics.hedgeSent();
-        return send(() -> client.get(request), permit);
+        return send(() -> client.get(request), permit, abort, primary.hedge());
     }
 
     /**
@@ -287,8 +312,8 @@ final class AttemptSender {
         T send() throws IOException;
     }
 
-    private <T> Send<T> send(Request<T> request, Permit permit) {
-        Send<T> send = new Send<>(permit);
+    private <T> Send<T> send(Request<T> request, Permit permit, FetchAbort abort, RequestRecord record) {
+        Send<T> send = new Send<>(permit, abort, record);
         try {
             exchanges.execute(() -> send.go(request));
         } catch (RuntimeException e) {
@@ -331,11 +356,15 @@ final class AttemptSender {
     private static final class Send<T> {
         private final CompletableFuture<T> future = new CompletableFuture<>();
         private final Permit permit;
+        private final FetchAbort abort;
+        private final RequestRecord record;
         // Set by whichever comes first: the exchange thread sending it, or a discard abandoning it.
         private final AtomicBoolean taken = new AtomicBoolean();
 
-        Send(Permit permit) {
+        Send(Permit permit, FetchAbort abort, RequestRecord record) {
             this.permit = permit;
+            this.abort = abort;
+            this.record = record;
         }
 
         /** Runs on an exchange thread: sends the request, unless it was abandoned while it waited for the thread. */
@@ -343,9 +372,13 @@ final class AttemptSender {
             if (!taken.compareAndSet(false, true)) {
                 return; // abandoned: discard completed the future and gave the place back
             }
+            record.sent();
             try {
-                future.complete(request.send());
+                T answer = request.send();
+                record.answered();
+                future.complete(answer);
             } catch (Throwable e) {
+                record.failed(e, abort.isAborted(), 0);
                 future.completeExceptionally(e);
             }
         }
@@ -378,8 +411,11 @@ final class AttemptSender {
             return new IOException(cause);
         }
 
-        /** Nobody waits for it: unsent, it never goes; sent, its answer is cut. Its place is given back. */
-        void discard(Consumer<T> cut, StatisticsCounter statistics) {
+        /**
+         * Nobody waits for it: unsent, it never goes; sent, its answer is cut ({@code outcome} says why, in its
+         * event). Its place is given back.
+         */
+        void discard(Consumer<T> cut, StatisticsCounter statistics, String outcome) {
             if (taken.compareAndSet(false, true)) {
                 future.completeExceptionally(
                         new FetchCancelledException("The request was abandoned before it was sent", null));
@@ -389,6 +425,7 @@ final class AttemptSender {
                     if (permit != null) {
                         permit.ignored(); // first, so that whoever sees the cut sees the place free
                     }
+                    record.cut(outcome);
                     cut.accept(answer);
                 } else {
                     give(permit, failure instanceof CompletionException ? failure.getCause() : failure, statistics);

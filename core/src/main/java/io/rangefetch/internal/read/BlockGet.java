@@ -7,6 +7,9 @@ import io.rangefetch.client.ObjectClient.ObjectAddress;
 import io.rangefetch.client.ObjectClient.ObjectContent;
 import io.rangefetch.client.ObjectClient.RangeGetRequest;
 import io.rangefetch.internal.cache.Block;
+import io.rangefetch.internal.events.FetchCause;
+import io.rangefetch.internal.events.GetPhases;
+import io.rangefetch.internal.events.GetPhases.Phase;
 import io.rangefetch.internal.fetch.BackOff;
 import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchPriority;
@@ -46,7 +49,9 @@ final class BlockGet {
     private final String pinned;
     private final StatisticsCounter statistics;
     private ByteRange bytes;
-    private final boolean prefetch;
+    private final FetchCause cause;
+    // what the GET is doing, for the reads that wait for it to say on what (kept only while a recording wants it)
+    private final GetPhases phases = GetPhases.start();
     private final List<Target> targets = new ArrayList<>();
     private final List<Block> filled = new ArrayList<>();
     private final CompletableFuture<Void> directWrites = new CompletableFuture<>();
@@ -72,13 +77,13 @@ final class BlockGet {
             String pinned,
             StatisticsCounter statistics,
             ByteRange bytes,
-            boolean prefetch) {
+            FetchCause cause) {
         this.engine = requireNonNull(engine, "engine is null");
         this.address = requireNonNull(address, "address is null");
         this.pinned = requireNonNull(pinned, "pinned is null");
         this.statistics = requireNonNull(statistics, "statistics is null");
         this.bytes = requireNonNull(bytes, "bytes is null");
-        this.prefetch = prefetch;
+        this.cause = requireNonNull(cause, "cause is null");
     }
 
     ByteRange bytes() {
@@ -86,7 +91,12 @@ final class BlockGet {
     }
 
     boolean isPrefetch() {
-        return prefetch;
+        return cause.isPrefetch();
+    }
+
+    /** What the GET is doing, for a read that waits for the bytes it writes into a buffer. */
+    GetPhases phases() {
+        return phases;
     }
 
     /** The blocks this GET fills. */
@@ -105,6 +115,7 @@ final class BlockGet {
     }
 
     void fill(Block block) {
+        block.fetchedBy(phases, cause);
         filled.add(block);
         targets.add(new Target(block.range(), block, null, 0));
     }
@@ -190,7 +201,7 @@ final class BlockGet {
             receiver = new Receiver(request, arrays);
         }
         try {
-            engine.sender().fetch(request, abort, statistics, prefetch, receiver);
+            engine.sender().fetch(request, abort, statistics, cause, receiver);
         } catch (BackOff e) {
             throw e; // run again after the wait; the receiver keeps what arrived
         } catch (Throwable e) {
@@ -203,6 +214,7 @@ final class BlockGet {
         if (!finished.compareAndSet(false, true)) {
             return;
         }
+        phases.enter(Phase.ENDED);
         for (int i = 0; i < targets.size(); i++) {
             if (targets.get(i).block() != null) {
                 engine.cache().complete(targets.get(i).block(), arrays[i]);
@@ -244,6 +256,11 @@ final class BlockGet {
                 unwanted &= block.tryAbandon();
             }
             return unwanted;
+        }
+
+        @Override
+        public GetPhases phases() {
+            return phases;
         }
 
         @Override
@@ -293,6 +310,7 @@ final class BlockGet {
     }
 
     private void failAll(Throwable cause) {
+        phases.enter(Phase.ENDED);
         try {
             filled.forEach(block -> engine.cache().fail(block, cause));
         } finally {
@@ -303,7 +321,7 @@ final class BlockGet {
 
     @Override
     public String toString() {
-        return "GET " + address + " " + bytes + (prefetch ? " (prefetch)" : "");
+        return "GET " + address + " " + bytes + (cause.isPrefetch() ? " (" + cause.label() + ")" : "");
     }
 
     /** Where bytes of the GET go: a block's array, or a caller's buffer from an absolute index on. */

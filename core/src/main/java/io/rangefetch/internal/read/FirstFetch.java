@@ -10,6 +10,10 @@ import io.rangefetch.client.ObjectClient.ObjectMetadata;
 import io.rangefetch.client.ObjectClient.RangeGetRequest;
 import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.ObjectId;
+import io.rangefetch.internal.events.FetchCause;
+import io.rangefetch.internal.events.GetPhases;
+import io.rangefetch.internal.events.GetPhases.Phase;
+import io.rangefetch.internal.fetch.BackOff;
 import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.identity.AccessIdentity;
 import io.rangefetch.internal.plan.AccessHint;
@@ -42,6 +46,8 @@ final class FirstFetch {
     private final ObjectAddress address;
     private final AccessIdentity identity;
     private final StatisticsCounter statistics;
+    // what the request is doing, for the reads that wait for the version to say on what
+    private final GetPhases phases = GetPhases.start();
 
     FirstFetch(ReadEngine engine, ObjectAddress address, AccessIdentity identity, StatisticsCounter statistics) {
         requireNonNull(engine, "engine is null");
@@ -117,11 +123,24 @@ final class FirstFetch {
      * @param knownEtag the ETag the caller insisted on, else {@code null}: sent as {@code If-Match}
      */
     Learned run(Shape shape, long knownLength, String knownEtag, FetchAbort abort) throws IOException {
+        boolean backsOff = false;
         try {
             return learn(shape, knownLength, knownEtag, abort);
         } catch (PastTheEnd e) {
             return new Learned(gets.head(address, abort, statistics), null);
+        } catch (BackOff e) {
+            backsOff = true;
+            throw e;
+        } finally {
+            if (!backsOff) {
+                phases.enter(Phase.ENDED);
+            }
         }
+    }
+
+    /** What the request is doing, for the reads that wait for the version. */
+    GetPhases phases() {
+        return phases;
     }
 
     private Learned learn(Shape shape, long knownLength, String knownEtag, FetchAbort abort) throws IOException {
@@ -136,7 +155,7 @@ final class FirstFetch {
             RangeGetRequest request = first.range() != null
                     ? RangeGetRequest.of(address, first.range(), knownEtag)
                     : RangeGetRequest.suffix(address, first.suffixLength(), knownEtag);
-            return intoCache(request, planned, abort);
+            return intoCache(request, planned, abort, causeOf(shape));
         }
         long maxRequest = shape.planner().settings().maxRequestSize();
         int size = shape.hasBuffer() ? (int) Math.min(shape.length(), maxRequest) : 1;
@@ -146,11 +165,16 @@ final class FirstFetch {
         return direct(request, shape, abort);
     }
 
-    private Learned intoCache(RangeGetRequest request, long reserved, FetchAbort abort) throws IOException {
+    private static FetchCause causeOf(Shape shape) {
+        return shape.tail() ? FetchCause.FOOTER : FetchCause.FIRST_READ;
+    }
+
+    private Learned intoCache(RangeGetRequest request, long reserved, FetchAbort abort, FetchCause cause)
+            throws IOException {
         long held = reserved;
         try {
             Receiver receiver = new Receiver(request, Into.ARRAY, null, 0, -1);
-            ObjectMetadata metadata = send(request, abort, receiver);
+            ObjectMetadata metadata = send(request, abort, receiver, cause);
             if (metadata == null) {
                 return new Learned(null, null);
             }
@@ -170,7 +194,7 @@ final class FirstFetch {
         Receiver receiver = shape.hasBuffer()
                 ? new Receiver(request, Into.BUFFER, shape.buffer(), shape.index(), shape.tail() ? shape.length() : -1)
                 : new Receiver(request, Into.NOWHERE, null, 0, -1);
-        ObjectMetadata metadata = send(request, abort, receiver);
+        ObjectMetadata metadata = send(request, abort, receiver, causeOf(shape));
         if (metadata == null) {
             return new Learned(null, null);
         }
@@ -178,9 +202,10 @@ final class FirstFetch {
     }
 
     /** Sends the request; {@code null} when the object is empty. */
-    private ObjectMetadata send(RangeGetRequest request, FetchAbort abort, Receiver receiver) throws IOException {
+    private ObjectMetadata send(RangeGetRequest request, FetchAbort abort, Receiver receiver, FetchCause cause)
+            throws IOException {
         try {
-            return gets.fetch(request, abort, statistics, false, receiver);
+            return gets.fetch(request, abort, statistics, cause, receiver);
         } catch (HttpStatusException e) {
             if (!e.isRangeNotSatisfiable()) {
                 throw e;
@@ -204,7 +229,7 @@ final class FirstFetch {
         NOWHERE
     }
 
-    private static final class Receiver implements RetryingSender.Receiver {
+    private final class Receiver implements RetryingSender.Receiver {
         private final RangeGetRequest request;
         private final Into into;
         private final ByteBuffer buffer;
@@ -222,6 +247,11 @@ final class FirstFetch {
             this.buffer = buffer;
             this.index = index;
             this.tailLength = tailLength;
+        }
+
+        @Override
+        public GetPhases phases() {
+            return phases;
         }
 
         @Override

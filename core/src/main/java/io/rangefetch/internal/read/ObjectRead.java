@@ -8,6 +8,8 @@ import io.rangefetch.client.ObjectClient.ObjectAddress;
 import io.rangefetch.internal.cache.Block;
 import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.ObjectId;
+import io.rangefetch.internal.events.FetchCause;
+import io.rangefetch.internal.events.WaitSplit;
 import io.rangefetch.internal.fetch.FetchCancelledException;
 import io.rangefetch.internal.fetch.FetchPriority;
 import io.rangefetch.internal.plan.FetchPlan;
@@ -88,6 +90,8 @@ abstract class ObjectRead implements AutoCloseable {
     private final List<Block> waitedFor = new ArrayList<>();
     private final List<BlockGet> fetches = new ArrayList<>();
     private final List<BlockGet> direct = new ArrayList<>();
+    // what the read waited on, while a recording wants read waits (else null)
+    private final WaitSplit waits = WaitSplit.start();
     private final long deadline;
     private boolean completed;
 
@@ -158,6 +162,9 @@ abstract class ObjectRead implements AutoCloseable {
      */
     abstract FetchPlan plan(List<Block> known);
 
+    /** Why a GET of the plan is sent: {@code prefetch} when nobody waits for it. */
+    abstract FetchCause causeOf(boolean prefetch);
+
     /** Wanted range {@code reader} copies from {@code block}, of which one reference is held for it. */
     abstract void fromBlock(int reader, Block block, boolean cached);
 
@@ -185,7 +192,7 @@ abstract class ObjectRead implements AutoCloseable {
 
     private void claimPlanned(FetchPlan plan, List<ByteRange> wanted) {
         for (PlannedGet get : plan.gets()) {
-            BlockGet fetch = newFetch(get.range(), get.prefetch());
+            BlockGet fetch = newFetch(get.range(), causeOf(get.prefetch()));
             for (PlannedBlock planned : get.blocks()) {
                 Block block = claimFor(fetch, planned.bytes(), get.prefetch(), false);
                 if (block == null && get.prefetch() && plan.prefetchesInARow()) {
@@ -273,7 +280,7 @@ abstract class ObjectRead implements AutoCloseable {
         if (block == null) {
             return null;
         }
-        BlockGet fetch = newFetch(range, prefetch);
+        BlockGet fetch = newFetch(range, causeOf(prefetch));
         fetch.fill(block);
         if (!prefetch) {
             retainClaimed(block);
@@ -282,9 +289,9 @@ abstract class ObjectRead implements AutoCloseable {
     }
 
     /** A GET of {@code bytes} with no target yet: targets are added by the caller before {@link #submit}. */
-    BlockGet newFetch(ByteRange bytes, boolean prefetch) {
+    BlockGet newFetch(ByteRange bytes, FetchCause cause) {
         BlockGet fetch = new BlockGet(
-                engine, address, requireNonNull(etag, "a version with bytes has an ETag"), statistics, bytes, prefetch);
+                engine, address, requireNonNull(etag, "a version with bytes has an ETag"), statistics, bytes, cause);
         fetches.add(fetch);
         return fetch;
     }
@@ -355,6 +362,8 @@ abstract class ObjectRead implements AutoCloseable {
      * failed is {@link BlockLostException}: another's fetch, to plan the read again.
      */
     byte[] await(Block block, boolean own) throws IOException {
+        boolean waiting = !block.isDone();
+        long from = waiting ? WaitSplit.beforeWait(waits) : 0;
         try {
             return engine.scheduler().awaitUntil(block.loaded(), block.toString(), deadline);
         } catch (ExecutionException e) {
@@ -366,18 +375,33 @@ abstract class ObjectRead implements AutoCloseable {
                             .filter(fetch -> fetch.filled().contains(block))
                             .findFirst()
                             .orElse(null));
+        } finally {
+            if (waiting) {
+                WaitSplit.waited(waits, from, block.phases(), block.owner() != statistics);
+            }
         }
     }
 
     /** Waits until {@code fetch} has written its bytes into the reader's buffer. */
     void await(BlockGet fetch) throws IOException {
+        boolean waiting = !fetch.directWrites().isDone();
+        long from = waiting ? WaitSplit.beforeWait(waits) : 0;
         try {
             engine.scheduler().awaitUntil(fetch.directWrites(), fetch.toString(), deadline);
         } catch (ExecutionException e) {
             throw failure(fetch.toString(), e.getCause(), true);
         } catch (TimeoutException e) {
             throw pastDeadline(fetch.toString(), fetch);
+        } finally {
+            if (waiting) {
+                WaitSplit.waited(waits, from, fetch.phases(), false);
+            }
         }
+    }
+
+    /** What the read waited on so far ({@code null} while no recording wants read waits). */
+    WaitSplit waits() {
+        return waits;
     }
 
     /**

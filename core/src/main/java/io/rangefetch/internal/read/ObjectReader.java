@@ -7,6 +7,9 @@ import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.HttpStatusException;
 import io.rangefetch.client.ObjectClient.ObjectAddress;
 import io.rangefetch.internal.cache.ObjectId;
+import io.rangefetch.internal.events.FetchCause;
+import io.rangefetch.internal.events.StreamClosedEvent;
+import io.rangefetch.internal.events.StreamOpenedEvent;
 import io.rangefetch.internal.identity.AccessIdentity;
 import io.rangefetch.internal.plan.AccessHint;
 import io.rangefetch.internal.plan.AdaptiveMinimum;
@@ -18,6 +21,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -62,7 +66,13 @@ public final class ObjectReader implements AutoCloseable {
     private final AdaptiveMinimum demandMinimum;
     // Touched only by streaming reads, which the stream serializes.
     private final StreamingState streaming;
+    private static final AtomicLong NEXT_ID = new AtomicLong();
+
     private final AtomicBoolean closed = new AtomicBoolean();
+    // the stream's number in this JVM, for its events
+    private final long id = NEXT_ID.incrementAndGet();
+    // the stream's life, from open to close: committed when it closes, while a recording wants it
+    private final StreamClosedEvent life = new StreamClosedEvent();
     // Replaced by shapeReads before the stream is handed out, as its format policy asks.
     private volatile ReadShape shape;
 
@@ -87,16 +97,34 @@ public final class ObjectReader implements AutoCloseable {
         this.identity = requireNonNull(identity, "identity is null");
         requireNonNull(hint, "hint is null");
         this.statistics = requireNonNull(statistics, "statistics is null");
-        this.version =
-                new ObjectVersion(engine, address, identity, knownLength, knownEtag, etagPinnedByCaller, statistics);
+        this.version = new ObjectVersion(
+                id, engine, address, identity, knownLength, knownEtag, etagPinnedByCaller, statistics);
         this.streaming = new StreamingState(engine.cache());
         ReadPlanner factoryPlanner = engine.planner();
-        this.predictions =
-                new Predictions(address, factoryPlanner.settings(), engine.waste(), statistics, this::prefetchOn);
+        this.predictions = new Predictions(
+                address,
+                factoryPlanner.settings(),
+                engine.waste(),
+                statistics,
+                (pinned, ranges) -> prefetchOn(pinned, ranges, FetchCause.STRIDE_PREFETCH));
         this.demandMinimum = new AdaptiveMinimum(factoryPlanner.settings().minRequestSize());
         this.shape = ReadShape.unshaped(
                 hint, predictions.wholeReadsPay() ? factoryPlanner : factoryPlanner.withSmallObjectSizeAtMost(0));
         engine.openStreams().opened();
+        life.begin();
+        StreamOpenedEvent opened = new StreamOpenedEvent();
+        if (opened.shouldCommit()) {
+            opened.stream = id;
+            opened.bucket = address.bucket();
+            opened.key = address.key();
+            opened.length = knownLength;
+            opened.commit();
+        }
+    }
+
+    /** The stream's number in this JVM, as its events name it. */
+    public long id() {
+        return id;
     }
 
     /**
@@ -156,7 +184,7 @@ public final class ObjectReader implements AutoCloseable {
         if (known != null) {
             ByteRange range = known.isEmpty() ? null : reads.planner().openPrefetch(true, 0, len, known.length());
             if (range != null) {
-                prefetch(List.of(range));
+                prefetch(List.of(range), FetchCause.FOOTER);
             }
             opened.run();
             return;
@@ -401,24 +429,33 @@ public final class ObjectReader implements AutoCloseable {
             }
             return;
         }
-        new VectoredRead(this, shape.vectoredPlanner(engine.coalescer()), pinned, ranges, null, forReader).start();
+        new VectoredRead(
+                        this,
+                        shape.vectoredPlanner(engine.coalescer()),
+                        pinned,
+                        ranges,
+                        null,
+                        forReader,
+                        forReader ? FetchCause.VECTORED : FetchCause.FOOTER)
+                .start();
     }
 
     /**
      * Brings {@code ranges} into the cache at prefetch priority, coalesced as a vectored read would be, without
      * waiting; they are stopped when this stream closes unless another reader waits for them. Does nothing
-     * until the stream knows the object's version.
+     * until the stream knows the object's version. {@code cause} says who predicted them.
      */
-    public void prefetch(List<ByteRange> ranges) {
+    public void prefetch(List<ByteRange> ranges, FetchCause cause) {
         PinnedVersion pinned = version.current();
         if (pinned != null) {
-            prefetchOn(pinned, ranges);
+            prefetchOn(pinned, ranges, cause);
         }
     }
 
-    private void prefetchOn(PinnedVersion pinned, List<ByteRange> ranges) {
+    private void prefetchOn(PinnedVersion pinned, List<ByteRange> ranges, FetchCause cause) {
         if (!pinned.isEmpty()) {
-            new VectoredRead(this, shape.vectoredPlanner(engine.coalescer()), pinned, List.of(), ranges, false).start();
+            new VectoredRead(this, shape.vectoredPlanner(engine.coalescer()), pinned, List.of(), ranges, false, cause)
+                    .start();
         }
     }
 
@@ -462,6 +499,16 @@ public final class ObjectReader implements AutoCloseable {
             return;
         }
         predictions.closed(streaming.sequential().nextExpected(), version::knownLength);
+        life.end();
+        if (life.shouldCommit()) {
+            life.stream = id;
+            life.bucket = address.bucket();
+            life.key = address.key();
+            life.bytesRead = statistics.bytesServed();
+            life.reads = statistics.cacheHits() + statistics.cacheMisses();
+            life.cacheHits = statistics.cacheHits();
+            life.commit();
+        }
     }
 
     /** Bytes the stream's format policy prefetched and the reader left unread: its predictions' waste too. */

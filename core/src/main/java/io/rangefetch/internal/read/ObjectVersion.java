@@ -8,6 +8,8 @@ import io.rangefetch.client.ObjectClient.ObjectAddress;
 import io.rangefetch.client.ObjectClient.ObjectMetadata;
 import io.rangefetch.internal.cache.MetadataCache;
 import io.rangefetch.internal.cache.ObjectId;
+import io.rangefetch.internal.events.GetPhases;
+import io.rangefetch.internal.events.WaitSplit;
 import io.rangefetch.internal.fetch.BackOff;
 import io.rangefetch.internal.fetch.FetchPriority;
 import io.rangefetch.internal.fetch.FetchScheduler;
@@ -65,6 +67,8 @@ final class ObjectVersion {
     private final boolean etagPinnedByCaller;
     private final StatisticsCounter statistics;
     private final AtomicReference<State> state;
+    // the stream's number, for the events of reads that wait for the version
+    private final long stream;
 
     /** What one stream knows of its object's version. */
     sealed interface State permits Unknown, Learning, Changed, PinnedVersion {}
@@ -82,6 +86,8 @@ final class ObjectVersion {
         private final CompletableFuture<FirstFetch.Learned> done = new CompletableFuture<>();
         private final AtomicInteger waiters;
         private volatile FetchScheduler.Ticket ticket;
+        // what its request is doing, for the readers that wait
+        private volatile GetPhases phases = GetPhases.OFF;
         // completes once a request writing into a reader's buffer can no longer write there; null for other requests
         private volatile CompletableFuture<Void> ended;
 
@@ -96,8 +102,10 @@ final class ObjectVersion {
      * @param engine the cache, scheduler and sender the version is learned and checked with, and the metadata cache
      *     where what is learned of the object is remembered for the factory's next streams
      * @param identity who the stream reads as: what it learns and fetches is kept for this identity only
+     * @param stream the stream's number, as its events name it
      */
     ObjectVersion(
+            long stream,
             ReadEngine engine,
             ObjectAddress address,
             AccessIdentity identity,
@@ -105,6 +113,7 @@ final class ObjectVersion {
             String knownEtag,
             boolean etagPinnedByCaller,
             StatisticsCounter statistics) {
+        this.stream = stream;
         this.engine = requireNonNull(engine, "engine is null");
         this.metadata = engine.metadata();
         this.address = requireNonNull(address, "address is null");
@@ -171,13 +180,26 @@ final class ObjectVersion {
             } else if (now instanceof Changed changed) {
                 throw thrownAgain(changed.failure());
             } else if (now instanceof Learning learning) {
-                awaitOthers(learning);
+                WaitSplit waits = WaitSplit.start();
+                long from = WaitSplit.beforeWait(waits);
+                try {
+                    awaitOthers(learning);
+                } finally {
+                    waitedToLearn(waits, from, learning, learn);
+                }
             } else if (learn == null) {
                 return null;
             } else {
                 Learning mine = new Learning((Unknown) now, true);
                 if (state.compareAndSet(now, mine)) {
-                    FirstFetch.Learned outcome = learnWithGet(mine, learn, counts);
+                    WaitSplit waits = WaitSplit.start();
+                    long from = WaitSplit.beforeWait(waits);
+                    FirstFetch.Learned outcome;
+                    try {
+                        outcome = learnWithGet(mine, learn, counts);
+                    } finally {
+                        waitedToLearn(waits, from, mine, learn);
+                    }
                     if (outcome != null && learned != null) {
                         learned.accept(outcome);
                     }
@@ -189,6 +211,19 @@ final class ObjectVersion {
                 }
             }
         }
+    }
+
+    /** A read waited for the request learning the version: its event, while a recording wants it. */
+    private void waitedToLearn(WaitSplit waits, long from, Learning learning, FirstFetch.Shape shape) {
+        WaitSplit.waited(waits, from, learning.phases, false);
+        WaitSplit.commit(
+                waits,
+                stream,
+                address.bucket(),
+                address.key(),
+                "first",
+                shape == null || shape.tail() ? -1 : shape.position(),
+                shape == null ? 0 : shape.length());
     }
 
     /**
@@ -283,6 +318,7 @@ final class ObjectVersion {
 
     private void submitLearning(Learning learning, FirstFetch.Shape shape, boolean counts, Runnable opened) {
         FirstFetch first = new FirstFetch(engine, address, identity, statistics);
+        learning.phases = first.phases();
         // resumable: a first request answered 503 waits out its backoff off the fetch slot, and is planned and sent
         // again after it (its attempts and the first answer's ETag carry over in the abort)
         learning.ticket = engine.scheduler()

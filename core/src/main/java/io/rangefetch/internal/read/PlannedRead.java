@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.internal.cache.Block;
 import io.rangefetch.internal.cache.BlockCache;
+import io.rangefetch.internal.events.FetchCause;
+import io.rangefetch.internal.events.WaitSplit;
 import io.rangefetch.internal.plan.AdaptiveMinimum;
 import io.rangefetch.internal.plan.FetchPlan;
 import io.rangefetch.internal.plan.ReadPlan;
@@ -111,6 +113,14 @@ final class PlannedRead extends ObjectRead {
             return copied;
         } finally {
             close();
+            WaitSplit.commit(
+                    waits(),
+                    stream.id(),
+                    stream.address().bucket(),
+                    stream.address().key(),
+                    read.streaming() ? "streaming" : "positioned",
+                    read.position(),
+                    read.end() - read.position());
         }
     }
 
@@ -133,6 +143,14 @@ final class PlannedRead extends ObjectRead {
             stream.streaming().advance(plan.next());
         }
         return FetchPlan.of(plan);
+    }
+
+    @Override
+    FetchCause causeOf(boolean prefetch) {
+        if (prefetch) {
+            return FetchCause.SEQUENTIAL_PREFETCH;
+        }
+        return planner.isSmall(pinned.length()) ? FetchCause.SMALL_OBJECT : FetchCause.DEMAND;
     }
 
     @Override

@@ -10,6 +10,10 @@ import io.rangefetch.client.ObjectClient.ObjectAddress;
 import io.rangefetch.client.ObjectClient.ObjectContent;
 import io.rangefetch.client.ObjectClient.ObjectMetadata;
 import io.rangefetch.client.ObjectClient.RangeGetRequest;
+import io.rangefetch.internal.events.FetchCause;
+import io.rangefetch.internal.events.GetPhases;
+import io.rangefetch.internal.events.GetPhases.Phase;
+import io.rangefetch.internal.events.RequestRecord;
 import io.rangefetch.internal.fetch.BackOff;
 import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchCancelledException;
@@ -123,6 +127,11 @@ final class RetryingSender {
         /** Just past the last byte wanted; -1 while no answer fixed it (a retry then sends the request again). */
         long end();
 
+        /** Where the GET's phases are kept for the reads that wait for it ({@link GetPhases#OFF}: nowhere). */
+        default GetPhases phases() {
+            return GetPhases.OFF;
+        }
+
         /** Attempt number {@code attempt} (from 1) failed: for whoever reports on the GET. */
         default void attemptFailed(int attempt, IOException failure) {}
 
@@ -156,7 +165,7 @@ final class RetryingSender {
             RangeGetRequest request,
             FetchAbort abort,
             StatisticsCounter statistics,
-            boolean prefetch,
+            FetchCause cause,
             Receiver receiver)
             throws IOException {
         checkSize(request);
@@ -173,7 +182,7 @@ final class RetryingSender {
                         request.object(), new ByteRange(receiver.next(), receiver.end()), attempts.answered.etag());
                 statistics.resumed();
             }
-            return send(sent, abort, statistics, prefetch, receiver, attempts);
+            return send(sent, abort, statistics, cause, attempt, receiver, attempts);
         });
     }
 
@@ -182,7 +191,12 @@ final class RetryingSender {
         return retrying(attempts("HEAD " + object, abort), object.bucket(), abort, statistics, null, attempt -> {
             Permit permit = admit(object.bucket(), abort, "HEAD " + object, null);
             statistics.headSent();
-            return sender.head(object, abort, statistics, permit);
+            return sender.head(
+                    object,
+                    abort,
+                    statistics,
+                    permit,
+                    RequestRecord.metadata("HEAD", object.bucket(), object.key(), attempt));
         });
     }
 
@@ -195,7 +209,12 @@ final class RetryingSender {
         return retrying(attempts(what, abort), request.bucket(), abort, statistics, null, attempt -> {
             Permit permit = admit(request.bucket(), abort, what, null);
             statistics.listSent();
-            return sender.list(request, abort, statistics, permit);
+            return sender.list(
+                    request,
+                    abort,
+                    statistics,
+                    permit,
+                    RequestRecord.metadata("LIST", request.bucket(), request.prefix(), attempt));
         });
     }
 
@@ -229,21 +248,30 @@ final class RetryingSender {
             RangeGetRequest request,
             FetchAbort abort,
             StatisticsCounter statistics,
-            boolean prefetch,
+            FetchCause cause,
+            int attempt,
             Receiver receiver,
             Attempts attempts)
             throws IOException {
         String bucket = request.object().bucket();
+        GetPhases phases = receiver.phases();
+        phases.enter(Phase.THROTTLE);
         // not sent, so not counted, when it is dropped or stopped while it waits for its place
         Permit permit = admit(bucket, abort, "GET " + request.describe(), receiver);
+        phases.enter(Phase.FIRST_BYTE);
+        RequestRecord record = RequestRecord.get(
+                bucket, request.object().key(), request.httpRange(), size(request), attempt, false, cause);
         AttemptSender.Answer answer;
         try {
-            answer = sender.get(request, size(request), abort, statistics, governors.forBucket(bucket), permit);
+            answer = sender.get(request, size(request), abort, statistics, governors.forBucket(bucket), permit, record);
         } catch (IOException | RuntimeException e) {
             statistics.failedGetSent();
             throw failure(abort, request, e);
         }
+        phases.enter(Phase.TRANSFER);
         ObjectContent content = answer.content();
+        // where the body's first byte goes: the receiver's next, once an earlier answer fixed its range
+        long from = receiver.end() >= 0 ? receiver.next() : content.range().start();
         try (BodyWatchdog.Watch watch = watchdog.watch(content)) {
             try {
                 abort.attach(content);
@@ -256,15 +284,19 @@ final class RetryingSender {
                 content.abort();
                 AttemptSender.give(answer.permit(), e, statistics);
                 statistics.failedGetSent();
+                long received = Math.max(0, receiver.next() - from);
                 if (watch.timedOut() && !abort.isAborted()) {
+                    answer.record().stalled(received);
                     SocketTimeoutException stalled = new SocketTimeoutException("GET " + request.describe()
                             + " received no byte for " + watch.timeout() + " (retry.between-bytes-timeout)");
                     stalled.initCause(e);
                     throw stalled;
                 }
+                answer.record().failed(e, abort.isAborted(), received);
                 throw failure(abort, request, e);
             }
         }
+        answer.record().completed(content.range().length());
         if (answer.permit() != null) {
             answer.permit().succeeded();
         }
@@ -273,7 +305,7 @@ final class RetryingSender {
         } catch (IOException | RuntimeException e) {
             // every byte was read; a connection that fails to close costs the pool a connection, not the read
         }
-        statistics.getSent(content.range().length(), prefetch);
+        statistics.getSent(content.range().length(), cause.isPrefetch());
         return content.metadata();
     }
 
@@ -351,6 +383,9 @@ final class RetryingSender {
             boolean shortWait = governor != null && governor.retriesWaitShort();
             long wait = Math.min(
                     left, fullJitter(waitBound(retry, number, shortWait)).toNanos());
+            if (log != null) {
+                log.phases().enter(Phase.BACKOFF);
+            }
             if (abort.mayRunAgain() && (log == null || log.mayWaitOffTheSlot())) {
                 throw new BackOff(wait); // the scheduler runs this fetch again after the wait, its slot free meanwhile
             }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.HttpStatusException;
 import io.rangefetch.internal.cache.Block;
+import io.rangefetch.internal.events.FetchCause;
 import io.rangefetch.internal.plan.FetchPlan;
 import io.rangefetch.internal.plan.VectoredPlanner;
 import java.util.ArrayList;
@@ -39,6 +40,8 @@ final class VectoredRead extends ObjectRead {
     private final List<ByteRange> prefetched;
     // Whether the ranges are handed to the stream's reader (they count as served), not to its format policy
     private final boolean forReader;
+    // why its GETs are sent
+    private final FetchCause cause;
     // wanted range i is assembly i's: the stream checked that a reader's ranges do not overlap
     private final List<Assembly> assemblies = new ArrayList<>();
     // the ranges the read copies out (a prefetch: brings in), set by start
@@ -50,6 +53,7 @@ final class VectoredRead extends ObjectRead {
      *     {@code null}
      * @param forReader {@code false} for a format policy's own read (its footer) or a prefetch: its bytes are not
      *     served to the reader, so they neither count in the statistics nor start the version
+     * @param cause why its GETs are sent
      */
     VectoredRead(
             ObjectReader stream,
@@ -57,13 +61,15 @@ final class VectoredRead extends ObjectRead {
             PinnedVersion pinned,
             List<VectoredRange> ranges,
             List<ByteRange> prefetched,
-            boolean forReader) {
+            boolean forReader,
+            FetchCause cause) {
         super(stream, pinned);
         this.stream = stream;
         this.planner = requireNonNull(planner, "planner is null");
         this.ranges = List.copyOf(ranges);
         this.prefetched = prefetched == null ? null : List.copyOf(prefetched);
         this.forReader = forReader;
+        this.cause = requireNonNull(cause, "cause is null");
     }
 
     void start() {
@@ -109,6 +115,11 @@ final class VectoredRead extends ObjectRead {
     FetchPlan plan(List<Block> known) {
         List<ByteRange> present = known.stream().map(Block::range).toList();
         return planner.plan(wanted, present, pinned.length(), isPrefetch(), stream::partsAffordable);
+    }
+
+    @Override
+    FetchCause causeOf(boolean prefetch) {
+        return cause;
     }
 
     @Override

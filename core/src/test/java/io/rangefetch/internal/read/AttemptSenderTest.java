@@ -2,6 +2,7 @@ package io.rangefetch.internal.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.rangefetch.client.ByteRange;
 import io.rangefetch.client.HttpStatusException;
@@ -10,6 +11,8 @@ import io.rangefetch.client.ObjectClient.ObjectAddress;
 import io.rangefetch.client.ObjectClient.ObjectContent;
 import io.rangefetch.client.ObjectClient.ObjectMetadata;
 import io.rangefetch.client.ObjectClient.RangeGetRequest;
+import io.rangefetch.internal.events.FetchCause;
+import io.rangefetch.internal.events.RequestRecord;
 import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchAbortAccess;
 import io.rangefetch.internal.fetch.ThrottleGovernor;
@@ -19,6 +22,7 @@ import io.rangefetch.testing.ManualTime;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,10 +34,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * One attempt's wait for its answer: hedged when slow, the first answer winning and the other cut; hedges held to
@@ -105,7 +113,8 @@ class AttemptSenderTest {
                 Duration.ZERO,
                 new HedgeSettings(true, 0.95, Duration.ofMillis(100), 0.05),
                 time.timeSource());
-        AttemptSender.Answer answer = fresh.get(REQUEST, 4, FetchAbort.standalone(), statistics, null, null);
+        AttemptSender.Answer answer =
+                fresh.get(REQUEST, 4, FetchAbort.standalone(), statistics, null, null, RequestRecord.NONE);
         assertThat(answer.content().body().readAllBytes()).containsExactly(2, 2, 2, 2); // the hedge's
         assertThat(statistics.hedgesSent()).isEqualTo(1);
         firstMayAnswer.countDown();
@@ -113,10 +122,51 @@ class AttemptSenderTest {
     }
 
     @Test
+    void eachSendIsAFlightRecorderEventAndTheCutLoserSaysItLostToTheHedge(@TempDir Path directory) throws Exception {
+        Path file = directory.resolve("hedge.jfr");
+        try (Recording recording = new Recording()) {
+            recording.enable("rangefetch.GetAttempt").withThreshold(Duration.ZERO);
+            recording.start();
+            ThrottleGovernor governor = governor(4);
+            RequestRecord record = RequestRecord.get(
+                    "bucket", "key", REQUEST.httpRange(), 4, 1, false, FetchCause.SEQUENTIAL_PREFETCH);
+            AttemptSender.Answer answer = sender(Duration.ZERO, 1.0)
+                    .get(REQUEST, 4, FetchAbort.standalone(), statistics, governor, governor.tryAcquire(), record);
+            assertThat(answer.content().body().readAllBytes()).containsExactly(2, 2, 2, 2);
+            answer.record().completed(4);
+            firstMayAnswer.countDown();
+            assertThat(client.firstCut.await(10, TimeUnit.SECONDS)).isTrue();
+            answer.permit().succeeded();
+            recording.stop();
+            recording.dump(file);
+        }
+        List<RecordedEvent> events = RecordingFile.readAllEvents(file);
+        assertThat(events)
+                .extracting(
+                        event -> event.getBoolean("hedge"),
+                        event -> event.getString("outcome"),
+                        event -> event.getString("cause"),
+                        event -> event.getString("range"),
+                        event -> event.getLong("received"))
+                .containsExactlyInAnyOrder(
+                        tuple(true, "complete", "sequential prefetch", "bytes=0-3", 4L),
+                        tuple(false, "hedge lost", "sequential prefetch", "bytes=0-3", 0L));
+        assertThat(events)
+                .allSatisfy(event -> assertThat(event.getLong("firstByte")).isNotNegative());
+    }
+
+    @Test
     void aGetSlowToAnswerIsSentAgainAndTheFirstAnswerWinsWhileTheOtherIsCut() throws Exception {
         ThrottleGovernor governor = governor(4);
         AttemptSender.Answer answer = sender(Duration.ZERO, 1.0)
-                .get(REQUEST, 4, FetchAbort.standalone(), statistics, governor, governor.tryAcquire());
+                .get(
+                        REQUEST,
+                        4,
+                        FetchAbort.standalone(),
+                        statistics,
+                        governor,
+                        governor.tryAcquire(),
+                        RequestRecord.NONE);
 
         assertThat(answer.content().body().readAllBytes()).containsExactly(2, 2, 2, 2); // the second send's
         assertThat(client.gets.get()).isEqualTo(2);
@@ -147,7 +197,7 @@ class AttemptSenderTest {
                 }
                 FetchAbortAccess.abort(abort); // whether to hedge was decided before the sender first waits
             });
-            assertThatThrownBy(() -> sender.get(REQUEST, 4, abort, statistics, null, null))
+            assertThatThrownBy(() -> sender.get(REQUEST, 4, abort, statistics, null, null, RequestRecord.NONE))
                     .isInstanceOf(io.rangefetch.internal.fetch.FetchCancelledException.class);
         }
         // 3 GETs sent: 5% of them is under the 2 hedges allowed until the share is larger
@@ -158,8 +208,14 @@ class AttemptSenderTest {
     void aHedgeNeedsAFreePlaceUnderTheBucketsGovernor() throws Exception {
         ThrottleGovernor governor = governor(1);
         AttemptSender sender = sender(Duration.ofSeconds(5), 1.0);
-        assertThatThrownBy(() ->
-                        sender.get(REQUEST, 4, FetchAbort.standalone(), statistics, governor, governor.tryAcquire()))
+        assertThatThrownBy(() -> sender.get(
+                        REQUEST,
+                        4,
+                        FetchAbort.standalone(),
+                        statistics,
+                        governor,
+                        governor.tryAcquire(),
+                        RequestRecord.NONE))
                 .isInstanceOf(SocketTimeoutException.class)
                 .hasMessageContaining("s3://bucket/key")
                 .hasMessageContaining("retry.first-byte-timeout");
@@ -181,7 +237,14 @@ class AttemptSenderTest {
         }
         for (int answer = 1; answer <= 2; answer++) {
             assertThatThrownBy(() -> sender(Duration.ZERO, 0)
-                            .get(REQUEST, 4, FetchAbort.standalone(), statistics, governor, governor.tryAcquire()))
+                            .get(
+                                    REQUEST,
+                                    4,
+                                    FetchAbort.standalone(),
+                                    statistics,
+                                    governor,
+                                    governor.tryAcquire(),
+                                    RequestRecord.NONE))
                     .isInstanceOf(HttpStatusException.class);
             assertThat(statistics.throttledResponses()).isEqualTo(answer);
             // a fresh governor takes a lone first 503 for no load yet; the second halves what is in flight
@@ -202,7 +265,14 @@ class AttemptSenderTest {
         AttemptSender sender = sender(Duration.ZERO, 0);
         List<AttemptSender.Answer> answers = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
-            answers.add(sender.get(REQUEST, 4, FetchAbort.standalone(), statistics, governor, governor.tryAcquire()));
+            answers.add(sender.get(
+                    REQUEST,
+                    4,
+                    FetchAbort.standalone(),
+                    statistics,
+                    governor,
+                    governor.tryAcquire(),
+                    RequestRecord.NONE));
         }
         assertThat(governor.limit())
                 .as("a round of answers at a limit in use, no body read yet")
@@ -227,8 +297,8 @@ class AttemptSenderTest {
             }
             FetchAbortAccess.abort(abort);
         });
-        assertThatThrownBy(() ->
-                        sender(Duration.ZERO, 0).get(REQUEST, 4, abort, statistics, governor, governor.tryAcquire()))
+        assertThatThrownBy(() -> sender(Duration.ZERO, 0)
+                        .get(REQUEST, 4, abort, statistics, governor, governor.tryAcquire(), RequestRecord.NONE))
                 .isInstanceOf(io.rangefetch.internal.fetch.FetchCancelledException.class);
         firstMayAnswer.countDown();
         assertThat(client.firstCut.await(10, TimeUnit.SECONDS)).isTrue();
@@ -248,7 +318,8 @@ class AttemptSenderTest {
         FetchAbort abort = FetchAbortAccess.abortable();
         FetchAbortAccess.abort(abort); // the reader left before the request went out
         client.failWith = new IOException("sent"); // so that a send that goes out anyway does not wait for the test
-        assertThatThrownBy(() -> busy.get(REQUEST, 4, abort, statistics, governor, governor.tryAcquire()))
+        assertThatThrownBy(() ->
+                        busy.get(REQUEST, 4, abort, statistics, governor, governor.tryAcquire(), RequestRecord.NONE))
                 .isInstanceOf(io.rangefetch.internal.fetch.FetchCancelledException.class);
         assertThat(governor.inFlight()).as("its place is given back at once").isZero();
 

@@ -10,6 +10,7 @@ import io.rangefetch.internal.cache.Block;
 import io.rangefetch.internal.cache.BlockCache;
 import io.rangefetch.internal.cache.MetadataCache;
 import io.rangefetch.internal.cache.ObjectId;
+import io.rangefetch.internal.events.FetchCause;
 import io.rangefetch.internal.fetch.FetchScheduler;
 import io.rangefetch.internal.identity.AccessIdentity;
 import io.rangefetch.internal.plan.CoalescerSettings;
@@ -75,6 +76,11 @@ class ObjectReadTest {
         @Override
         FetchPlan plan(List<Block> known) {
             throw new AssertionError("not planned by this test");
+        }
+
+        @Override
+        FetchCause causeOf(boolean prefetch) {
+            return prefetch ? FetchCause.SEQUENTIAL_PREFETCH : FetchCause.DEMAND;
         }
 
         @Override

@@ -1,0 +1,11 @@
+package io.rangefetch.it;
+
+import io.rangefetch.it.server.S3Servers;
+import io.rangefetch.testing.server.S3Server;
+
+class FlightRecorderEventsS3ProxyIT extends FlightRecorderEventsSuite {
+    @Override
+    protected S3Server startServer() throws Exception {
+        return S3Servers.s3proxy();
+    }
+}
