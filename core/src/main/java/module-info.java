@@ -25,6 +25,8 @@ module io.rangefetch.core {
     // Its jar names no module (neither a declaration nor a manifest entry): this is the name its file gives.
     requires concurrency.limits.core;
     requires org.slf4j;
+    // The Flight Recorder events of io.rangefetch.internal.events extend jdk.jfr.Event.
+    requires jdk.jfr;
 
     // Format policies of other modules (Parquet); the built-in ones are core's own and made directly.
     uses io.rangefetch.format.FormatPolicy;
