@@ -15,7 +15,8 @@ import jdk.jfr.StackTrace;
 @Name(BudgetFullEvent.NAME)
 @Label("Budget Full")
 @Category({"Rangefetch", "Cache"})
-@Description("A claim found no room in the memory budget: a read's bytes then go straight into its buffer, a prefetch is not made")
+@Description(
+        "A claim found no room in the memory budget: a read's bytes then go straight into its buffer, a prefetch is not made")
 @StackTrace(false)
 public final class BudgetFullEvent extends jdk.jfr.Event {
     public static final String NAME = "rangefetch.BudgetFull";
