@@ -27,6 +27,8 @@ module io.rangefetch.core {
     requires org.slf4j;
     // Flight Recorder events (io.rangefetch.internal.events); JFR makes their package visible to itself.
     requires jdk.jfr;
+    // Optional: RangefetchOpenTelemetry registers the metrics when the OpenTelemetry API is there.
+    requires static io.opentelemetry.api;
 
     // Format policies of other modules (Parquet); the built-in ones are core's own and made directly.
     uses io.rangefetch.format.FormatPolicy;

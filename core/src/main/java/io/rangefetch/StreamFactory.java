@@ -110,6 +110,8 @@ public final class StreamFactory implements AutoCloseable {
             opened.memoryBudget = config.get(StreamConfig.CACHE_MAX_MEMORY);
             opened.commit();
         }
+        RangefetchMetrics.jvm().opened(this);
+        OpenTelemetryPresence.factoryOpened();
     }
 
     /** A factory over the SDK's async client (Netty or CRT), which stays the caller's. */
@@ -280,6 +282,7 @@ public final class StreamFactory implements AutoCloseable {
     private void logSummary() {
         try {
             StreamStatistics figures = statistics();
+            RangefetchMetrics.jvm().closed(this, figures);
             LOG.info(
                     "Rangefetch factory {} closed: {}; cache peak {} MiB of {} MiB",
                     threads.id(),

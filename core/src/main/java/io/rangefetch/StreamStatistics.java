@@ -96,6 +96,49 @@ public record StreamStatistics(
         return whole == 0 ? "-" : String.format(java.util.Locale.ROOT, "%.1f%%", 100.0 * part / whole);
     }
 
+    /**
+     * The sum of this snapshot's counts and {@code later}'s (two streams', two factories'); the throttle limit is
+     * {@code later}'s, the limit now.
+     */
+    public StreamStatistics plus(StreamStatistics later) {
+        return new StreamStatistics(
+                getRequests + later.getRequests,
+                headRequests + later.headRequests,
+                bytesFetched + later.bytesFetched,
+                bytesServed + later.bytesServed,
+                cacheHits + later.cacheHits,
+                cacheMisses + later.cacheMisses,
+                prefetchedBytes + later.prefetchedBytes,
+                prefetchedBytesUnread + later.prefetchedBytesUnread,
+                retries + later.retries,
+                resumes + later.resumes,
+                throttledResponses + later.throttledResponses,
+                later.throttleLimit,
+                hedgesSent + later.hedgesSent,
+                hedgesWon + later.hedgesWon,
+                listRequests + later.listRequests);
+    }
+
+    /** This snapshot with {@code limit} as its throttle limit. */
+    StreamStatistics withThrottleLimit(int limit) {
+        return new StreamStatistics(
+                getRequests,
+                headRequests,
+                bytesFetched,
+                bytesServed,
+                cacheHits,
+                cacheMisses,
+                prefetchedBytes,
+                prefetchedBytesUnread,
+                retries,
+                resumes,
+                throttledResponses,
+                limit,
+                hedgesSent,
+                hedgesWon,
+                listRequests);
+    }
+
     StreamStatistics withListRequests(long count) {
         return new StreamStatistics(
                 getRequests,

@@ -456,7 +456,7 @@ final class RangefetchFSInputStream extends FSInputStream
     /** What the Rangefetch streams behind this one have cost and served, over unbuffer calls. */
     synchronized StreamStatistics rangefetchStatistics() {
         SeekableS3InputStream stream = current;
-        return stream == null ? retired : RangefetchIOStatistics.plus(retired, stream.statistics());
+        return stream == null ? retired : retired.plus(stream.statistics());
     }
 
     /** The open Rangefetch stream, reopened at the saved position after {@link #unbuffer()}. */
@@ -476,7 +476,7 @@ final class RangefetchFSInputStream extends FSInputStream
             stream.etag()
                     .ifPresent(etag -> options = options.toBuilder().etag(etag).build());
         }
-        retired = RangefetchIOStatistics.plus(retired, stream.statistics());
+        retired = retired.plus(stream.statistics());
         stream.close();
     }
 

@@ -62,25 +62,6 @@ final class RangefetchIOStatistics implements IOStatistics {
         return counters;
     }
 
-    /** The sum of two streams' counts (the throttle limit is the later one's). */
-    static StreamStatistics plus(StreamStatistics a, StreamStatistics b) {
-        return new StreamStatistics(
-                a.getRequests() + b.getRequests(),
-                a.headRequests() + b.headRequests(),
-                a.bytesFetched() + b.bytesFetched(),
-                a.bytesServed() + b.bytesServed(),
-                a.cacheHits() + b.cacheHits(),
-                a.cacheMisses() + b.cacheMisses(),
-                a.prefetchedBytes() + b.prefetchedBytes(),
-                a.prefetchedBytesUnread() + b.prefetchedBytesUnread(),
-                a.retries() + b.retries(),
-                a.resumes() + b.resumes(),
-                a.throttledResponses() + b.throttledResponses(),
-                b.throttleLimit(),
-                a.hedgesSent() + b.hedgesSent(),
-                a.hedgesWon() + b.hedgesWon());
-    }
-
     /** Adds what Rangefetch counted since the last call to S3A's names for the same things. */
     void publish(S3AInputStreamStatistics streamStatistics) {
         StreamStatistics now = rangefetch.get();

@@ -4,6 +4,7 @@ import io.rangefetch.client.ByteRange;
 import io.rangefetch.internal.events.BudgetFullEvent;
 import io.rangefetch.internal.events.CacheEvictionEvent;
 import io.rangefetch.internal.events.PredictionWastedEvent;
+import io.rangefetch.internal.events.Telemetry;
 import io.rangefetch.internal.stats.StatisticsCounter;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -463,6 +464,9 @@ public final class BlockCache {
     }
 
     private static void wasted(Block block, String why) {
+        if (block.cause() != null) {
+            Telemetry.jvm().prefetchUnread(block.cause(), block.range().length());
+        }
         PredictionWastedEvent event = new PredictionWastedEvent();
         if (event.shouldCommit()) {
             event.bucket = block.object().bucket();

@@ -9,7 +9,8 @@ import jdk.jfr.Event;
  * The event of one request sent to S3 while it is under way: a {@link GetAttemptEvent} or a {@link
  * MetadataRequestEvent}, begun when the request goes out and committed once, by whoever sees it end (the exchange
  * thread when it fails before an answer, the fetch thread when its body is read, a discard when its answer is cut).
- * While no recording wants the event, {@link #NONE} stands in and records nothing.
+ * A GET's end is also told to the JVM's {@link Telemetry} (its metrics), recording or not; a HEAD or LIST no
+ * recording wants is {@link #NONE}, which records nothing.
  *
  * <p>Thread-safe: the fields are written before the event is committed, and only the first end commits it.
  *
@@ -17,30 +18,38 @@ import jdk.jfr.Event;
  * it sends with it.
  */
 public final class RequestRecord {
-    /** Records nothing. */
-    public static final RequestRecord NONE = new RequestRecord(null, null, null);
+    /** Records nothing: for requests no metric or event wants. */
+    public static final RequestRecord NONE = new RequestRecord(null, null, null, null);
 
+    // null for NONE, and for a request no recording wants: its end still reaches the metrics
     private final Event event;
     private final GetAttemptEvent get;
-    private final FetchCause cause;
+    // a GET's fields, kept for its metrics and its hedge; null for a HEAD or LIST
+    private final GetFields fields;
+    private final MetadataRequestEvent metadata;
     private final AtomicBoolean ended = new AtomicBoolean();
     private volatile long sentNanos;
     private volatile long firstByteNanos = -1;
     // the status of the answer whose head arrived: a ranged GET is answered 206 Partial Content, a HEAD or LIST 200
     private volatile int answeredStatus;
 
-    private RequestRecord(Event event, GetAttemptEvent get, FetchCause cause) {
+    private record GetFields(
+            String bucket, String key, String range, long requested, int attempt, boolean hedge, FetchCause cause) {}
+
+    private RequestRecord(Event event, GetAttemptEvent get, GetFields fields, MetadataRequestEvent metadata) {
         this.event = event;
         this.get = get;
-        this.cause = cause;
+        this.fields = fields;
+        this.metadata = metadata;
     }
 
-    /** A GET attempt about to be sent; {@link #NONE} while no recording wants it. */
+    /** A GET attempt about to be sent: always counted in the metrics, an event while a recording wants it. */
     public static RequestRecord get(
             String bucket, String key, String range, long requested, int attempt, boolean hedge, FetchCause cause) {
+        GetFields fields = new GetFields(bucket, key, range, requested, attempt, hedge, cause);
         GetAttemptEvent event = new GetAttemptEvent();
         if (!event.isEnabled()) {
-            return NONE;
+            return new RequestRecord(null, null, fields, null);
         }
         event.bucket = bucket;
         event.key = key;
@@ -50,7 +59,7 @@ public final class RequestRecord {
         event.hedge = hedge;
         event.cause = cause.label();
         event.firstByte = -1;
-        return new RequestRecord(event, event, cause);
+        return new RequestRecord(event, event, fields, null);
     }
 
     /** A HEAD or LIST about to be sent; {@link #NONE} while no recording wants it. */
@@ -63,36 +72,34 @@ public final class RequestRecord {
         event.bucket = bucket;
         event.key = key;
         event.attempt = attempt;
-        return new RequestRecord(event, null, null);
+        return new RequestRecord(event, null, null, event);
     }
 
     /** A record for a second send of the same GET (a hedge): the same fields, its own times. */
     public RequestRecord hedge() {
-        if (get == null) {
+        if (fields == null) {
             return NONE; // HEADs and LISTs are never hedged, and NONE stays NONE
         }
-        return get(get.bucket, get.key, get.range, get.requested, get.attempt, true, cause);
+        return get(fields.bucket, fields.key, fields.range, fields.requested, fields.attempt, true, fields.cause);
     }
 
     /** The request goes out now. */
     public void sent() {
+        sentNanos = System.nanoTime();
         if (event != null) {
-            sentNanos = System.nanoTime();
             event.begin();
         }
     }
 
     /** Its answer's head arrived now. */
     public void answered() {
-        if (event != null) {
-            firstByteNanos = System.nanoTime() - sentNanos;
-            answeredStatus = get != null ? 206 : 200;
-        }
+        firstByteNanos = System.nanoTime() - sentNanos;
+        answeredStatus = fields != null ? 206 : 200;
     }
 
     /** It ended well, {@code received} body bytes read. */
     public void completed(long received) {
-        ended("complete", 0, received);
+        ended(GetOutcome.COMPLETE, 0, received);
     }
 
     /** It ended with {@code failure}, {@code received} body bytes read first. */
@@ -103,52 +110,60 @@ public final class RequestRecord {
 
     /** Its body stopped arriving for longer than the between-bytes timeout. */
     public void stalled(long received) {
-        ended("stalled", 0, received);
+        ended(GetOutcome.STALLED, 0, received);
     }
 
-    /** Its answer was cut: {@code outcome} says why ({@code hedge lost}, {@code abandoned}). */
-    public void cut(String outcome) {
+    /** Its answer was cut: {@code outcome} says why ({@link GetOutcome#HEDGE_LOST}, {@link GetOutcome#ABANDONED}). */
+    public void cut(GetOutcome outcome) {
         ended(outcome, 0, 0);
     }
 
-    private void ended(String outcome, int status, long received) {
-        if (event == null || !ended.compareAndSet(false, true)) {
+    private void ended(GetOutcome outcome, int status, long received) {
+        if ((event == null && fields == null) || !ended.compareAndSet(false, true)) {
+            return;
+        }
+        if (status == 0) {
+            status = answeredStatus;
+        }
+        if (fields != null) {
+            long duration = sentNanos == 0 ? 0 : System.nanoTime() - sentNanos;
+            Telemetry.jvm()
+                    .getEnded(new Telemetry.GetSample(
+                            fields.cause, outcome, fields.requested, received, firstByteNanos, duration));
+        }
+        if (event == null) {
             return;
         }
         event.end();
         if (!event.shouldCommit()) {
             return;
         }
-        if (status == 0) {
-            status = answeredStatus;
-        }
         if (get != null) {
-            get.outcome = outcome;
+            get.outcome = outcome.label();
             get.status = status;
             get.received = received;
             get.firstByte = firstByteNanos;
         } else {
-            MetadataRequestEvent metadata = (MetadataRequestEvent) event;
-            metadata.outcome = outcome;
+            metadata.outcome = outcome.label();
             metadata.status = status;
         }
         event.commit();
     }
 
-    private static String outcomeOf(Throwable failure, boolean aborted) {
+    private static GetOutcome outcomeOf(Throwable failure, boolean aborted) {
         if (aborted) {
-            return "cancelled";
+            return GetOutcome.CANCELLED;
         }
         if (failure instanceof HttpStatusException http) {
             return switch (http.statusCode()) {
-                case 503 -> "throttled";
-                case 412 -> "changed";
-                default -> "failed";
+                case 503 -> GetOutcome.THROTTLED;
+                case 412 -> GetOutcome.CHANGED;
+                default -> GetOutcome.FAILED;
             };
         }
         if (failure instanceof SocketTimeoutException) {
-            return "timed out";
+            return GetOutcome.TIMED_OUT;
         }
-        return "failed";
+        return GetOutcome.FAILED;
     }
 }

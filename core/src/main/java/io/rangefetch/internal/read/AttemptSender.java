@@ -10,6 +10,7 @@ import io.rangefetch.client.ObjectClient.ObjectAddress;
 import io.rangefetch.client.ObjectClient.ObjectContent;
 import io.rangefetch.client.ObjectClient.ObjectMetadata;
 import io.rangefetch.client.ObjectClient.RangeGetRequest;
+import io.rangefetch.internal.events.GetOutcome;
 import io.rangefetch.internal.events.RequestRecord;
 import io.rangefetch.internal.fetch.FetchAbort;
 import io.rangefetch.internal.fetch.FetchCancelledException;
@@ -149,7 +150,7 @@ final class AttemptSender {
                     }
                     Send<ObjectContent> loser = winner == primary ? hedge : primary;
                     if (loser != null) {
-                        loser.discard(ObjectContent::abort, statistics, "hedge lost");
+                        loser.discard(ObjectContent::abort, statistics, GetOutcome.HEDGE_LOST);
                     }
                     return new Answer(winner.future.join(), winner.permit, winner.record);
                 }
@@ -174,7 +175,7 @@ final class AttemptSender {
                         timeoutDue.future());
             }
         } catch (IOException | RuntimeException e) {
-            String outcome = e instanceof SocketTimeoutException ? "timed out" : "abandoned";
+            GetOutcome outcome = e instanceof SocketTimeoutException ? GetOutcome.TIMED_OUT : GetOutcome.ABANDONED;
             primary.discard(ObjectContent::abort, statistics, outcome);
             if (hedge != null) {
                 hedge.discard(ObjectContent::abort, statistics, outcome);
@@ -249,7 +250,10 @@ final class AttemptSender {
             record.completed(0);
             return sent.future.join();
         } catch (IOException | RuntimeException e) {
-            sent.discard(answer -> {}, statistics, e instanceof SocketTimeoutException ? "timed out" : "abandoned");
+            sent.discard(
+                    answer -> {},
+                    statistics,
+                    e instanceof SocketTimeoutException ? GetOutcome.TIMED_OUT : GetOutcome.ABANDONED);
             throw e;
         }
     }
@@ -415,7 +419,7 @@ final class AttemptSender {
          * Nobody waits for it: unsent, it never goes; sent, its answer is cut ({@code outcome} says why, in its
          * event). Its place is given back.
          */
-        void discard(Consumer<T> cut, StatisticsCounter statistics, String outcome) {
+        void discard(Consumer<T> cut, StatisticsCounter statistics, GetOutcome outcome) {
             if (taken.compareAndSet(false, true)) {
                 future.completeExceptionally(
                         new FetchCancelledException("The request was abandoned before it was sent", null));
