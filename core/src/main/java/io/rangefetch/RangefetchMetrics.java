@@ -25,6 +25,10 @@ public final class RangefetchMetrics {
     private static final RangefetchMetrics JVM = new RangefetchMetrics();
     private static final List<String> CAUSES =
             Arrays.stream(FetchCause.values()).map(FetchCause::label).toList();
+    private static final List<String> PREFETCH_CAUSES = Arrays.stream(FetchCause.values())
+            .filter(FetchCause::isPrefetch)
+            .map(FetchCause::label)
+            .toList();
     private static final List<String> OUTCOMES =
             Arrays.stream(GetOutcome.values()).map(GetOutcome::label).toList();
 
@@ -42,6 +46,11 @@ public final class RangefetchMetrics {
     /** Why a GET is sent, as {@link #getRequests} and the metrics name it. */
     public static List<String> causes() {
         return CAUSES;
+    }
+
+    /** The causes of GETs nobody waited for when they were sent: those whose bytes may go unread. */
+    public static List<String> prefetchCauses() {
+        return PREFETCH_CAUSES;
     }
 
     /** How a GET attempt ends, as {@link #getRequests} and the metrics name it. */

@@ -67,7 +67,7 @@ public final class RangefetchOpenTelemetry {
                 .setDescription("Bytes fetched ahead of readers that left the cache unread, by why they were fetched")
                 .setUnit("By")
                 .buildWithCallback(measurement -> {
-                    for (String cause : RangefetchMetrics.causes()) {
+                    for (String cause : RangefetchMetrics.prefetchCauses()) {
                         long bytes = metrics.unreadPrefetchBytes(cause);
                         if (bytes > 0) {
                             measurement.record(bytes, Attributes.of(CAUSE, cause));

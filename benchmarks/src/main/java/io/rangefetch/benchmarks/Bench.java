@@ -107,6 +107,12 @@ public final class Bench implements Callable<Integer> {
             description = "Requests the rate limit lets through at once after a pause (default: ${DEFAULT-VALUE}).")
     int rateLimitBurst;
 
+    @Option(
+            names = "--opentelemetry",
+            description = "Register Rangefetch's metrics with an OpenTelemetry SDK that collects them every second "
+                    + "(into memory), to measure what the instruments cost.")
+    boolean openTelemetry;
+
     @Option(names = "--runs", defaultValue = "3", description = "Measured runs per row (default: ${DEFAULT-VALUE}).")
     int runs;
 
@@ -194,8 +200,13 @@ public final class Bench implements Callable<Integer> {
                 Launcher.commandLine(Bench.class, arguments),
                 ListingShape.parse(listingLayout));
         BenchmarkRun.Results results;
-        try (BenchEnvironment environment = startEnvironment()) {
+        try (BenchEnvironment environment = startEnvironment();
+                OpenTelemetryCollection metrics = openTelemetry ? OpenTelemetryCollection.start() : null) {
             results = BenchmarkRun.execute(environment, plan);
+            if (metrics != null) {
+                System.err.println("OpenTelemetry: " + metrics.collections() + " collections, the last "
+                        + metrics.lastMetricCount() + " metrics");
+            }
         }
         MarkdownReport report = new MarkdownReport(results.description(), results.rows());
         out.println(report.table());

@@ -112,6 +112,12 @@ public final class Tpch implements Callable<Integer> {
     boolean requestLogs;
 
     @Option(
+            names = "--recordings",
+            description = "Record each path's Spark JVM with Flight Recorder (settings=profile) into "
+                    + "WORK/recordings/PATH.jfr, for ./rangefetch-timeline.")
+    boolean recordings;
+
+    @Option(
             names = "--cache-dir",
             paramLabel = "DIR",
             description = "Where the generator, the data, the expected answers and MinIO's data are kept "
@@ -181,6 +187,7 @@ public final class Tpch implements Callable<Integer> {
                 sparkHeap,
                 sparkSettings,
                 requestLogs,
+                recordings,
                 cache,
                 work,
                 repository);

@@ -65,6 +65,9 @@ class BundleJarIT {
                     .isNotNull();
             assertThat(jar.getEntry("io/rangefetch/hadoop/RangefetchStreamFactory.class"))
                     .isNotNull();
+            assertThat(jar.getEntry("io/rangefetch/spark/RangefetchSparkPlugin.class"))
+                    .as("the Spark plugin of docs/SPARK.md (spark.plugins)")
+                    .isNotNull();
         }
         assertThat(outside).as("classes outside io/rangefetch/").isEmpty();
         assertThat(shadedLibraries).containsExactlyInAnyOrder("com/github/benmanes", "com/netflix/concurrency");

@@ -138,6 +138,7 @@ public final class SparkCheckServer implements Closeable {
                     case "OPEN" -> answer(open(words[1]));
                     case "QUERY" -> answer(query(words[1]));
                     case "THREADS" -> answer(threads());
+                    case "METRICS" -> answer(metrics());
                     case "COLLECT" -> answer(collect());
                     case "CLOSE" -> answer(closeReadPath());
                     case "QUIT" -> {
@@ -151,6 +152,33 @@ public final class SparkCheckServer implements Closeable {
                 answer("FAILED " + message.substring(0, Math.min(message.length(), 500)));
             }
         }
+    }
+
+    /**
+     * What Spark's metrics system holds of Rangefetch's plugin source (spark.plugins): the number of such sources
+     * (the driver's and, in local mode in the same JVM, the executor's), then each gauge and timer of the first as
+     * name=value (a timer's value is its count, and its mean and 99th percentile in microseconds follow).
+     */
+    private static String metrics() {
+        List<org.apache.spark.metrics.source.Source> sources =
+                scala.jdk.javaapi.CollectionConverters.asJava(org.apache.spark.SparkEnv.get()
+                        .metricsSystem()
+                        .getSourcesByName("plugin.io.rangefetch.spark.RangefetchSparkPlugin"));
+        StringBuilder answer = new StringBuilder("METRICS sources=" + sources.size());
+        if (!sources.isEmpty()) {
+            com.codahale.metrics.MetricRegistry registry = sources.get(0).metricRegistry();
+            registry.getGauges()
+                    .forEach((name, gauge) ->
+                            answer.append(' ').append(name).append('=').append(gauge.getValue()));
+            registry.getTimers().forEach((name, timer) -> {
+                com.codahale.metrics.Snapshot snapshot = timer.getSnapshot();
+                answer.append(' ').append(name).append('=').append(timer.getCount());
+                answer.append(' ').append(name).append(".meanMicros=").append((long) (snapshot.getMean() / 1000));
+                answer.append(' ').append(name).append(".p99Micros=").append((long)
+                        (snapshot.get99thPercentile() / 1000));
+            });
+        }
+        return answer.toString();
     }
 
     private String parquet(String table) {

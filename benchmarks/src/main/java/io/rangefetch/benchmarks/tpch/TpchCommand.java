@@ -20,6 +20,7 @@ public final class TpchCommand {
     private final String sparkHeap;
     private final Map<String, String> sparkSettings;
     private final boolean requestLogs;
+    private final boolean recordings;
     private final Path work;
     private final Path repository;
     private final TpchData data;
@@ -35,6 +36,7 @@ public final class TpchCommand {
             String sparkHeap,
             Map<String, String> sparkSettings,
             boolean requestLogs,
+            boolean recordings,
             Path cache,
             Path work,
             Path repository) {
@@ -53,6 +55,7 @@ public final class TpchCommand {
         this.sparkHeap = sparkHeap;
         this.sparkSettings = new LinkedHashMap<>(sparkSettings);
         this.requestLogs = requestLogs;
+        this.recordings = recordings;
         this.work = work.toAbsolutePath();
         this.repository = repository.toAbsolutePath().normalize();
         if (parts < 1) {
@@ -81,7 +84,17 @@ public final class TpchCommand {
         Files.createDirectories(work);
         String classPath = SparkChild.classPath(repository);
         TpchRun.Plan plan = new TpchRun.Plan(
-                paths, modes, queries, passes, icebergCatalog, classPath, sparkHeap, sparkSettings, work, requestLogs);
+                paths,
+                modes,
+                queries,
+                passes,
+                icebergCatalog,
+                classPath,
+                sparkHeap,
+                sparkSettings,
+                work,
+                requestLogs,
+                recordings);
         List<QueryResult> rows = new TpchRun(environment, data, plan).execute();
         return new Outcome(rows);
     }

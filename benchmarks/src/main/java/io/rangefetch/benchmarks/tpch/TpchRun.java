@@ -44,7 +44,8 @@ final class TpchRun {
             String sparkHeap,
             Map<String, String> sparkSettings,
             Path workDirectory,
-            boolean requestLogs) {
+            boolean requestLogs,
+            boolean recordings) {
         Plan {
             requireNonNull(icebergCatalog, "icebergCatalog is null");
             paths = List.copyOf(paths);
@@ -83,6 +84,7 @@ final class TpchRun {
                     plan.sparkClassPath(),
                     options(path, answers),
                     plan.sparkHeap(),
+                    recording(path),
                     log)) {
                 if (path.iceberg()) {
                     prepareIceberg(spark, path);
@@ -99,6 +101,18 @@ final class TpchRun {
             }
         }
         return results;
+    }
+
+    /** The Spark JVM's Flight Recorder options, when --recordings asks: its file is written as the JVM exits. */
+    private List<String> recording(ReadPath path) throws IOException {
+        if (!plan.recordings()) {
+            return List.of();
+        }
+        Path recordings = plan.workDirectory().resolve("recordings");
+        Files.createDirectories(recordings);
+        System.err.println("   recording to " + recordings.resolve(path.id + ".jfr"));
+        return List.of("-XX:StartFlightRecording:filename=" + recordings.resolve(path.id + ".jfr")
+                + ",settings=profile,dumponexit=true");
     }
 
     private List<QueryResult> pass(SparkChild spark, ReadPath path, String mode, Path answers, boolean measured)

@@ -53,7 +53,8 @@ final class GetAttemptEvent extends jdk.jfr.Event {
     public boolean hedge;
 
     @Label("Cause")
-    @Description("Why the GET was sent: see FetchCause")
+    @Description("Why it was sent: demand, vectored, sequential prefetch, stride prefetch, format prediction,"
+            + " caller prefetch, small object, footer or first read")
     public String cause;
 
     @Label("Outcome")

@@ -34,10 +34,11 @@ public final class PredictionWastedEvent extends jdk.jfr.Event {
     public long bytes;
 
     @Label("Cause")
-    @Description("Why the bytes were fetched: see FetchCause")
+    @Description("Why they were fetched: sequential prefetch, stride prefetch, format prediction or caller prefetch")
     public String cause;
 
     @Label("Why")
-    @Description("evicted (the budget needed room), invalidated (a newer version), cleared (the factory closed)")
+    @Description("evicted (the budget needed room), invalidated (a newer version), cleared (the factory closed),"
+            + " orphaned (dropped while in flight)")
     public String why;
 }

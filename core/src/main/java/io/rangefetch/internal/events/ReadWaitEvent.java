@@ -37,7 +37,7 @@ final class ReadWaitEvent extends jdk.jfr.Event {
     public String key;
 
     @Label("Kind")
-    @Description("streaming, positioned, vectored or first (the read that learned the object's version)")
+    @Description("streaming, positioned, or first (a read that waited for the object's version to be learned)")
     public String kind;
 
     @Label("Position")
@@ -48,7 +48,8 @@ final class ReadWaitEvent extends jdk.jfr.Event {
     public long bytes;
 
     @Label("Waited On")
-    @Description("scheduler queue, throttle place, first byte, transfer, backoff or another stream's GET")
+    @Description("The largest part: scheduler queue, throttle place, first byte, transfer, backoff, other (in no phase"
+            + " of its GETs); another stream's GET when joined")
     public String waitedOn;
 
     @Label("Waited")
@@ -82,6 +83,6 @@ final class ReadWaitEvent extends jdk.jfr.Event {
     public long backoff;
 
     @Label("Joined")
-    @Description("Whether it waited on a GET another stream or a prefetch had started")
+    @Description("Whether it waited on a GET another stream had started")
     public boolean joined;
 }

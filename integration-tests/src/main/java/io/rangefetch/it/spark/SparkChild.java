@@ -118,11 +118,27 @@ public final class SparkChild implements AutoCloseable {
      */
     public static SparkChild start(
             String mainClass, String classPath, Map<String, String> options, String heap, Path log) throws IOException {
+        return start(mainClass, classPath, options, heap, List.of(), log);
+    }
+
+    /**
+     * Starts the Spark JVM as {@link #start(String, String, Map, String, Path)} does, with {@code javaOptions}
+     * besides (a Flight Recorder recording, say).
+     */
+    public static SparkChild start(
+            String mainClass,
+            String classPath,
+            Map<String, String> options,
+            String heap,
+            List<String> javaOptions,
+            Path log)
+            throws IOException {
         requireNonNull(mainClass, "mainClass is null");
         requireNonNull(classPath, "classPath is null");
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx" + heap);
+        command.addAll(javaOptions);
         for (String open : OPENS) {
             command.add("--add-opens=" + open + "=ALL-UNNAMED");
         }

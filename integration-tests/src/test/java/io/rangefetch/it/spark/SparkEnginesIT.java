@@ -67,7 +67,7 @@ class SparkEnginesIT {
     static void start() throws Exception {
         classPath = SparkChild.classPath(REPOSITORY);
         documented = documentedBlocks(REPOSITORY.resolve("docs/SPARK.md"));
-        assertThat(documented).containsKeys("s3a", "s3a-bucket", "iceberg");
+        assertThat(documented).containsKeys("s3a", "s3a-bucket", "iceberg", "metrics");
         proxiedS3 = ProxiedS3.start(MinioServer::start, NetworkModel.s3InRegion());
         minio = proxiedS3.server();
         proxy = proxiedS3.proxy().orElseThrow();
@@ -180,6 +180,18 @@ class SparkEnginesIT {
                     .as("%s: GETs with Rangefetch against %d without", kind, gets)
                     .isLessThan(gets);
         }
+        // Spark's metrics system holds Rangefetch's figures (the plugin of docs/SPARK.md), and they add up what the
+        // queries were handed
+        Map<String, String> metrics = metrics(rangefetchSpark());
+        System.out.println("Rangefetch's source in Spark's metrics system: " + metrics);
+        long handed = rangefetch.values().stream().mapToLong(QueryRun::handed).sum();
+        assertThat(Long.parseLong(metrics.get("sources"))).isPositive();
+        assertThat(Long.parseLong(metrics.get("bytes.served"))).isGreaterThanOrEqualTo(handed);
+        assertThat(Long.parseLong(metrics.get("get.requests.complete"))).isPositive();
+        assertThat(Long.parseLong(metrics.get("get.duration")))
+                .as("GETs timed")
+                .isGreaterThanOrEqualTo(Long.parseLong(metrics.get("get.requests.complete")));
+        assertThat(Long.parseLong(metrics.get("cache.memory.limit"))).isPositive();
         // a row the Iceberg table's deletes removed is found in the Parquet files and not in the table
         assertThat(rangefetch.get("s3a point").rows).isOne();
         assertThat(rangefetch.get("iceberg point").rows).isOne();
@@ -240,6 +252,18 @@ class SparkEnginesIT {
             assertThat(afterAll.live).isLessThanOrEqualTo(Math.max(afterTen.live, Threads.CEILING));
             assertThat(collected).isEqualTo(new Threads(0, 0));
         }
+    }
+
+    /** The child's answer to METRICS: Rangefetch's plugin source in Spark's metrics system, by name. */
+    private static Map<String, String> metrics(SparkChild spark) throws IOException {
+        String[] words = spark.call("METRICS").split(" ");
+        assertThat(words[0]).as("METRICS answered %s", String.join(" ", words)).isEqualTo("METRICS");
+        Map<String, String> metrics = new LinkedHashMap<>();
+        for (int i = 1; i < words.length; i++) {
+            String[] pair = words[i].split("=", 2);
+            metrics.put(pair[0], pair[1]);
+        }
+        return metrics;
     }
 
     /** Live {@code rangefetch-} threads and the factories owning them, as the child counts them. */
@@ -360,7 +384,7 @@ class SparkEnginesIT {
      */
     private static Map<String, String> rangefetchLines() {
         Map<String, String> settings = defaults();
-        for (String block : List.of("s3a", "s3a-bucket", "iceberg")) {
+        for (String block : List.of("s3a", "s3a-bucket", "iceberg", "metrics")) {
             settings.putAll(settings(documented.get(block)));
         }
         settings.put("spark.hadoop.fs.s3a.rangefetch.factory.linger", "0s");
