@@ -26,7 +26,7 @@ public final class RangefetchMetrics {
     private static final List<String> CAUSES =
             Arrays.stream(FetchCause.values()).map(FetchCause::label).toList();
     private static final List<String> PREFETCH_CAUSES = Arrays.stream(FetchCause.values())
-            .filter(FetchCause::isPrefetch)
+            .filter(FetchCause::mayGoUnread)
             .map(FetchCause::label)
             .toList();
     private static final List<String> OUTCOMES =
@@ -48,7 +48,7 @@ public final class RangefetchMetrics {
         return CAUSES;
     }
 
-    /** The causes of GETs nobody waited for when they were sent: those whose bytes may go unread. */
+    /** The causes of GETs that may fetch bytes before a reader asks for them: those whose bytes may go unread. */
     public static List<String> prefetchCauses() {
         return PREFETCH_CAUSES;
     }

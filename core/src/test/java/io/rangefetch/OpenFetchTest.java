@@ -141,6 +141,8 @@ class OpenFetchTest {
         RecordingPolicy policy = RecordingPolicy.fetching("rec", 1000);
         try (SeekableS3InputStream stream = open(policy, "large.rec", known("large.rec"))) {
             assertThat(readFully(stream, length - 1000, 1000)).isEqualTo(slice(data, length - 1000, length));
+            // fetched ahead of the reader, at prefetch priority, whatever its cause (a footer) says in events
+            assertThat(stream.statistics().prefetchedBytes()).isEqualTo(1000);
         }
         fixture.awaitQuiet();
         assertThat(client.gets())

@@ -204,8 +204,8 @@ public final class Bench implements Callable<Integer> {
                 OpenTelemetryCollection metrics = openTelemetry ? OpenTelemetryCollection.start() : null) {
             results = BenchmarkRun.execute(environment, plan);
             if (metrics != null) {
-                System.err.println("OpenTelemetry: " + metrics.collections() + " collections, the last "
-                        + metrics.lastMetricCount() + " metrics");
+                System.err.println(
+                        "OpenTelemetry: " + metrics.collections() + " collections; the last:\n" + metrics.lastExport());
             }
         }
         MarkdownReport report = new MarkdownReport(results.description(), results.rows());

@@ -22,16 +22,16 @@ public enum FetchCause {
     /** An object small enough to read whole. */
     SMALL_OBJECT("small object", false),
     /** A file's tail, read first where its format keeps its footer. */
-    FOOTER("footer", false),
+    FOOTER("footer", true),
     /** The request that learns an object's version, for the read that needed it. */
     FIRST_READ("first read", false);
 
     private final String label;
-    private final boolean prefetch;
+    private final boolean mayGoUnread;
 
-    FetchCause(String label, boolean prefetch) {
+    FetchCause(String label, boolean mayGoUnread) {
         this.label = label;
-        this.prefetch = prefetch;
+        this.mayGoUnread = mayGoUnread;
     }
 
     /** The name events and metrics use. */
@@ -39,8 +39,11 @@ public enum FetchCause {
         return label;
     }
 
-    /** Whether nobody waited for the bytes when they were asked for. */
-    public boolean isPrefetch() {
-        return prefetch;
+    /**
+     * Whether GETs of this cause may fetch bytes before any reader asks for them (a footer may be fetched as the
+     * stream opens), which may then leave the cache unread.
+     */
+    public boolean mayGoUnread() {
+        return mayGoUnread;
     }
 }

@@ -34,7 +34,8 @@ public final class PredictionWastedEvent extends jdk.jfr.Event {
     public long bytes;
 
     @Label("Cause")
-    @Description("Why they were fetched: sequential prefetch, stride prefetch, format prediction or caller prefetch")
+    @Description(
+            "Why they were fetched: sequential prefetch, stride prefetch, format prediction, caller prefetch or footer")
     public String cause;
 
     @Label("Why")

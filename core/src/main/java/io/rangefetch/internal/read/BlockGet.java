@@ -49,6 +49,7 @@ final class BlockGet {
     private final String pinned;
     private final StatisticsCounter statistics;
     private ByteRange bytes;
+    private final boolean prefetch;
     private final FetchCause cause;
     // what the GET is doing, for the reads that wait for it to say on what (kept only while a recording wants it)
     private final GetPhases phases = GetPhases.start();
@@ -77,12 +78,14 @@ final class BlockGet {
             String pinned,
             StatisticsCounter statistics,
             ByteRange bytes,
+            boolean prefetch,
             FetchCause cause) {
         this.engine = requireNonNull(engine, "engine is null");
         this.address = requireNonNull(address, "address is null");
         this.pinned = requireNonNull(pinned, "pinned is null");
         this.statistics = requireNonNull(statistics, "statistics is null");
         this.bytes = requireNonNull(bytes, "bytes is null");
+        this.prefetch = prefetch;
         this.cause = requireNonNull(cause, "cause is null");
     }
 
@@ -91,7 +94,7 @@ final class BlockGet {
     }
 
     boolean isPrefetch() {
-        return cause.isPrefetch();
+        return prefetch;
     }
 
     /** What the GET is doing, for a read that waits for the bytes it writes into a buffer. */
@@ -201,7 +204,7 @@ final class BlockGet {
             receiver = new Receiver(request, arrays);
         }
         try {
-            engine.sender().fetch(request, abort, statistics, cause, receiver);
+            engine.sender().fetch(request, abort, statistics, prefetch, cause, receiver);
         } catch (BackOff e) {
             throw e; // run again after the wait; the receiver keeps what arrived
         } catch (Throwable e) {
@@ -321,7 +324,7 @@ final class BlockGet {
 
     @Override
     public String toString() {
-        return "GET " + address + " " + bytes + (cause.isPrefetch() ? " (" + cause.label() + ")" : "");
+        return "GET " + address + " " + bytes + " (" + cause.label() + ")";
     }
 
     /** Where bytes of the GET go: a block's array, or a caller's buffer from an absolute index on. */

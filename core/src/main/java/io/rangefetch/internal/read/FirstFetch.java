@@ -205,7 +205,7 @@ final class FirstFetch {
     private ObjectMetadata send(RangeGetRequest request, FetchAbort abort, Receiver receiver, FetchCause cause)
             throws IOException {
         try {
-            return gets.fetch(request, abort, statistics, cause, receiver);
+            return gets.fetch(request, abort, statistics, false, cause, receiver);
         } catch (HttpStatusException e) {
             if (!e.isRangeNotSatisfiable()) {
                 throw e;

@@ -192,7 +192,7 @@ abstract class ObjectRead implements AutoCloseable {
 
     private void claimPlanned(FetchPlan plan, List<ByteRange> wanted) {
         for (PlannedGet get : plan.gets()) {
-            BlockGet fetch = newFetch(get.range(), causeOf(get.prefetch()));
+            BlockGet fetch = newFetch(get.range(), get.prefetch(), causeOf(get.prefetch()));
             for (PlannedBlock planned : get.blocks()) {
                 Block block = claimFor(fetch, planned.bytes(), get.prefetch(), false);
                 if (block == null && get.prefetch() && plan.prefetchesInARow()) {
@@ -280,7 +280,7 @@ abstract class ObjectRead implements AutoCloseable {
         if (block == null) {
             return null;
         }
-        BlockGet fetch = newFetch(range, causeOf(prefetch));
+        BlockGet fetch = newFetch(range, prefetch, causeOf(prefetch));
         fetch.fill(block);
         if (!prefetch) {
             retainClaimed(block);
@@ -288,10 +288,19 @@ abstract class ObjectRead implements AutoCloseable {
         return block;
     }
 
-    /** A GET of {@code bytes} with no target yet: targets are added by the caller before {@link #submit}. */
-    BlockGet newFetch(ByteRange bytes, FetchCause cause) {
+    /**
+     * A GET of {@code bytes} with no target yet: targets are added by the caller before {@link #submit}. {@code
+     * prefetch} when nobody waits for it (it is queued behind demand fetches); {@code cause} says why it is sent.
+     */
+    BlockGet newFetch(ByteRange bytes, boolean prefetch, FetchCause cause) {
         BlockGet fetch = new BlockGet(
-                engine, address, requireNonNull(etag, "a version with bytes has an ETag"), statistics, bytes, cause);
+                engine,
+                address,
+                requireNonNull(etag, "a version with bytes has an ETag"),
+                statistics,
+                bytes,
+                prefetch,
+                cause);
         fetches.add(fetch);
         return fetch;
     }

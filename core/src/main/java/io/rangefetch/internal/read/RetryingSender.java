@@ -165,6 +165,7 @@ final class RetryingSender {
             RangeGetRequest request,
             FetchAbort abort,
             StatisticsCounter statistics,
+            boolean prefetch,
             FetchCause cause,
             Receiver receiver)
             throws IOException {
@@ -182,7 +183,7 @@ final class RetryingSender {
                         request.object(), new ByteRange(receiver.next(), receiver.end()), attempts.answered.etag());
                 statistics.resumed();
             }
-            return send(sent, abort, statistics, cause, attempt, receiver, attempts);
+            return send(sent, abort, statistics, prefetch, cause, attempt, receiver, attempts);
         });
     }
 
@@ -248,6 +249,7 @@ final class RetryingSender {
             RangeGetRequest request,
             FetchAbort abort,
             StatisticsCounter statistics,
+            boolean prefetch,
             FetchCause cause,
             int attempt,
             Receiver receiver,
@@ -305,7 +307,7 @@ final class RetryingSender {
         } catch (IOException | RuntimeException e) {
             // every byte was read; a connection that fails to close costs the pool a connection, not the read
         }
-        statistics.getSent(content.range().length(), cause.isPrefetch());
+        statistics.getSent(content.range().length(), prefetch);
         return content.metadata();
     }
 
